@@ -1,0 +1,159 @@
+/* eslint-disable -- harness code, not part of the n8n package: the community-node rules do not apply */
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	IPinData,
+	IRun,
+	IRunExecutionData,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { HarnessCredentialsHelper } from './credentialsHelper';
+import type { PackageSource } from './nodeTypes';
+import { HarnessCredentialTypes, HarnessNodeTypes } from './nodeTypes';
+
+export interface RunOptions {
+	workflow: Pick<IWorkflowBase, 'nodes' | 'connections'> & Partial<IWorkflowBase>;
+	/** Credential data by credential type, as a user would enter it. Updated in place by preAuthentication. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** Items the start node emits (e.g. a webhook's payload); the start node then passes them through. */
+	startItems?: IDataObject[];
+	/** Output to use instead of running a node, as n8n's pinned data. */
+	pinData?: IPinData;
+	/** The node to start from; defaults to the workflow's trigger. */
+	startNode?: string;
+	mode?: WorkflowExecuteMode;
+	/** Run the built package (`dist`) instead of the TypeScript sources. */
+	source?: PackageSource;
+	/** Shared between runs so that saved tokens carry over, as in n8n's database. */
+	credentialsHelper?: HarnessCredentialsHelper;
+	staticData?: IDataObject;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** The first run's main-output items of a node (output 0 unless given). */
+	outputs(nodeName: string, output?: number): INodeExecutionData[];
+	/** The workflow's error, if it stopped on one. */
+	error: IRun['data']['resultData']['error'];
+	credentialsHelper: HarnessCredentialsHelper;
+	staticData: IDataObject;
+}
+
+const nodeTypesBySource = new Map<PackageSource, HarnessNodeTypes>();
+const credentialTypesBySource = new Map<PackageSource, HarnessCredentialTypes>();
+
+export function credentialTypes(source: PackageSource = 'source'): HarnessCredentialTypes {
+	if (!credentialTypesBySource.has(source)) credentialTypesBySource.set(source, new HarnessCredentialTypes(source));
+	return credentialTypesBySource.get(source)!;
+}
+
+export function createCredentialsHelper(
+	credentials: Record<string, ICredentialDataDecryptedObject> = {},
+	source: PackageSource = 'source',
+): HarnessCredentialsHelper {
+	return new HarnessCredentialsHelper(credentialTypes(source), credentials);
+}
+
+/** Runs a workflow through n8n's own execution engine (n8n-core's WorkflowExecute), in this process. */
+export async function runWorkflow(options: RunOptions): Promise<RunResult> {
+	const source = options.source ?? 'source';
+	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
+	const nodeTypes = nodeTypesBySource.get(source)!;
+	const credentialsHelper = options.credentialsHelper ?? createCredentialsHelper(options.credentials, source);
+	const mode = options.mode ?? 'manual';
+	const staticData = options.staticData ?? {};
+
+	const workflowData = {
+		id: options.workflow.id ?? 'harness',
+		name: options.workflow.name ?? 'harness',
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		settings: { executionOrder: 'v1' },
+		...options.workflow,
+		nodes: options.workflow.nodes,
+		connections: options.workflow.connections,
+	} as IWorkflowBase;
+	const workflow = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes: workflowData.nodes,
+		connections: workflowData.connections,
+		active: false,
+		nodeTypes,
+		staticData,
+		settings: workflowData.settings,
+	});
+
+	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', workflowData);
+	let resolveRun: (run: IRun) => void = () => {};
+	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+
+	const additionalData = {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not available in the harness');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formBaseUrl: 'http://127.0.0.1:5678/form',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code nodes are not available in the harness');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
+	if (!startNode) throw new Error('The workflow has no start node');
+	const startItems = (options.startItems ?? [{}]).map((json) => ({ json }));
+	const runExecutionData: IRunExecutionData = {
+		startData: {},
+		resultData: { runData: {}, pinData: options.pinData },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node: startNode, data: { main: [startItems] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as IRunExecutionData;
+
+	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
+	await execution.processRunExecutionData(workflow);
+	const run = await finished;
+
+	return {
+		run,
+		error: run.data.resultData.error,
+		credentialsHelper,
+		staticData,
+		outputs(nodeName: string, output = 0) {
+			const taskData = run.data.resultData.runData[nodeName]?.[0];
+			if (!taskData) {
+				const reason = run.data.resultData.error?.message;
+				throw new Error(`Node "${nodeName}" did not run${reason ? `: ${reason}` : ''}`);
+			}
+			return taskData.data?.main?.[output] ?? [];
+		},
+	};
+}

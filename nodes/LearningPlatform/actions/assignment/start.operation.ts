@@ -1,0 +1,3 @@
+import { assignmentOperation } from './assignmentFields';
+
+export const { description, prepare, execute } = assignmentOperation('start');

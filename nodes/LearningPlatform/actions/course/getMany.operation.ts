@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { forEachCoursePage, PAGE_SIZE } from './listCourses';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Offset',
+				name: 'offset',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: 'How many courses to skip from the start of the catalog',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['course'], operation: ['getMany'] } },
+	properties,
+);
+
+const inputSchema = z.object({
+	returnAll: z.boolean(),
+	limit: z.number().int('must be a whole number').positive('must be at least 1'),
+	options: z
+		.object({
+			offset: z.number().int('must be a whole number').nonnegative('cannot be negative').optional(),
+		})
+		.strict(),
+});
+
+type GetManyInput = z.infer<typeof inputSchema>;
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
+		returnAll,
+		limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
+		options: this.getNodeParameter('options', itemIndex, {}),
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	input: GetManyInput,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const courses: IDataObject[] = [];
+	const wanted = input.returnAll ? Infinity : input.limit;
+	await forEachCoursePage.call(
+		this,
+		itemIndex,
+		{ offset: input.options.offset ?? 0, pageSize: Math.min(PAGE_SIZE, wanted) },
+		(page) => {
+			for (const course of page) {
+				if (courses.length >= wanted) return false;
+				courses.push(course);
+			}
+			return courses.length < wanted;
+		},
+	);
+	return courses;
+}

@@ -1,0 +1,94 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorItem, pairedItems } from '../../shared/items';
+import { mapWithConcurrency } from '../../shared/pool';
+import { lmsConcurrency, lmsCredentials } from '../transport';
+import * as assignment from './assignment';
+import * as course from './course';
+import type { Operation } from './operation';
+import * as transaction from './transaction';
+
+const operations: Record<string, Record<string, Operation<unknown>>> = {
+	course: { upsert: course.upsert, getMany: course.getMany, archive: course.archive },
+	assignment: {
+		assign: assignment.assign,
+		withdraw: assignment.withdraw,
+		complete: assignment.complete,
+		start: assignment.start,
+	},
+	transaction: { get: transaction.get, wait: transaction.wait },
+};
+
+type Prepared = { operation: Operation<unknown>; input: unknown } | { error: unknown };
+
+/**
+ * The only place that loops over items. Every item is validated before the first request, so
+ * one bad item cannot leave half a batch sent; the items then run concurrently behind the
+ * client's throttle. Output keeps the input order, every output item is paired with its input,
+ * and with Continue On Fail a failing item becomes an error item while the others go on.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operations[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+		);
+	}
+	const continueOnFail = this.continueOnFail();
+
+	const prepared: Prepared[] = items.map((_, itemIndex) => {
+		try {
+			return { operation, input: operation.prepare.call(this, itemIndex) };
+		} catch (error) {
+			return { error };
+		}
+	});
+	if (!continueOnFail) assertAllValid(prepared);
+
+	const credentials = await lmsCredentials.call(this);
+	let completed = 0;
+	const results = await mapWithConcurrency(
+		prepared,
+		lmsConcurrency(credentials),
+		async (entry, itemIndex) => {
+			if ('error' in entry) return [errorItem(entry.error, itemIndex)];
+			try {
+				const data = await entry.operation.execute.call(this, entry.input, itemIndex);
+				completed++;
+				return pairedItems(data, itemIndex);
+			} catch (error) {
+				if (continueOnFail) return [errorItem(error, itemIndex)];
+				throw withProgress(error, completed, items.length);
+			}
+		},
+	);
+	return [results.flat()];
+}
+
+/** Stops before anything is sent when any item is invalid, naming every invalid item. */
+function assertAllValid(prepared: Prepared[]): void {
+	const invalid = prepared.flatMap((entry) => ('error' in entry ? [entry.error as Error] : []));
+	if (invalid.length === 0) return;
+	const first = invalid[0] as Error & { description?: string | null };
+	if (invalid.length > 1) {
+		const others = invalid.slice(1, 20).map((e) => `• ${e.message}`);
+		const more = invalid.length > 21 ? [`• … and ${invalid.length - 21} more`] : [];
+		const summary = `${invalid.length} items are invalid; nothing was sent. The others:\n${[...others, ...more].join('\n')}`;
+		first.description = first.description ? `${first.description}\n\n${summary}` : summary;
+	}
+	throw first;
+}
+
+/** Says how far the run got, so a stopped run is never a silent half batch. */
+function withProgress(error: unknown, completed: number, total: number): unknown {
+	if (total <= 1 || !error || typeof error !== 'object') return error;
+	const e = error as { description?: string | null };
+	const progress = `${completed} of ${total} items had completed before this failure; the others were not sent. Turn on "Continue On Fail" (Settings → On Error) to process every item and get an error item for each failing one.`;
+	e.description = e.description ? `${e.description}\n\n${progress}` : progress;
+	return error;
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { getTransaction } from '../../transport/transactions';
+import { transactionIdProperty, transactionIdSchema } from './transactionId';
+
+const properties: INodeProperties[] = [transactionIdProperty];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['get'] } },
+	properties,
+);
+
+const inputSchema = z.object({ transactionId: transactionIdSchema });
+
+type GetInput = z.infer<typeof inputSchema>;
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
+	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
+		transactionId: this.getNodeParameter('transactionId', itemIndex),
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	input: GetInput,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const transaction = await getTransaction.call(this, itemIndex, input.transactionId);
+	return { transactionId: transaction.id, ...transaction };
+}

@@ -1,0 +1,17 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+export const transactionIdProperty: INodeProperties = {
+	displayName: 'Transaction ID',
+	name: 'transactionId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '={{ $json.transactionId }}',
+	description: 'The ID a write operation returned (its output field transactionId)',
+};
+
+export const transactionIdSchema = z
+	.union([z.string(), z.number()])
+	.transform(String)
+	.pipe(z.string().trim().min(1, 'is required'));

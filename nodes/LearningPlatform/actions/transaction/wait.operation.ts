@@ -1,0 +1,79 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { waitForTransaction } from '../../transport/transactions';
+import { transactionIdProperty, transactionIdSchema } from './transactionId';
+
+const properties: INodeProperties[] = [
+	transactionIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				typeOptions: { minValue: 0.1 },
+				default: 1,
+				description:
+					'Wait before the first check; each later wait is 1.5 times the one before (at most 30 s)',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 300,
+				description:
+					'Give up after this long; the error names the transaction so it can be polled later',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['wait'] } },
+	properties,
+);
+
+const inputSchema = z.object({
+	transactionId: transactionIdSchema,
+	options: z
+		.object({
+			pollInterval: z.number().positive('must be more than 0 seconds').default(1),
+			timeout: z.number().positive('must be more than 0 seconds').default(300),
+		})
+		.strict(),
+});
+
+type WaitInput = z.infer<typeof inputSchema>;
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): WaitInput {
+	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
+		transactionId: this.getNodeParameter('transactionId', itemIndex),
+		options: this.getNodeParameter('options', itemIndex, {}),
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	input: WaitInput,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const { transaction, polls, waitedMs } = await waitForTransaction.call(
+		this,
+		itemIndex,
+		input.transactionId,
+		{
+			timeoutSec: input.options.timeout,
+			pollIntervalSec: input.options.pollInterval,
+		},
+	);
+	return { transactionId: transaction.id, ...transaction, polls, waitedMs };
+}

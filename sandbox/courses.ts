@@ -1,0 +1,123 @@
+/** Content created through the API, keyed by external_id, and its shape in the list endpoint. */
+
+import { randomUUID } from 'crypto';
+import type { CourseMetadata, GroupId } from './courseInput';
+import type { TransactionOutcome } from './transactions';
+
+export interface StoredCourse extends CourseMetadata {
+	id: string;
+	ecl_id: string;
+	created_at: string;
+	updated_at: string;
+}
+
+/** The one source that all API-created content of this sandbox belongs to. */
+export const SANDBOX_SOURCE = Object.freeze({
+	source_id: 'a3c6f2d0-5b1e-4c7a-9f3e-2d8b7c6a5e41',
+	ecl_source_id: 'e1f0d2c3-4b5a-4968-8776-655443322110',
+	organization_id: 1,
+});
+
+const FIRST_COURSE_ID = 1001;
+
+export class CourseStore {
+	/** Map iteration keeps insertion order, which is the list's creation order. */
+	private readonly byExternalId = new Map<string, StoredCourse>();
+	private readonly writesApplied = new Map<string, number>();
+	private nextId = FIRST_COURSE_ID;
+
+	get(externalId: string): StoredCourse | undefined {
+		return this.byExternalId.get(externalId);
+	}
+
+	/** Applies an accepted upsert when its transaction completes. */
+	apply(metadata: CourseMetadata, now: number): TransactionOutcome {
+		const existing = this.byExternalId.get(metadata.external_id);
+		const timestamp = new Date(now).toISOString();
+		if (existing && existing.status === 'archived' && metadata.status === 'active') {
+			return { ok: false, message: 'Archived content cannot be made active again' };
+		}
+		this.countWrite(metadata.external_id);
+		if (existing) {
+			this.byExternalId.set(metadata.external_id, {
+				...metadata,
+				id: existing.id,
+				ecl_id: existing.ecl_id,
+				created_at: existing.created_at,
+				updated_at: timestamp,
+			});
+			return { ok: true, message: 'Content updated' };
+		}
+		this.byExternalId.set(metadata.external_id, {
+			...metadata,
+			id: String(this.nextId++),
+			ecl_id: randomUUID(),
+			created_at: timestamp,
+			updated_at: timestamp,
+		});
+		return { ok: true, message: 'Content created' };
+	}
+
+	page(offset: number, limit: number): StoredCourse[] {
+		return Array.from(this.byExternalId.values()).slice(offset, offset + limit);
+	}
+
+	get count(): number {
+		return this.byExternalId.size;
+	}
+
+	snapshot(): {
+		courses: Record<string, StoredCourse>;
+		writesAppliedByExternalId: Record<string, number>;
+	} {
+		return {
+			courses: structuredClone(Object.fromEntries(this.byExternalId)),
+			writesAppliedByExternalId: Object.fromEntries(this.writesApplied),
+		};
+	}
+
+	clear(): void {
+		this.byExternalId.clear();
+		this.writesApplied.clear();
+		this.nextId = FIRST_COURSE_ID;
+	}
+
+	private countWrite(externalId: string): void {
+		this.writesApplied.set(externalId, (this.writesApplied.get(externalId) ?? 0) + 1);
+	}
+}
+
+const toRefs = (ids: GroupId[]) => ids.map((id) => ({ id }));
+
+/** One entry of GET courses.json, carrying enough to rebuild the upsert body. */
+export function toListItem(course: StoredCourse): Record<string, unknown> {
+	return {
+		id: course.id,
+		name: course.name,
+		description: course.description,
+		images: course.image_url ? [{ url: course.image_url }] : [],
+		url: course.url,
+		external_id: course.external_id,
+		additional_metadata: { duration: course.duration_sec, external_id: course.external_id },
+		source_id: SANDBOX_SOURCE.source_id,
+		organization_id: SANDBOX_SOURCE.organization_id,
+		tags: [...course.tags],
+		published_at: course.published_at ? `${course.published_at}T00:00:00.000Z` : null,
+		duration: course.duration_sec,
+		duration_sec: course.duration_sec,
+		restricted_groups: toRefs(course.restricted_group_ids),
+		groups: toRefs(course.group_ids),
+		channels: toRefs(course.channel_ids),
+		ecl_id: course.ecl_id,
+		is_private: course.is_private,
+		prices_data: course.prices_data.map((price) => ({ ...price })),
+		ecl_source_id: SANDBOX_SOURCE.ecl_source_id,
+		status: course.status,
+		level: course.level,
+		content_type: course.content_type,
+		course_type: course.course_type,
+		skills: [...course.skills],
+		languages: course.languages_attributes.map((language) => ({ ...language })),
+		expiration_date: course.expiration_date,
+	};
+}

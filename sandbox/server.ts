@@ -1,0 +1,286 @@
+/** startSandbox(): the local imitation of the LMS API, on Node's http module. */
+
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'http';
+import type { AddressInfo } from 'net';
+import { ADMIN_PREFIX, handleAdmin } from './admin';
+import { matchApiRoute, type ApiContext } from './api';
+import { handleTokenRequest, TokenStore, unauthorized } from './auth';
+import { CourseStore } from './courses';
+import { Delays } from './delays';
+import { FaultPicker, faultReply, type FaultKind } from './faults';
+import { RequestLog, type LoggedRequest } from './log';
+import {
+	DEFAULT_OPTIONS,
+	mergeOptions,
+	OptionError,
+	STARTUP_ONLY_OPTIONS,
+	type SandboxOptions,
+} from './options';
+import { createRandom, type Random } from './random';
+import {
+	BodyTooLargeError,
+	jsonReply,
+	messageReply,
+	readBody,
+	writeReply,
+	type Reply,
+} from './reply';
+import type { SandboxState } from './state';
+import { Throttle } from './throttle';
+import { TransactionStore } from './transactions';
+import { AssignmentStore } from './userCourses';
+
+export type { SandboxOptions } from './options';
+export type { SandboxState } from './state';
+export type { LoggedRequest } from './log';
+
+export const TOKEN_PATH = '/api/oauth/token';
+
+export interface Sandbox {
+	/** http://127.0.0.1:PORT, no trailing slash: the credential's base URL. */
+	readonly url: string;
+	readonly port: number;
+	readonly clientId: string;
+	readonly clientSecret: string;
+	/** A copy of the current options. */
+	readonly options: SandboxOptions;
+	/** Changes knobs at run time (not port or host); returns the new options. */
+	configure(change: Partial<SandboxOptions>): SandboxOptions;
+	requests(): LoggedRequest[];
+	state(): SandboxState;
+	reset(): void;
+	close(): Promise<void>;
+}
+
+interface Outcome {
+	/** null: drop the connection without answering. */
+	reply: Reply | null;
+	fault: FaultKind | null;
+}
+
+/** The jitter stream is separate from the fault stream so that latency settings do not shift faults. */
+const JITTER_SEED_OFFSET = 0x9e3779b9;
+
+class SandboxCore {
+	options: SandboxOptions;
+	readonly courses = new CourseStore();
+	readonly assignments = new AssignmentStore(this.courses, () => this.options.userDomains);
+	readonly transactions = new TransactionStore();
+	readonly tokens = new TokenStore();
+	readonly log = new RequestLog();
+	readonly delays = new Delays();
+	readonly throttle: Throttle;
+	readonly faults: FaultPicker;
+	private jitter: Random;
+	private readonly apiContext: ApiContext;
+	closed = false;
+
+	constructor(options: SandboxOptions) {
+		this.options = options;
+		this.throttle = new Throttle(options.rateLimitPerMinute);
+		this.faults = new FaultPicker(options.seed);
+		this.jitter = createRandom(options.seed + JITTER_SEED_OFFSET);
+		this.apiContext = {
+			options: () => this.options,
+			courses: this.courses,
+			assignments: this.assignments,
+			transactions: this.transactions,
+		};
+	}
+
+	configure(change: Partial<SandboxOptions>): SandboxOptions {
+		for (const name of STARTUP_ONLY_OPTIONS) {
+			if (change[name] !== undefined && change[name] !== this.options[name]) {
+				throw new OptionError(`${name} cannot change while the server runs`);
+			}
+		}
+		this.options = mergeOptions(this.options, change);
+		this.throttle.setRate(this.options.rateLimitPerMinute);
+		if (change.seed !== undefined) this.reseed();
+		return { ...this.options, userDomains: [...this.options.userDomains] };
+	}
+
+	state(): SandboxState {
+		this.transactions.settle(Date.now());
+		const { courses, writesAppliedByExternalId } = this.courses.snapshot();
+		return {
+			courses,
+			assignments: this.assignments.snapshot(),
+			transactions: this.transactions.snapshot(),
+			tokensIssued: this.tokens.issuedCount,
+			writesAppliedByExternalId,
+		};
+	}
+
+	reset(): void {
+		this.courses.clear();
+		this.assignments.clear();
+		this.transactions.clear();
+		this.log.clear();
+		this.throttle.clear();
+		this.tokens.resetCount();
+		this.reseed();
+	}
+
+	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const method = req.method ?? 'GET';
+		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		const path = url.pathname;
+		let rawBody: string;
+		try {
+			rawBody = await readBody(req);
+		} catch (error) {
+			if (error instanceof BodyTooLargeError) writeReply(res, messageReply(413, error.message));
+			return;
+		}
+		const contentType = req.headers['content-type'];
+		if (path === ADMIN_PREFIX.slice(0, -1) || path.startsWith(ADMIN_PREFIX)) {
+			writeReply(res, handleAdmin(method, path, rawBody, contentType, this.adminControls()));
+			return;
+		}
+		const entry = this.log.start(method, path, url.searchParams, req.headers, rawBody, Date.now());
+		await this.delays.wait(this.latencyMs());
+		if (this.closed) {
+			req.socket.destroy();
+			return;
+		}
+		const now = Date.now();
+		this.transactions.settle(now);
+		const outcome = this.answer(method, path, url.searchParams, rawBody, req.headers, now);
+		entry.fault = outcome.fault;
+		if (outcome.reply === null) {
+			req.socket.destroy();
+			return;
+		}
+		entry.status = outcome.reply.status;
+		writeReply(res, outcome.reply);
+	}
+
+	private answer(
+		method: string,
+		path: string,
+		query: URLSearchParams,
+		rawBody: string,
+		headers: IncomingHttpHeaders,
+		now: number,
+	): Outcome {
+		if (path === TOKEN_PATH) {
+			return {
+				reply: handleTokenRequest(method, query, this.options, this.tokens, now),
+				fault: null,
+			};
+		}
+		const route = matchApiRoute(method, path);
+		if (!route.found) return { reply: route.reply, fault: null };
+		const auth = this.tokens.check(headers.authorization, now);
+		if (!auth.ok) return { reply: auth.reply, fault: null };
+		const throttled = this.throttle.take(auth.clientId, now);
+		if (!throttled.allowed) {
+			const headers = { 'Retry-After': String(throttled.retryAfterSec) };
+			return { reply: jsonReply(429, { message: 'Too many requests' }, headers), fault: null };
+		}
+		const fault = this.faults.pick(this.options);
+		const run = () =>
+			route.handler(
+				{ method, path, query, rawBody, contentType: headers['content-type'], now },
+				this.apiContext,
+			);
+		switch (fault) {
+			case null:
+				return { reply: run(), fault };
+			case 'drop-before-apply':
+				return { reply: null, fault };
+			case 'drop-after-apply':
+				run();
+				return { reply: null, fault };
+			case 'expire-token':
+				this.tokens.revoke(auth.token);
+				return { reply: unauthorized('Access token expired'), fault };
+			default:
+				return { reply: faultReply(fault), fault };
+		}
+	}
+
+	private latencyMs(): number {
+		const { latencyMs, latencyJitterMs } = this.options;
+		const spread = latencyJitterMs > 0 ? (this.jitter() * 2 - 1) * latencyJitterMs : 0;
+		return Math.max(0, latencyMs + spread);
+	}
+
+	private reseed(): void {
+		this.faults.reseed(this.options.seed);
+		this.jitter = createRandom(this.options.seed + JITTER_SEED_OFFSET);
+	}
+
+	private adminControls() {
+		return {
+			requests: () => this.log.list(),
+			clearRequests: () => this.log.clear(),
+			state: () => this.state(),
+			reset: () => this.reset(),
+			configure: (change: Partial<SandboxOptions>) => this.configure(change),
+			options: () => ({ ...this.options, userDomains: [...this.options.userDomains] }),
+		};
+	}
+}
+
+function formatUrl(host: string, port: number): string {
+	return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+	const core = new SandboxCore(mergeOptions({ ...DEFAULT_OPTIONS }, options));
+	const server = createServer((req, res) => {
+		core.handle(req, res).catch((error: Error) => {
+			if (res.headersSent) {
+				res.destroy();
+				return;
+			}
+			writeReply(res, messageReply(500, `Sandbox error: ${error.message}`));
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(core.options.port, core.options.host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const port = (server.address() as AddressInfo).port;
+	// With port 0 the system picked one; report that one from now on.
+	core.options = { ...core.options, port };
+	const url = formatUrl(core.options.host, port);
+	let closing: Promise<void> | undefined;
+
+	return {
+		url,
+		port,
+		get clientId() {
+			return core.options.clientId;
+		},
+		get clientSecret() {
+			return core.options.clientSecret;
+		},
+		get options() {
+			return { ...core.options, userDomains: [...core.options.userDomains] };
+		},
+		configure: (change) => core.configure(change),
+		requests: () => core.log.list(),
+		state: () => core.state(),
+		reset: () => core.reset(),
+		close: () => {
+			closing ??= new Promise<void>((resolve, reject) => {
+				core.closed = true;
+				core.delays.cancelAll();
+				server.close((error) => (error ? reject(error) : resolve()));
+				server.closeAllConnections();
+			});
+			return closing;
+		},
+	};
+}

@@ -1,0 +1,17 @@
+/** The shape of GET /__sandbox/state and Sandbox.state(). */
+
+import type { StoredCourse } from './courses';
+import type { TransactionRecord } from './transactions';
+import type { AssignmentState } from './userCourses';
+
+export interface SandboxState {
+	/** Courses as stored (the full metadata of the last applied upsert), keyed by external_id. */
+	courses: Record<string, StoredCourse>;
+	/** Keyed by `email|external_id` (email lower-cased). */
+	assignments: Record<string, AssignmentState>;
+	/** Every accepted write, oldest first. */
+	transactions: TransactionRecord[];
+	tokensIssued: number;
+	/** Course upserts applied per external_id (failed transactions do not count). */
+	writesAppliedByExternalId: Record<string, number>;
+}

@@ -1,0 +1,104 @@
+/**
+ * Asynchronous write transactions. Completion is computed lazily: every request (and
+ * every state read) first settles the transactions whose delay has passed, so no timers
+ * keep the process alive and observers always see writes applied in completion order.
+ */
+
+import { randomUUID } from 'crypto';
+
+export type TransactionStatus = 'initiated' | 'success' | 'failed';
+
+export interface TransactionOutcome {
+	ok: boolean;
+	message: string;
+}
+
+/** What the API shows of a transaction. */
+export interface TransactionView {
+	id: string;
+	http_method: 'POST';
+	status: TransactionStatus;
+	response: { message?: string };
+}
+
+export interface TransactionRecord extends TransactionView {
+	path: string;
+	/** The external_id the write concerns, to find it in the state. */
+	external_id: string;
+	created_at: string;
+	completes_at: string;
+	completed_at: string | null;
+}
+
+interface PendingTransaction {
+	record: TransactionRecord;
+	sequence: number;
+	completesAt: number;
+	apply: (now: number) => TransactionOutcome;
+}
+
+export class TransactionStore {
+	private readonly records = new Map<string, TransactionRecord>();
+	private pending: PendingTransaction[] = [];
+	private sequence = 0;
+
+	create(
+		path: string,
+		externalId: string,
+		apply: (now: number) => TransactionOutcome,
+		delayMs: number,
+		now: number,
+	): TransactionRecord {
+		const completesAt = now + delayMs;
+		const record: TransactionRecord = {
+			id: randomUUID(),
+			http_method: 'POST',
+			status: 'initiated',
+			response: {},
+			path,
+			external_id: externalId,
+			created_at: new Date(now).toISOString(),
+			completes_at: new Date(completesAt).toISOString(),
+			completed_at: null,
+		};
+		this.records.set(record.id, record);
+		this.pending.push({ record, sequence: this.sequence++, completesAt, apply });
+		return record;
+	}
+
+	/** Completes, in order, every transaction whose delay has passed by `now`. */
+	settle(now: number): void {
+		const due = this.pending.filter((entry) => entry.completesAt <= now);
+		if (due.length === 0) return;
+		this.pending = this.pending.filter((entry) => entry.completesAt > now);
+		due.sort((a, b) => a.completesAt - b.completesAt || a.sequence - b.sequence);
+		for (const entry of due) {
+			const outcome = entry.apply(entry.completesAt);
+			entry.record.status = outcome.ok ? 'success' : 'failed';
+			entry.record.response = { message: outcome.message };
+			entry.record.completed_at = new Date(entry.completesAt).toISOString();
+		}
+	}
+
+	get(id: string): TransactionRecord | undefined {
+		return this.records.get(id);
+	}
+
+	static view(record: TransactionRecord): TransactionView {
+		return {
+			id: record.id,
+			http_method: record.http_method,
+			status: record.status,
+			response: { ...record.response },
+		};
+	}
+
+	snapshot(): TransactionRecord[] {
+		return Array.from(this.records.values()).map((record) => structuredClone(record));
+	}
+
+	clear(): void {
+		this.records.clear();
+		this.pending = [];
+	}
+}

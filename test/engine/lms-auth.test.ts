@@ -1,0 +1,123 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import nock from 'nock';
+
+import { createCredentialsHelper } from '../../harness/engine';
+import { BASE_URL, CLIENT_SECRET, accepted, lmsCredentials, mockToken } from '../helpers/lms';
+import { runNode } from '../helpers/workflows';
+
+const upsert = (externalId: string) => ({
+	resource: 'course',
+	operation: 'upsert',
+	externalId,
+	name: 'Course',
+	url: 'https://learn.test/c',
+});
+
+beforeEach(() => {
+	nock.disableNetConnect();
+	nock.cleanAll();
+});
+afterAll(() => nock.enableNetConnect());
+
+test('fetches a token with the client id and secret as query parameters, and sends it as Bearer', async () => {
+	const credentials = lmsCredentials();
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	const token = mockToken(clientId, 'first-token');
+	const api = nock(BASE_URL, {
+		reqheaders: {
+			authorization: 'Bearer first-token',
+			accept: 'application/json',
+			'content-type': 'application/json',
+		},
+	})
+		.post('/api/developer/v2/courses.json')
+		.reply(202, accepted('tx-1'));
+
+	const run = await runNode({ parameters: upsert('c-1'), credentials });
+
+	expect(run.error).toBeUndefined();
+	expect(token.isDone()).toBe(true);
+	expect(api.isDone()).toBe(true);
+	expect(run.items[0].json).toMatchObject({ externalId: 'c-1', transactionId: 'tx-1', status: 'initiated' });
+});
+
+test('reuses the saved token across items and across executions', async () => {
+	const credentials = lmsCredentials();
+	const helper = createCredentialsHelper(credentials);
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	const token = mockToken(clientId, 'only-token', 1);
+	const api = nock(BASE_URL, { reqheaders: { authorization: 'Bearer only-token' } })
+		.post('/api/developer/v2/courses.json')
+		.times(5)
+		.reply(202, accepted('tx'));
+
+	const items = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+	const parameters = { ...upsert('x'), externalId: '={{ $json.id }}' };
+	const first = await runNode({ parameters, items, credentialsHelper: helper });
+	const callsAfterFirst = helper.preAuthenticationCalls.length;
+	const second = await runNode({ parameters, items: items.slice(0, 2), credentialsHelper: helper });
+
+	expect(first.error).toBeUndefined();
+	expect(second.error).toBeUndefined();
+	expect(token.isDone()).toBe(true);
+	expect(api.isDone()).toBe(true);
+	// Concurrent first requests may each ask, but only one token request reaches the platform
+	// (the mock answers once); the second execution finds the saved token and asks for none.
+	expect(helper.preAuthenticationCalls.length).toBe(callsAfterFirst);
+	expect(helper.store.learningPlatformOAuth2Api.accessToken).toBe('only-token');
+});
+
+test('fetches a new token after a 401 and retries the request once', async () => {
+	const credentials = lmsCredentials({ accessToken: 'expired-token' });
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	const expired = nock(BASE_URL, { reqheaders: { authorization: 'Bearer expired-token' } })
+		.post('/api/developer/v2/courses.json')
+		.reply(401, { error: 'unauthorized' });
+	const token = mockToken(clientId, 'fresh-token');
+	const retried = nock(BASE_URL, { reqheaders: { authorization: 'Bearer fresh-token' } })
+		.post('/api/developer/v2/courses.json')
+		.reply(202, accepted('tx-2'));
+	const helper = createCredentialsHelper(credentials);
+
+	const run = await runNode({ parameters: upsert('c-2'), credentialsHelper: helper });
+
+	expect(run.error).toBeUndefined();
+	expect(expired.isDone() && token.isDone() && retried.isDone()).toBe(true);
+	expect(helper.store.learningPlatformOAuth2Api.accessToken).toBe('fresh-token');
+	expect(run.items[0].json.transactionId).toBe('tx-2');
+});
+
+test('a rejected client secret gives a clear error that never contains the secret', async () => {
+	const credentials = lmsCredentials();
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	nock(BASE_URL)
+		.post('/api/oauth/token')
+		.query(true)
+		.reply(401, { error: 'invalid_client', message: 'Client authentication failed' });
+
+	const run = await runNode({ parameters: upsert('c-3'), credentials });
+
+	expect(run.error).toBeDefined();
+	const everything = JSON.stringify({ error: run.error, message: run.error?.message, description: (run.error as { description?: string })?.description, data: run.run.data });
+	expect(run.error?.message).toMatch(/access token/i);
+	expect(run.error?.message).toMatch(/401/);
+	expect(everything).not.toContain(CLIENT_SECRET);
+	expect(everything).not.toContain(encodeURIComponent(CLIENT_SECRET));
+	expect(nock.isDone()).toBe(true);
+});
+
+test('a network failure at the token endpoint does not leak the secret from the URL', async () => {
+	const credentials = lmsCredentials();
+	nock(BASE_URL).post('/api/oauth/token').query(true).replyWithError(
+		Object.assign(new Error(`connect ECONNREFUSED ${BASE_URL}/api/oauth/token?client_secret=${encodeURIComponent(CLIENT_SECRET)}`), {
+			code: 'ECONNREFUSED',
+		}),
+	);
+
+	const run = await runNode({ parameters: upsert('c-4'), credentials, continueOnFail: true });
+
+	const everything = JSON.stringify(run.run.data);
+	expect(run.items[0].json.error).toMatch(/access token/i);
+	expect(everything).not.toContain(CLIENT_SECRET);
+	expect(everything).not.toContain(encodeURIComponent(CLIENT_SECRET));
+});

@@ -1,0 +1,40 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import nock from 'nock';
+
+export const BASE_URL = 'https://lms.test';
+export const CLIENT_SECRET = 's3cr3t-Value+/=';
+export const TOKEN = 'tok-123';
+
+let clientCounter = 0;
+
+/** Fresh credentials per test: the throttle and token cache are per client, process-wide. */
+export function lmsCredentials(overrides: Record<string, unknown> = {}) {
+	clientCounter++;
+	return {
+		learningPlatformOAuth2Api: {
+			baseUrl: BASE_URL,
+			clientId: `client-${clientCounter}-${Date.now()}`,
+			clientSecret: CLIENT_SECRET,
+			requestsPerMinute: 60000,
+			accessToken: '',
+			...overrides,
+		},
+	};
+}
+
+/** The token endpoint, answering `times` times. */
+export function mockToken(clientId: string, token = TOKEN, times = 1) {
+	return nock(BASE_URL)
+		.post('/api/oauth/token')
+		.query({ client_id: clientId, client_secret: CLIENT_SECRET, grant_type: 'client_credentials' })
+		.times(times)
+		.reply(200, { access_token: token, token_type: 'bearer', expires_in: 3600 });
+}
+
+export function accepted(id: string) {
+	return { message: 'Request accepted', data: { id, http_method: 'POST', status: 'initiated', response: {} } };
+}
+
+export function transaction(id: string, status: string, message = 'done') {
+	return { response: 'success', data: { id, http_method: 'POST', status, response: { message } } };
+}

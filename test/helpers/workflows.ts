@@ -1,0 +1,52 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runWorkflow } from '../../harness/engine';
+import type { RunOptions, RunResult } from '../../harness/engine';
+
+export const LMS_NODE = 'n8n-nodes-learning-platform.learningPlatform';
+export const XAPI_NODE = 'n8n-nodes-learning-platform.xApi';
+
+export interface SingleNodeRun {
+	type?: string;
+	parameters: INodeParameters;
+	items?: IDataObject[];
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	continueOnFail?: boolean;
+	credentialsHelper?: RunOptions['credentialsHelper'];
+}
+
+const CREDENTIAL_OF: Record<string, string> = {
+	[LMS_NODE]: 'learningPlatformOAuth2Api',
+	[XAPI_NODE]: 'xApiLrsApi',
+};
+
+/** Runs one node of the package on the given items, through n8n's execution engine. */
+export async function runNode(options: SingleNodeRun): Promise<RunResult & { items: ReturnType<RunResult['outputs']> }> {
+	const type = options.type ?? LMS_NODE;
+	const credentialType = CREDENTIAL_OF[type];
+	const result = await runWorkflow({
+		workflow: {
+			nodes: [
+				{ id: 'in', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'node',
+					name: 'Node',
+					type,
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: options.parameters,
+					credentials: credentialType ? { [credentialType]: { id: '1', name: 'Test credential' } } : undefined,
+					onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+				},
+			],
+			connections: { Input: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+		},
+		startNode: 'Input',
+		startItems: options.items ?? [{}],
+		credentials: options.credentials,
+		credentialsHelper: options.credentialsHelper,
+	});
+	const items = result.run.data.resultData.runData.Node?.[0]?.data?.main?.[0] ?? [];
+	return { ...result, items };
+}

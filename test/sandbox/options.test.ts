@@ -1,0 +1,79 @@
+import {
+	checkOptions,
+	DEFAULT_OPTIONS,
+	envName,
+	flagName,
+	mergeOptions,
+	OptionError,
+	optionsFromArgs,
+	optionsFromEnv,
+} from '../../sandbox/options';
+import { startSandbox } from '../../sandbox/server';
+
+describe('options', () => {
+	it.each([
+		['latencyMs', '--latency-ms', 'SANDBOX_LATENCY_MS'],
+		['fault429', '--fault-429', 'SANDBOX_FAULT_429'],
+		['fault5xx', '--fault-5xx', 'SANDBOX_FAULT_5XX'],
+		['rateLimitPerMinute', '--rate-limit-per-minute', 'SANDBOX_RATE_LIMIT_PER_MINUTE'],
+	] as const)('names %s as %s and %s', (name, flag, env) => {
+		expect(`--${flagName(name)}`).toBe(flag);
+		expect(envName(name)).toBe(env);
+	});
+
+	it('reads flags in both forms, with typed values', () => {
+		const parsed = optionsFromArgs([
+			'--port',
+			'0',
+			'--latency-ms=50',
+			'--user-domains',
+			'a.test, B.test',
+			'--fault-drop',
+			'0.25',
+		]);
+		expect(parsed).toEqual({
+			help: false,
+			options: { port: 0, latencyMs: 50, userDomains: ['a.test', 'b.test'], faultDrop: 0.25 },
+		});
+		expect(optionsFromArgs(['--help']).help).toBe(true);
+	});
+
+	it.each([
+		[['--nope', '1']],
+		[['--latency-ms']],
+		[['--port', 'abc']],
+		[['--fault-5xx', '2']],
+		[['stray']],
+	])('refuses the arguments %j', (argv) => {
+		expect(() => optionsFromArgs(argv)).toThrow(OptionError);
+	});
+
+	it('reads environment variables', () => {
+		expect(
+			optionsFromEnv({
+				SANDBOX_TRANSACTION_DELAY_MS: '250',
+				SANDBOX_CLIENT_ID: 'env-client',
+				OTHER: 'x',
+			}),
+		).toEqual({
+			transactionDelayMs: 250,
+			clientId: 'env-client',
+		});
+	});
+
+	it('checks values and the sum of fault fractions', () => {
+		expect(() => checkOptions({ tokenLifetimeSec: 0 })).toThrow(OptionError);
+		expect(() => checkOptions({ clientSecret: '' })).toThrow(OptionError);
+		expect(() => checkOptions({ seed: 1.5 })).toThrow(OptionError);
+		expect(() =>
+			mergeOptions({ ...DEFAULT_OPTIONS }, { fault429: 0.5, faultExpireToken: 0.6 }),
+		).toThrow(/more than 1/);
+		expect(
+			mergeOptions({ ...DEFAULT_OPTIONS }, { fault429: 0.5, faultExpireToken: 0.5 }).fault429,
+		).toBe(0.5);
+	});
+
+	it('startSandbox refuses invalid options', async () => {
+		await expect(startSandbox({ rateLimitPerMinute: -1 })).rejects.toThrow(OptionError);
+	});
+});

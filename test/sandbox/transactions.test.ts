@@ -1,0 +1,70 @@
+import type { Sandbox } from '../../sandbox/server';
+import {
+	COURSES,
+	REQUEST_DATA,
+	courseBody,
+	get,
+	issueToken,
+	post,
+	sleep,
+	startTestSandbox,
+} from './helpers';
+
+describe('asynchronous transactions', () => {
+	let sandbox: Sandbox;
+	let token: string;
+	const delayMs = 300;
+
+	beforeAll(async () => {
+		sandbox = await startTestSandbox({ transactionDelayMs: delayMs });
+		token = await issueToken(sandbox);
+	});
+	afterAll(() => sandbox.close());
+
+	it('stays initiated until the delay passes, then applies the write and ends in success', async () => {
+		const accepted = await post(sandbox, COURSES, courseBody('tx-1'), token);
+		expect(accepted.status).toBe(202);
+		const id = accepted.body.data.id as string;
+
+		const early = await get(sandbox, `${REQUEST_DATA}${id}`, token);
+		expect(early.status).toBe(200);
+		expect(early.body).toEqual({
+			response: 'success',
+			data: { id, http_method: 'POST', status: 'initiated', response: {} },
+		});
+		expect((await get(sandbox, COURSES, token)).body.data).toEqual([]);
+		expect(sandbox.state().courses).toEqual({});
+
+		await sleep(delayMs + 50);
+		const done = await get(sandbox, `${REQUEST_DATA}${id}`, token);
+		expect(done.body.data).toEqual({
+			id,
+			http_method: 'POST',
+			status: 'success',
+			response: { message: 'Content created' },
+		});
+		const listed = (await get(sandbox, COURSES, token)).body.data;
+		expect(listed.map((item: { external_id: string }) => item.external_id)).toEqual(['tx-1']);
+	});
+
+	it('applies writes to the same content in the order they were accepted', async () => {
+		const first = await post(sandbox, COURSES, courseBody('tx-2', { name: 'first' }), token);
+		const second = await post(sandbox, COURSES, courseBody('tx-2', { name: 'second' }), token);
+		await sleep(delayMs + 50);
+		const state = sandbox.state();
+		expect(state.courses['tx-2'].name).toBe('second');
+		const messages = [first, second].map(
+			(answer) =>
+				state.transactions.find((transaction) => transaction.id === answer.body.data.id)?.response
+					.message,
+		);
+		expect(messages).toEqual(['Content created', 'Content updated']);
+	});
+
+	it('answers 404 for an unknown transaction id and 401 without a token', async () => {
+		const unknown = await get(sandbox, `${REQUEST_DATA}no-such-id`, token);
+		expect(unknown.status).toBe(404);
+		expect(unknown.body.message).toEqual(expect.any(String));
+		expect((await get(sandbox, `${REQUEST_DATA}no-such-id`)).status).toBe(401);
+	});
+});
