@@ -40,6 +40,7 @@ const BASE_NODES: Record<string, string> = {
 	extractFromFile: 'Files/ExtractFromFile/ExtractFromFile.node',
 	dateTime: 'DateTime/DateTime.node',
 	stopAndError: 'StopAndError/StopAndError.node',
+	stickyNote: 'StickyNote/StickyNote.node',
 };
 
 function loadClass<T>(file: string): T {

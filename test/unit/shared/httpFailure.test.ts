@@ -1,0 +1,24 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { describeHttpFailure, parseRetryAfter } from '../../../nodes/shared/httpFailure';
+
+describe('describeHttpFailure', () => {
+	test('reads status, Retry-After and body through n8n and axios wrappers', () => {
+		const axiosLike = { message: 'Request failed', response: { status: 429, headers: { 'retry-after': '3' }, data: { message: 'slow down' } } };
+		const wrapped = { message: 'The service is receiving too many requests', httpCode: '429', cause: axiosLike };
+		expect(describeHttpFailure(wrapped)).toMatchObject({ status: 429, retryAfterMs: 3000, body: { message: 'slow down' } });
+	});
+
+	test('recognises network failures', () => {
+		expect(describeHttpFailure({ message: 'x', cause: { message: 'read ECONNRESET', code: 'ECONNRESET' } }).networkCode).toBe('ECONNRESET');
+		expect(describeHttpFailure(new Error('socket hang up')).networkCode).toBe('ECONNRESET');
+		expect(describeHttpFailure({ message: 'bad', httpCode: '400' }).networkCode).toBeUndefined();
+	});
+
+	test('Retry-After as seconds or as an HTTP date', () => {
+		const now = Date.parse('2026-11-22T10:00:00Z');
+		expect(parseRetryAfter('2', now)).toBe(2000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+	});
+});

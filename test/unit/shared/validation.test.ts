@@ -1,0 +1,35 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { flexibleDate, flexibleDateTime, listOfStrings, parseItemInput } from '../../../nodes/shared/validation';
+
+const node = { name: 'Node' } as INode;
+
+describe('validation helpers', () => {
+	test('lists come as comma-separated text or arrays', () => {
+		expect(listOfStrings.parse(' a, b ,,c ')).toEqual(['a', 'b', 'c']);
+		expect(listOfStrings.parse([1, 'x'])).toEqual(['1', 'x']);
+	});
+
+	test('dates from date pickers become the API formats', () => {
+		expect(flexibleDate.parse('2026-03-04T10:00:00.000+01:00')).toBe('2026-03-04');
+		expect(flexibleDateTime.parse('2026-03-04T10:05')).toBe('2026-03-04 10:05:00');
+		expect(flexibleDateTime.parse('2026-03-04 10:05:06')).toBe('2026-03-04 10:05:06');
+		expect(flexibleDate.safeParse('04/03/2026').success).toBe(false);
+		expect(flexibleDateTime.safeParse('2026-03-04 25:00:00').success).toBe(false);
+	});
+
+	test('errors name the item and the field path', () => {
+		const schema = z.object({ a: z.object({ b: z.array(z.number()) }) });
+		let error: unknown;
+		try {
+			parseItemInput(node, 4, schema, { a: { b: [1, 'x'] } });
+		} catch (e) {
+			error = e;
+		}
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toBe('Invalid input on item 4: a.b[1]: Expected number, received string');
+	});
+});
