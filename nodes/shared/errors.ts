@@ -21,12 +21,14 @@ export function apiError(
 	const reason = failure.status
 		? `HTTP ${failure.status}${apiMessage ? `: ${apiMessage}` : ''}`
 		: failure.networkCode
-			? `network error ${failure.networkCode}`
+			? networkWords(failure.networkCode)
 			: redactText(failure.message, secrets);
 	const description =
 		body !== undefined && typeof body === 'object'
 			? JSON.stringify(body).slice(0, 2000)
-			: undefined;
+			: failure.networkCode
+				? `Network error code: ${failure.networkCode}`
+				: undefined;
 	const plain: JsonObject = { message: `${what} (${reason})` };
 	if (failure.status) plain.httpCode = String(failure.status);
 	return new NodeApiError(node, plain, {

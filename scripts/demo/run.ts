@@ -1,0 +1,79 @@
+/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
+import type { IDataObject, WorkflowExecuteMode } from 'n8n-workflow';
+
+import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
+import { runWorkflow, type RunResult } from '../../harness/engine';
+import type { LoggedRequest } from '../../sandbox/server';
+import type { Checklist } from './checks';
+import type { ExampleWorkflow } from './examples';
+import type { Services } from './services';
+
+/** What every step of the demo works with. */
+export interface DemoContext {
+	services: Services;
+	checks: Checklist;
+	/** One for the whole demo, as n8n keeps credentials (and the saved access token) in its database. */
+	credentialsHelper: HarnessCredentialsHelper;
+}
+
+export interface ExampleRun {
+	result: RunResult;
+	seconds: number;
+	/** The LMS API requests this run made, from the sandbox's log. */
+	lmsRequests: LoggedRequest[];
+}
+
+/**
+ * Runs an example workflow through n8n's execution engine with the package as built (dist/),
+ * starting at its trigger with the items the trigger would emit, as an active workflow runs.
+ */
+export async function runExample(
+	context: DemoContext,
+	workflow: ExampleWorkflow,
+	trigger: string,
+	startItems: IDataObject[],
+	mode: WorkflowExecuteMode,
+): Promise<ExampleRun> {
+	const { sandbox } = context.services;
+	const lastSeq = sandbox.requests().at(-1)?.seq ?? 0;
+	const started = Date.now();
+	const result = await runWorkflow({
+		workflow: { ...workflow, nodes: structuredClone(workflow.nodes) },
+		startNode: trigger,
+		startItems,
+		mode,
+		source: 'dist',
+		credentialsHelper: context.credentialsHelper,
+	});
+	const seconds = (Date.now() - started) / 1000;
+	const lmsRequests = sandbox.requests().filter((request) => request.seq > lastSeq);
+	context.checks.check(
+		`"${workflow.name}" ran to the end`,
+		result.error === undefined,
+		result.error ? `${result.error.message}${describe(result.error)}` : undefined,
+	);
+	return { result, seconds, lmsRequests };
+}
+
+function describe(error: { description?: string | null }): string {
+	return error.description ? `\n         ${error.description.split('\n').join('\n         ')}` : '';
+}
+
+/** The JSON of a node's output items; none when the node did not run (nothing reached it). */
+export function jsonOf(result: RunResult, nodeName: string, output = 0): IDataObject[] {
+	const taskData = result.run.data.resultData.runData[nodeName]?.[0];
+	return (taskData?.data?.main?.[output] ?? []).map((item) => item.json);
+}
+
+/** How many of these requests the busiest second saw, and how many the throttle refused. */
+export function requestPace(requests: LoggedRequest[]): { peakPerSecond: number; refused: number } {
+	const perSecond = new Map<number, number>();
+	for (const request of requests) {
+		const second = Math.floor(Date.parse(request.time) / 1000);
+		perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+	}
+	return {
+		peakPerSecond: Math.max(0, ...perSecond.values()),
+		refused: requests.filter((request) => request.status === 429).length,
+	};
+}

@@ -1,0 +1,126 @@
+/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { stable } from '../checks';
+import { listOf, parseCsv } from '../csv';
+import { EXAMPLES_DIR, loadExample, pinnedItems, setField, triggerOf } from '../examples';
+import { jsonOf, requestPace, runExample, type DemoContext } from '../run';
+
+export const CATALOG_CSV = path.join(EXAMPLES_DIR, 'catalog.csv');
+
+export interface CatalogOutcome {
+	upserted: number;
+	archived: number;
+	transactions: number;
+}
+
+/** What the sandbox should hold for one row of the file, read straight from the file. */
+function expectedCourse(row: Record<string, string>) {
+	const price = Number(row.price);
+	return {
+		name: row.name,
+		url: row.url,
+		description: row.description,
+		content_type: row.content_type,
+		level: row.level,
+		duration_sec: Number(row.duration_sec),
+		tags: listOf(row.tags),
+		skills: listOf(row.skills),
+		published_at: row.published_at,
+		image_url: row.image_url,
+		prices_data: price > 0 ? [{ amount: price, currency: row.currency }] : [],
+		status: 'active',
+	};
+}
+
+/** Runs "Nightly catalog sync" once, as the schedule would, and checks the platform matches the file. */
+export async function catalogSync(context: DemoContext, night: number): Promise<CatalogOutcome> {
+	const { sandbox } = context.services;
+	const { checks } = context;
+	const workflow = loadExample('catalog-sync.json');
+	const trigger = triggerOf(workflow).name;
+	// The one change a user makes: where the file is.
+	setField(workflow, 'Config', 'catalogPath', CATALOG_CSV);
+
+	const rows = parseCsv(fs.readFileSync(CATALOG_CSV, 'utf8'));
+	const fileIds = new Set(rows.map((row) => row.external_id));
+	const before = sandbox.state().courses;
+	const expectedArchived = Object.values(before)
+		.filter((course) => !fileIds.has(course.external_id) && course.status !== 'archived')
+		.map((course) => course.external_id)
+		.sort();
+
+	console.log(`\n${night}. Night ${night}: "${workflow.name}" (examples/catalog-sync.json)`);
+	const { result, seconds, lmsRequests } = await runExample(context, workflow, trigger, pinnedItems(workflow, trigger), 'trigger');
+
+	const parsed = jsonOf(result, 'Parse CSV rows');
+	const upserts = [...jsonOf(result, 'Upsert paid course'), ...jsonOf(result, 'Upsert free course')];
+	const paid = jsonOf(result, 'Upsert paid course').length;
+	const listed = jsonOf(result, 'List platform catalog');
+	const notInFile = jsonOf(result, 'Compare with CSV', 0);
+	const archives = jsonOf(result, 'Archive course');
+	const succeeded = (items: typeof upserts) => items.filter((item) => item.status === 'success').length;
+	const pace = requestPace(lmsRequests);
+
+	console.log(`   read ${parsed.length} rows from examples/catalog.csv: ${paid} paid, ${upserts.length - paid} free`);
+	console.log(`   upserted ${upserts.length} courses, ${succeeded(upserts)} transactions finished with success`);
+	console.log(
+		`   listed ${listed.length} courses on the platform; ${notInFile.length} no longer in the file, ` +
+			`${archives.length} of them still active → archived ${succeeded(archives)}` +
+			(archives.length ? ` (${archives.map((item) => item.externalId).join(', ')})` : ''),
+	);
+	console.log(
+		`   ${seconds.toFixed(1)} s, ${lmsRequests.length} LMS API requests, at most ${pace.peakPerSecond} in one second`,
+	);
+
+	checks.same('every row of the file reached the upsert nodes', parsed.length, rows.length);
+	checks.same(
+		'every course of the file was upserted, once, and its transaction succeeded',
+		upserts.map((item) => `${String(item.externalId)}:${String(item.status)}`).sort(),
+		[...fileIds].map((id) => `${id}:success`).sort(),
+	);
+	const after = sandbox.state();
+	const mismatches = rows.filter((row) => {
+		const stored = after.courses[row.external_id] as unknown as Record<string, unknown> | undefined;
+		if (!stored) return true;
+		const expected = expectedCourse(row);
+		const actual = Object.fromEntries(Object.keys(expected).map((key) => [key, stored[key]]));
+		return stable(actual) !== stable(expected);
+	});
+	checks.check(
+		`the sandbox holds all ${rows.length} courses exactly as the file describes them (name, url, level, price, tags, …)`,
+		mismatches.length === 0,
+		mismatches
+			.slice(0, 3)
+			.map((row) => `${row.external_id}: stored ${stable(after.courses[row.external_id])}`)
+			.join('\n         '),
+	);
+	const transactions = new Map(after.transactions.map((transaction) => [transaction.id, transaction.status]));
+	const written = [...upserts, ...archives];
+	checks.check(
+		`the sandbox shows each of the ${written.length} transactions the nodes reported as finished with success`,
+		written.every((item) => transactions.get(String(item.transactionId)) === 'success'),
+		written.map((item) => `${String(item.externalId)}: ${transactions.get(String(item.transactionId))}`).join(', '),
+	);
+	checks.same(
+		`archived exactly the courses that left the file and were still active (${expectedArchived.length})`,
+		archives.map((item) => `${String(item.externalId)}:${String(item.status)}`).sort(),
+		expectedArchived.map((id) => `${id}:success`),
+	);
+	const archivedInSandbox = Object.values(after.courses)
+		.filter((course) => course.status === 'archived')
+		.map((course) => course.external_id)
+		.sort();
+	checks.same(
+		'the sandbox shows archived exactly the courses not in the file',
+		archivedInSandbox,
+		Object.keys(after.courses).filter((id) => !fileIds.has(id)).sort(),
+	);
+	checks.check(
+		'the throttle never had to refuse a request (the node kept under 300 a minute by itself)',
+		pace.refused === 0,
+		`${pace.refused} requests answered 429`,
+	);
+	return { upserted: upserts.length, archived: archives.length, transactions: written.length };
+}

@@ -1,0 +1,59 @@
+/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
+import type { IDataObject } from 'n8n-workflow';
+
+import { runWorkflow } from '../../../harness/engine';
+import type { DemoContext } from '../run';
+
+/** Courses of an older catalog that the current catalog file no longer lists. */
+export const RETIRED_COURSES: IDataObject[] = [
+	{ external_id: 'excel-2016-basics', name: 'Excel 2016 Basics', level: 'beginner' },
+	{ external_id: 'lotus-notes-intro', name: 'Getting Started with Lotus Notes', level: 'beginner' },
+	{ external_id: 'legacy-expense-tool', name: 'Filing Expenses in the Old Expense Tool', level: 'beginner' },
+].map((course) => ({ ...course, url: `https://learn.example.com/courses/${String(course.external_id)}` }));
+
+/**
+ * The platform is not empty on the first night: last quarter's catalog is there. Pushes it
+ * with the package's node, so that the catalog sync has courses to archive.
+ */
+export async function seedRetiredCourses(context: DemoContext): Promise<void> {
+	const { sandbox } = context.services;
+	console.log('\n0. Before the first night: last quarter\'s catalog is on the platform');
+	const result = await runWorkflow({
+		workflow: {
+			name: 'Seed last quarter\'s catalog',
+			nodes: [
+				{ id: 'seed-in', name: 'Last quarter\'s courses', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'seed-upsert',
+					name: 'Upsert course',
+					type: 'n8n-nodes-learning-platform.learningPlatform',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: {
+						resource: 'course',
+						operation: 'upsert',
+						externalId: '={{ $json.external_id }}',
+						name: '={{ $json.name }}',
+						url: '={{ $json.url }}',
+						additionalFields: { level: '={{ $json.level }}' },
+						options: { waitForCompletion: true },
+					},
+					credentials: { learningPlatformOAuth2Api: { id: 'lms-sandbox', name: 'LMS sandbox' } },
+				},
+			],
+			connections: { "Last quarter's courses": { main: [[{ node: 'Upsert course', type: 'main', index: 0 }]] } },
+		},
+		startNode: "Last quarter's courses",
+		startItems: RETIRED_COURSES,
+		source: 'dist',
+		credentialsHelper: context.credentialsHelper,
+	});
+	const ids = RETIRED_COURSES.map((course) => String(course.external_id));
+	console.log(`   ${ids.length} courses that have since been dropped from the catalog file: ${ids.join(', ')}`);
+	const stored = sandbox.state().courses;
+	context.checks.check(
+		`the sandbox holds them, active`,
+		result.error === undefined && ids.every((id) => stored[id]?.status === 'active'),
+		result.error?.message ?? `stored: ${JSON.stringify(ids.map((id) => stored[id]?.status))}`,
+	);
+}

