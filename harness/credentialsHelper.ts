@@ -1,4 +1,3 @@
-/* eslint-disable -- harness code, not part of the n8n package: the community-node rules do not apply */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,

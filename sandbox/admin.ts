@@ -1,3 +1,4 @@
+/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** Unauthenticated control paths under /__sandbox/ (never throttled, faulted or logged). */
 
 import type { LoggedRequest } from './log';

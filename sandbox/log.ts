@@ -1,3 +1,4 @@
+/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** The request log served at /__sandbox/requests. */
 
 import type { IncomingHttpHeaders } from 'http';

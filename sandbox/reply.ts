@@ -1,3 +1,4 @@
+/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** What a handler answers; the server writes it (or, for a dropped request, does not). */
 
 import type { IncomingMessage, ServerResponse } from 'http';

@@ -1,3 +1,4 @@
+/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** startSandbox(): the local imitation of the LMS API, on Node's http module. */
 
 import {

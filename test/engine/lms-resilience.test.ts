@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import nock from 'nock';
 
 import { BASE_URL, accepted, lmsCredentials, mockToken } from '../helpers/lms';

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import nock from 'nock';
 
 export const BASE_URL = 'https://lms.test';

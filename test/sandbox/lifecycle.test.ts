@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { spawn } from 'child_process';
 import { join } from 'path';
 import { COURSES, get, issueToken, sleep, startTestSandbox } from './helpers';

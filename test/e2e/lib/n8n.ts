@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** A child process whose output is kept, for assertions and for failure reports. */

@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
