@@ -1,3 +1,4 @@
+/* eslint-disable -- test or tooling code, not part of the n8n package: the community-node rules do not apply */
 /** Shared helpers for the sandbox tests: a started sandbox and small fetch wrappers. */
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
