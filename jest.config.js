@@ -8,5 +8,6 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
-	testTimeout: 30000,
+	// Generous: the first test of a file also compiles and loads n8n's engine, slow on a busy 2-core machine.
+	testTimeout: 120000,
 };

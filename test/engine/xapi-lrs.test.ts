@@ -4,7 +4,7 @@
  * (xapi-statements, in memory on loopback). Skipped when scripts/install-lrs.sh has not run.
  */
 import * as fs from 'node:fs';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { lrsEntryPoint } from '../e2e/lib/paths';
 import { startLrs, type RunningLrs } from '../e2e/lib/lrs';
@@ -24,14 +24,24 @@ const credentials = () => ({
 const statement = (n: number, email = 'ada@example.com') => ({
 	actor: { name: 'Ada', mbox: `mailto:${email}` },
 	verb: { id: COMPLETED, display: { 'en-US': 'completed' } },
-	object: { objectType: 'Activity', id: `https://learn.test/cards/${n}`, definition: { name: { 'en-US': `Card ${n}` } } },
+	object: {
+		objectType: 'Activity',
+		id: `https://learn.test/cards/${n}`,
+		definition: { name: { 'en-US': `Card ${n}` } },
+	},
 	result: { completion: true, duration: 'PT5M' },
 });
 
-async function send(statements: unknown[], options: IDataObject = {}, continueOnFail = false) {
+async function send(statements: unknown[], options: INodeParameters = {}, continueOnFail = false) {
 	return await runNode({
 		type: XAPI_NODE,
-		parameters: { resource: 'statement', operation: 'send', inputMode: 'json', statement: '={{ $json.statement }}', options },
+		parameters: {
+			resource: 'statement',
+			operation: 'send',
+			inputMode: 'json',
+			statement: '={{ $json.statement }}',
+			options,
+		},
 		items: statements.map((s) => ({ statement: s as IDataObject })),
 		credentials: credentials(),
 		continueOnFail,
@@ -39,7 +49,13 @@ async function send(statements: unknown[], options: IDataObject = {}, continueOn
 }
 
 async function run(parameters: IDataObject, items: IDataObject[] = [{}], continueOnFail = false) {
-	return await runNode({ type: XAPI_NODE, parameters: { resource: 'statement', ...parameters }, items, credentials: credentials(), continueOnFail });
+	return await runNode({
+		type: XAPI_NODE,
+		parameters: { resource: 'statement', ...parameters },
+		items,
+		credentials: credentials(),
+		continueOnFail,
+	});
 }
 
 describeWithLrs('against a real record store', () => {
@@ -82,7 +98,9 @@ describeWithLrs('against a real record store', () => {
 				completion: true,
 				duration: 'PT12M30.5S',
 				registration: 'ec531277-b57b-4c15-8d91-d292c5b2b8f7',
-				categories: { category: [{ id: 'https://learn.test/skills/ai', name: 'AI', description: 'Skill' }] },
+				categories: {
+					category: [{ id: 'https://learn.test/skills/ai', name: 'AI', description: 'Skill' }],
+				},
 				instructorName: 'Grace',
 				instructorHomePage: 'https://lms.test',
 				instructorAccountName: 'grace',
@@ -95,11 +113,13 @@ describeWithLrs('against a real record store', () => {
 		expect(got.items[0].json).toMatchObject({
 			object: { id: 'https://learn.test/cards/7?ecl_id=ecl-7' },
 			result: { score: { scaled: 0.9 }, success: true },
-			context: { instructor: { name: 'Grace', account: { homePage: 'https://lms.test', name: 'grace' } } },
+			context: {
+				instructor: { name: 'Grace', account: { homePage: 'https://lms.test', name: 'grace' } },
+			},
 		});
 	});
 
-	test('getMany follows the store\'s own more links', async () => {
+	test("getMany follows the store's own more links", async () => {
 		// The store's own more links drop an `agent` filter ("agent=[object Object]"), so filter by registration.
 		const registration = 'c7e5f4d3-7a03-4b2d-9e4c-4b6f7a8b9cad';
 		const cards = Array.from({ length: 130 }, (_, i) => 100 + i);
@@ -107,10 +127,16 @@ describeWithLrs('against a real record store', () => {
 		expect(sent.error).toBeUndefined();
 		const before = lrs.requests.length;
 
-		const listed = await run({ operation: 'getMany', returnAll: true, filters: { registration, ascending: true } });
+		const listed = await run({
+			operation: 'getMany',
+			returnAll: true,
+			filters: { registration, ascending: true },
+		});
 
 		expect(listed.error).toBeUndefined();
-		expect(listed.items.map((i) => (i.json.object as IDataObject).id)).toEqual(cards.map((n) => `https://learn.test/cards/${n}`));
+		expect(listed.items.map((i) => (i.json.object as IDataObject).id)).toEqual(
+			cards.map((n) => `https://learn.test/cards/${n}`),
+		);
 		const gets = lrs.requests.slice(before).filter((r) => r.method === 'GET');
 		// One page of 100, then the rest through the link the store sent.
 		expect(gets).toHaveLength(2);
@@ -133,7 +159,11 @@ describeWithLrs('against a real record store', () => {
 		await send([{ id: taken, ...statement(30) }]);
 		const before = lrs.requests.length;
 
-		const sent = await send([statement(31), statement(32), { id: taken, ...statement(33) }, statement(34)], { batchSize: 10 }, true);
+		const sent = await send(
+			[statement(31), statement(32), { id: taken, ...statement(33) }, statement(34)],
+			{ batchSize: 10 },
+			true,
+		);
 
 		const posts = lrs.requests.slice(before).filter((r) => r.method === 'POST');
 		expect(posts[0].status).toBe(409);
@@ -149,7 +179,12 @@ describeWithLrs('against a real record store', () => {
 		const sent = await send([statement(40)]);
 		const id = sent.items[0].json.statementId as string;
 
-		const voided = await run({ operation: 'void', statementId: id, actorName: 'Admin', actorEmail: 'admin@example.com' });
+		const voided = await run({
+			operation: 'void',
+			statementId: id,
+			actorName: 'Admin',
+			actorEmail: 'admin@example.com',
+		});
 		const plain = await run({ operation: 'get', statementId: id }, [{}], true);
 		const withVoided = await run({ operation: 'get', statementId: id, options: { voided: true } });
 
@@ -159,11 +194,17 @@ describeWithLrs('against a real record store', () => {
 	});
 
 	test('the trigger emits each new statement once', async () => {
-		const poller = new TriggerPoller({ filters: { verb: COMPLETED, agentEmail: 'trigger@example.com' } }, credentials());
+		const poller = new TriggerPoller(
+			{ filters: { verb: COMPLETED, agentEmail: 'trigger@example.com' } },
+			credentials(),
+		);
 		await send([statement(50, 'trigger@example.com')]);
 
 		expect(await poller.poll()).toBeNull();
-		const sent = await send([statement(51, 'trigger@example.com'), statement(52, 'trigger@example.com')]);
+		const sent = await send([
+			statement(51, 'trigger@example.com'),
+			statement(52, 'trigger@example.com'),
+		]);
 		const first = await poller.poll();
 		const second = await poller.poll();
 		const third = await send([statement(53, 'trigger@example.com')]);

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LearningPlatformOAuth2Api } from '../../credentials/LearningPlatformOAuth2Api.credentials';

@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { assertAllValid, withProgress } from '../../shared/itemFailures';
 import { errorItem, pairedItems } from '../../shared/items';
+import type { ItemOperation } from '../../shared/operation';
 import { mapWithConcurrency } from '../../shared/pool';
 import { lmsConcurrency, lmsCredentials } from '../transport';
 import * as assignment from './assignment';
 import * as course from './course';
-import type { Operation } from './operation';
 import * as transaction from './transaction';
 
-const operations: Record<string, Record<string, Operation<unknown>>> = {
+const operations: Record<string, Record<string, ItemOperation>> = {
 	course: { upsert: course.upsert, getMany: course.getMany, archive: course.archive },
 	assignment: {
 		assign: assignment.assign,
@@ -20,7 +21,7 @@ const operations: Record<string, Record<string, Operation<unknown>>> = {
 	transaction: { get: transaction.get, wait: transaction.wait },
 };
 
-type Prepared = { operation: Operation<unknown>; input: unknown } | { error: unknown };
+type Prepared = { operation: ItemOperation; input: unknown } | { error: unknown };
 
 /**
  * The only place that loops over items. Every item is validated before the first request, so
@@ -68,27 +69,4 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		},
 	);
 	return [results.flat()];
-}
-
-/** Stops before anything is sent when any item is invalid, naming every invalid item. */
-function assertAllValid(prepared: Prepared[]): void {
-	const invalid = prepared.flatMap((entry) => ('error' in entry ? [entry.error as Error] : []));
-	if (invalid.length === 0) return;
-	const first = invalid[0] as Error & { description?: string | null };
-	if (invalid.length > 1) {
-		const others = invalid.slice(1, 20).map((e) => `• ${e.message}`);
-		const more = invalid.length > 21 ? [`• … and ${invalid.length - 21} more`] : [];
-		const summary = `${invalid.length} items are invalid; nothing was sent. The others:\n${[...others, ...more].join('\n')}`;
-		first.description = first.description ? `${first.description}\n\n${summary}` : summary;
-	}
-	throw first;
-}
-
-/** Says how far the run got, so a stopped run is never a silent half batch. */
-function withProgress(error: unknown, completed: number, total: number): unknown {
-	if (total <= 1 || !error || typeof error !== 'object') return error;
-	const e = error as { description?: string | null };
-	const progress = `${completed} of ${total} items had completed before this failure; the others were not sent. Turn on "Continue On Fail" (Settings → On Error) to process every item and get an error item for each failing one.`;
-	e.description = e.description ? `${e.description}\n\n${progress}` : progress;
-	return error;
 }

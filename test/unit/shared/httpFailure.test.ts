@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { describeHttpFailure, parseRetryAfter } from '../../../nodes/shared/httpFailure';
 
 describe('describeHttpFailure', () => {

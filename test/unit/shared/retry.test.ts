@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { backoffDelay, sendWithRetry } from '../../../nodes/shared/retry';
 
 const failure = (status?: number, code?: string) => Object.assign(new Error(`failed ${status ?? code}`), { code, response: status ? { status, headers: {} } : undefined });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { flexibleDate, parseItemInput } from '../../../shared/validation';
 import type { WriteOptions } from '../common/writeOptions';
 import { postWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
-import type { Operation } from '../operation';
+import type { ItemOperation } from '../../../shared/operation';
 
 export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
 
@@ -101,7 +101,7 @@ export function assignmentOperation(
 	operation: AssignmentOperation,
 	own: INodeProperties[] = [],
 	readOwn: (this: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
-): Operation<AssignmentInput> {
+): ItemOperation<AssignmentInput> {
 	return {
 		description: updateDisplayOptions(
 			{ show: { resource: ['assignment'], operation: [operation] } },

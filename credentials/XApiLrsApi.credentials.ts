@@ -1,0 +1,115 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { authorizationHeader, XAPI_VERSION } from '../nodes/XApi/transport/authorization';
+
+export class XApiLrsApi implements ICredentialType {
+	name = 'xApiLrsApi';
+
+	displayName = 'xAPI Learning Record Store API';
+
+	icon: Icon = {
+		light: 'file:../nodes/XApi/xApi.svg',
+		dark: 'file:../nodes/XApi/xApi.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/learning-platform-n8n/n8n-nodes-learning-platform#xapi-credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				"For the platform's own record store, the platform's support team provides the record store address and the token. For any other learning record store, use the xAPI endpoint and the Basic credentials its administrator gives you.",
+			name: 'setupNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'xAPI Endpoint',
+			name: 'endpoint',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://lrs.example.com/data/xAPI',
+			description:
+				'The xAPI base address: statements live at {endpoint}/statements. For the platform\'s record store this is the record store address followed by "/data/xAPI".',
+		},
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'options',
+			options: [
+				{
+					name: 'Token',
+					value: 'token',
+					description:
+						"The value the platform's support team gives you, sent as the Authorization header exactly as given",
+				},
+				{
+					name: 'Basic Auth',
+					value: 'basic',
+					description: 'A username (key) and password (secret), as most other record stores use',
+				},
+			],
+			default: 'token',
+		},
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Sent verbatim as the Authorization header (if the support team gave you "Basic …", paste all of it)',
+			displayOptions: { show: { authentication: ['token'] } },
+		},
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			description: 'Also called the key or client ID of the record store',
+			displayOptions: { show: { authentication: ['basic'] } },
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Also called the secret of the record store',
+			displayOptions: { show: { authentication: ['basic'] } },
+		},
+	];
+
+	// A function rather than a generic template: Basic needs base64 of UTF-8 text, which
+	// expressions cannot do for every character.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: {
+				...(requestOptions.headers ?? {}),
+				Authorization: authorizationHeader(credentials),
+				'X-Experience-API-Version': XAPI_VERSION,
+			},
+		};
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.endpoint).trim().replace(/\\/+$/, "") }}',
+			url: '/statements',
+			qs: { limit: 1 },
+			headers: { Accept: 'application/json' },
+		},
+	};
+}

@@ -1,0 +1,72 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { getStatement } from '../../transport/statements';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Statement ID',
+		name: 'statementId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Voided',
+				name: 'voided',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the statement was voided. A voided statement is only found with this on, and a statement that was not voided only with it off.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['statement'], operation: ['get'] } },
+	properties,
+);
+
+export const kind = 'item' as const;
+
+const inputSchema = z.object({
+	statementId: z
+		.string()
+		.trim()
+		.regex(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+			'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)',
+		),
+	options: z.object({ voided: z.boolean().default(false) }).strict(),
+});
+
+type GetInput = z.infer<typeof inputSchema>;
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
+	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
+		statementId: this.getNodeParameter('statementId', itemIndex),
+		options: this.getNodeParameter('options', itemIndex, {}),
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	input: GetInput,
+	itemIndex: number,
+): Promise<IDataObject> {
+	return await getStatement.call(this, input.statementId, {
+		voided: input.options.voided,
+		itemIndex,
+	});
+}

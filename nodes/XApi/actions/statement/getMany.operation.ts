@@ -1,0 +1,99 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
+import { forEachStatementPage } from '../../transport/statements';
+
+/** Statements asked for per page; stores may send fewer and a `more` link. */
+export const PAGE_SIZE = 100;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add filter',
+		default: {},
+		options: filterProperties({ withTimeAndOrder: true }),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['statement'], operation: ['getMany'] } },
+	properties,
+);
+
+export const kind = 'item' as const;
+
+const inputSchema = z.object({
+	returnAll: z.boolean(),
+	limit: z.number().int('must be a whole number').positive('must be at least 1'),
+	filters: filtersSchema,
+});
+
+interface GetManyInput {
+	wanted: number;
+	qs: IDataObject;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const input = parseItemInput(this.getNode(), itemIndex, inputSchema, {
+		returnAll,
+		limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
+		filters: this.getNodeParameter('filters', itemIndex, {}),
+	});
+	const query = statementQuery(input.filters, this.getTimezone());
+	if ('problem' in query) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Invalid input on item ${itemIndex}: ${query.problem}`,
+			{
+				itemIndex,
+			},
+		);
+	}
+	return { wanted: returnAll ? Infinity : input.limit, qs: query.qs };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	input: GetManyInput,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const statements: IDataObject[] = [];
+	await forEachStatementPage.call(
+		this,
+		{
+			qs: { ...input.qs, limit: Math.min(PAGE_SIZE, input.wanted) },
+			action: 'Listing statements',
+			itemIndex,
+		},
+		(page) => {
+			for (const statement of page) {
+				if (statements.length >= input.wanted) return false;
+				statements.push(statement);
+			}
+			return statements.length < input.wanted;
+		},
+	);
+	return statements;
+}

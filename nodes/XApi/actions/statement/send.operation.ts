@@ -1,0 +1,160 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { checkedStatement } from '../../helpers/statementInput';
+import type { StatementWithId } from '../../helpers/statementInput';
+import type { PreparedItem, StatementOutcome } from '../operation';
+import { buildStatement, statementFormSchema } from './buildStatement';
+import { sendStatements } from './sendStatements';
+import { statementFormFields } from './sendFields';
+
+/**
+ * 50 statements per request cuts the requests 50-fold against one per item while keeping
+ * bodies around 50–100 KB, far below the size limits record stores set, and a rejected batch
+ * is narrowed down to its bad statements in at most six halvings.
+ */
+export const DEFAULT_BATCH_SIZE = 50;
+export const MAX_BATCH_SIZE = 500;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Input Mode',
+		name: 'inputMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Form Fields',
+				value: 'fields',
+				description: 'Build the statement from the fields below',
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Send a complete xAPI statement',
+			},
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Statement',
+		name: 'statement',
+		type: 'json',
+		required: true,
+		default:
+			'{\n  "actor": { "name": "Ada Lovelace", "mbox": "mailto:ada@example.com" },\n  "verb": { "id": "http://adlnet.gov/expapi/verbs/completed", "display": { "en-US": "completed" } },\n  "object": { "id": "https://learn.example.com/cards/123", "definition": { "name": { "en-US": "Onboarding" } } }\n}',
+		description:
+			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one.',
+		displayOptions: { show: { inputMode: ['json'] } },
+	},
+	...statementFormFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+				default: DEFAULT_BATCH_SIZE,
+				description:
+					'How many statements to send per request. If the record store rejects a batch because of some statements, the others are still stored and each bad item gets its own error.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['statement'], operation: ['send'] } },
+	properties,
+);
+
+export const kind = 'statements' as const;
+
+const optionsSchema = z
+	.object({
+		batchSize: z
+			.number()
+			.int('must be a whole number')
+			.min(1, 'must be at least 1')
+			.max(MAX_BATCH_SIZE, `must be at most ${MAX_BATCH_SIZE}`)
+			.default(DEFAULT_BATCH_SIZE),
+	})
+	.strict();
+
+export interface SendInput {
+	statement: StatementWithId;
+	batchSize: number;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): SendInput {
+	const node = this.getNode();
+	const { batchSize } = parseItemInput(
+		node,
+		itemIndex,
+		optionsSchema,
+		this.getNodeParameter('options', itemIndex, {}),
+		'Invalid options',
+	);
+	const inputMode = this.getNodeParameter('inputMode', itemIndex, 'fields') as string;
+	const statement =
+		inputMode === 'json' ? statementFromJson(this, itemIndex) : statementFromForm(this, itemIndex);
+	return { statement: checkedStatement(node, itemIndex, statement), batchSize };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: Array<PreparedItem<SendInput>>,
+	control: { stopAfterFailure: boolean },
+): Promise<Map<number, StatementOutcome>> {
+	// One batch size for the run: statements of different items travel together.
+	const batchSize = items[0]?.input.batchSize ?? DEFAULT_BATCH_SIZE;
+	return await sendStatements.call(this, items, { batchSize, ...control });
+}
+
+function statementFromJson(context: IExecuteFunctions, itemIndex: number): unknown {
+	const value = context.getNodeParameter('statement', itemIndex) as unknown;
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value) as unknown;
+	} catch (error) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The statement of item ${itemIndex} is not valid JSON: ${(error as Error).message}`,
+			{ itemIndex },
+		);
+	}
+}
+
+function statementFromForm(context: IExecuteFunctions, itemIndex: number): unknown {
+	const parameter = (name: string, fallback: unknown = '') =>
+		context.getNodeParameter(name, itemIndex, fallback) as unknown;
+	const verb = parameter('verb');
+	const activityType = parameter('activityType');
+	const form = parseItemInput(context.getNode(), itemIndex, statementFormSchema, {
+		actorName: parameter('actorName'),
+		actorEmail: parameter('actorEmail'),
+		verb,
+		customVerbId: verb === 'custom' ? parameter('customVerbId') : undefined,
+		activityId: parameter('activityId'),
+		activityType,
+		customActivityType: activityType === 'custom' ? parameter('customActivityType') : undefined,
+		activityName: parameter('activityName'),
+		additionalFields: parameter('additionalFields', {}),
+	});
+	const { statement, badTimestamp } = buildStatement(form, context.getTimezone());
+	if (badTimestamp !== undefined) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid input on item ${itemIndex}: additionalFields.timestamp: "${badTimestamp}" is not a date and time`,
+			{ itemIndex },
+		);
+	}
+	return statement;
+}

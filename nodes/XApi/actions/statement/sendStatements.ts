@@ -1,0 +1,37 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { StatementWithId } from '../../helpers/statementInput';
+import { deliverStatements } from '../../transport/delivery';
+import type { PreparedItem, StatementOutcome } from '../operation';
+
+/**
+ * Delivers the items' statements and describes each item's result: the statement's id, the
+ * statement sent, and whether the record store already had it (a repeat after a lost answer).
+ */
+export async function sendStatements(
+	this: IExecuteFunctions,
+	items: Array<PreparedItem<{ statement: StatementWithId }>>,
+	options: { batchSize: number; stopAfterFailure: boolean },
+	describe: (statement: StatementWithId) => IDataObject = () => ({}),
+): Promise<Map<number, StatementOutcome>> {
+	const pending = items.map(({ itemIndex, input }) => ({ itemIndex, statement: input.statement }));
+	const delivered = await deliverStatements.call(this, pending, options);
+	const outcomes = new Map<number, StatementOutcome>();
+	for (const { itemIndex, statement } of pending) {
+		const outcome = delivered.get(itemIndex) ?? { status: 'notSent' };
+		if (outcome.status !== 'stored') {
+			outcomes.set(itemIndex, outcome);
+			continue;
+		}
+		outcomes.set(itemIndex, {
+			status: 'stored',
+			json: {
+				statementId: statement.id,
+				...describe(statement),
+				alreadyStored: outcome.alreadyStored,
+				statement: statement as unknown as IDataObject,
+			},
+		});
+	}
+	return outcomes;
+}

@@ -1,0 +1,104 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/validation';
+import { checkedStatement } from '../../helpers/statementInput';
+import type { StatementWithId } from '../../helpers/statementInput';
+import { VOIDED_VERB } from '../../helpers/vocabulary';
+import type { PreparedItem, StatementOutcome } from '../operation';
+import { DEFAULT_BATCH_SIZE } from './send.operation';
+import { sendStatements } from './sendStatements';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Voiding cannot be undone: the statement stays in the record store but is marked invalid and no longer returned by Get or Get Many (Get finds it with the Voided option)',
+		name: 'voidNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Statement ID',
+		name: 'statementId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
+		description: 'The ID of the statement to void',
+	},
+	{
+		displayName: 'Actor Name',
+		name: 'actorName',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Who voids the statement, e.g. the administrator or the integration',
+	},
+	{
+		displayName: 'Actor Email',
+		name: 'actorEmail',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'name@email.com',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['statement'], operation: ['void'] } },
+	properties,
+);
+
+export const kind = 'statements' as const;
+
+const inputSchema = z.object({
+	statementId: z
+		.string()
+		.trim()
+		.regex(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+			'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)',
+		),
+	actorName: z.string().trim().min(1, 'is required'),
+	actorEmail: z
+		.string()
+		.trim()
+		.min(1, 'is required')
+		.transform((value) => value.replace(/^mailto:/i, '')),
+});
+
+interface VoidInput {
+	statement: StatementWithId;
+	voidedStatementId: string;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): VoidInput {
+	const input = parseItemInput(this.getNode(), itemIndex, inputSchema, {
+		statementId: this.getNodeParameter('statementId', itemIndex),
+		actorName: this.getNodeParameter('actorName', itemIndex),
+		actorEmail: this.getNodeParameter('actorEmail', itemIndex),
+	});
+	const voiding = {
+		actor: { name: input.actorName, mbox: `mailto:${input.actorEmail}` },
+		verb: { id: VOIDED_VERB, display: { 'en-US': 'voided' } },
+		object: { objectType: 'StatementRef', id: input.statementId },
+	};
+	return {
+		statement: checkedStatement(this.getNode(), itemIndex, voiding),
+		voidedStatementId: input.statementId,
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: Array<PreparedItem<VoidInput>>,
+	control: { stopAfterFailure: boolean },
+): Promise<Map<number, StatementOutcome>> {
+	return await sendStatements.call(
+		this,
+		items,
+		{ batchSize: DEFAULT_BATCH_SIZE, ...control },
+		(statement) => ({ voidedStatementId: (statement.object as { id: string }).id }),
+	);
+}

@@ -1,0 +1,87 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
+export const COMPLETED_VERB = 'http://adlnet.gov/expapi/verbs/completed';
+export const CUSTOM = 'custom';
+
+interface VerbEntry {
+	name: string;
+	iri: string;
+	/** The English word the statement's `verb.display` carries. */
+	display: string;
+}
+
+/** The verbs the platform records, by IRI. */
+const VERBS: VerbEntry[] = [
+	{ name: 'Assigned', iri: 'http://activitystrea.ms/schema/1.0/assign', display: 'assigned' },
+	{ name: 'Bookmarked', iri: 'http://id.tincanapi.com/verb/bookmarked', display: 'bookmarked' },
+	{ name: 'Commented', iri: 'http://adlnet.gov/expapi/verbs/commented', display: 'commented' },
+	{ name: 'Completed', iri: COMPLETED_VERB, display: 'completed' },
+	{
+		name: 'Completed (Activity Streams)',
+		iri: 'http://activitystrea.ms/schema/1.0/complete',
+		display: 'completed',
+	},
+	{ name: 'Consumed', iri: 'http://activitystrea.ms/schema/1.0/consume', display: 'consumed' },
+	{ name: 'Created', iri: 'http://activitystrea.ms/schema/1.0/create', display: 'created' },
+	{ name: 'Failed', iri: 'http://adlnet.gov/expapi/verbs/failed', display: 'failed' },
+	{ name: 'Passed', iri: 'http://adlnet.gov/expapi/verbs/passed', display: 'passed' },
+	{ name: 'Progressed', iri: 'http://adlnet.gov/expapi/verbs/progressed', display: 'progressed' },
+	{ name: 'Started', iri: 'http://activitystrea.ms/schema/1.0/start', display: 'started' },
+	{ name: 'Up Voted', iri: 'http://id.tincanapi.com/verb/voted-up', display: 'up voted' },
+	{ name: 'Viewed', iri: 'http://id.tincanapi.com/verb/viewed', display: 'viewed' },
+];
+
+const ACTIVITY_TYPES: Array<{ name: string; iri: string }> = [
+	{ name: 'Article', iri: 'http://activitystrea.ms/schema/1.0/article' },
+	{ name: 'Badge', iri: 'http://activitystrea.ms/schema/1.0/badge' },
+	{ name: 'Bookmark', iri: 'http://activitystrea.ms/schema/1.0/bookmark' },
+	{ name: 'Collection', iri: 'http://activitystrea.ms/schema/1.0/collection' },
+	{ name: 'Comment', iri: 'http://activitystrea.ms/schema/1.0/comment' },
+	{ name: 'Course', iri: 'http://adlnet.gov/expapi/activities/course' },
+	{ name: 'Image', iri: 'http://activitystrea.ms/schema/1.0/image' },
+	{ name: 'Lesson', iri: 'http://adlnet.gov/expapi/activities/lesson' },
+	{ name: 'Objective', iri: 'http://adlnet.gov/expapi/activities/objective' },
+	{ name: 'Question', iri: 'http://activitystrea.ms/schema/1.0/question' },
+	{ name: 'Video', iri: 'http://activitystrea.ms/schema/1.0/video' },
+];
+
+export const COURSE_ACTIVITY_TYPE = 'http://adlnet.gov/expapi/activities/course';
+
+/** The verbs as options whose values are their IRIs (without "Custom"). */
+export const VERB_OPTIONS: INodePropertyOptions[] = VERBS.map(({ name, iri }) => ({
+	name,
+	value: iri,
+	description: iri,
+}));
+
+export const VERB_OPTIONS_WITH_CUSTOM: INodePropertyOptions[] = [
+	...VERB_OPTIONS,
+	{ name: 'Custom', value: CUSTOM, description: 'Enter any verb IRI' },
+];
+
+export const ACTIVITY_TYPE_OPTIONS: INodePropertyOptions[] = [
+	...ACTIVITY_TYPES.map(({ name, iri }) => ({ name, value: iri, description: iri })),
+	{ name: 'Custom', value: CUSTOM, description: 'Enter any activity type IRI' },
+];
+
+const DISPLAY_BY_IRI = new Map(VERBS.map(({ iri, display }) => [iri, display]));
+
+/**
+ * The word shown for a verb: the platform's word for its own verbs, otherwise the IRI's last
+ * path segment ("…/verbs/attempted" → "attempted"), or nothing when the IRI has none.
+ */
+export function verbDisplayWord(iri: string): string | undefined {
+	const known = DISPLAY_BY_IRI.get(iri);
+	if (known) return known;
+	const lastSegment = iri.split(/[?#]/)[0].replace(/\/+$/, '').split('/').pop() ?? '';
+	if (!lastSegment || lastSegment.includes(':')) return undefined;
+	let word = lastSegment;
+	try {
+		word = decodeURIComponent(lastSegment);
+	} catch {
+		// A malformed escape: keep the segment as written.
+	}
+	word = word.replace(/[-_]+/g, ' ').trim();
+	return word || undefined;
+}

@@ -1,0 +1,170 @@
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Statement } from '../validation';
+import { tryLrsRequest } from './index';
+import { isSameStatement } from './sameStatement';
+import { findStatement, STATEMENTS_PATH } from './statements';
+
+/** One item's statement, its id already fixed, so that any attempt can be repeated. */
+export interface PendingStatement {
+	itemIndex: number;
+	statement: Statement & { id: string };
+}
+
+export type DeliveryOutcome =
+	| { status: 'stored'; alreadyStored: boolean }
+	| { status: 'failed'; error: NodeApiError | NodeOperationError }
+	| { status: 'notSent' };
+
+export interface DeliveryOptions {
+	batchSize: number;
+	/** After a failure that is not one statement's fault (auth, server, network), send nothing more. */
+	stopAfterFailure: boolean;
+}
+
+/**
+ * Posts the statements as arrays of up to `batchSize`, in item order, one request at a time.
+ * A record store takes or rejects a batch as a whole, so a rejection that one statement can
+ * cause (400, 409, 413) is narrowed down by halving the batch until the offending statements
+ * stand alone; the others are still delivered. Every item gets its own outcome.
+ */
+export async function deliverStatements(
+	this: IExecuteFunctions,
+	pending: PendingStatement[],
+	options: DeliveryOptions,
+): Promise<Map<number, DeliveryOutcome>> {
+	const delivery = new Delivery(this, options.stopAfterFailure);
+	for (const batch of batchesOf(pending, options.batchSize)) await delivery.send(batch);
+	return delivery.outcomes;
+}
+
+/** Consecutive batches; a repeated id starts a new batch, since stores reject such a batch. */
+export function batchesOf(pending: PendingStatement[], batchSize: number): PendingStatement[][] {
+	const batches: PendingStatement[][] = [];
+	let current: PendingStatement[] = [];
+	let ids = new Set<string>();
+	for (const entry of pending) {
+		const id = entry.statement.id.toLowerCase();
+		if (current.length >= batchSize || ids.has(id)) {
+			batches.push(current);
+			current = [];
+			ids = new Set();
+		}
+		current.push(entry);
+		ids.add(id);
+	}
+	if (current.length > 0) batches.push(current);
+	return batches;
+}
+
+class Delivery {
+	readonly outcomes = new Map<number, DeliveryOutcome>();
+
+	private stopped = false;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly stopAfterFailure: boolean,
+	) {}
+
+	async send(batch: PendingStatement[]): Promise<void> {
+		if (this.stopped) {
+			for (const entry of batch) this.outcomes.set(entry.itemIndex, { status: 'notSent' });
+			return;
+		}
+		const outcome = await tryLrsRequest.call(this.context, {
+			method: 'POST',
+			path: STATEMENTS_PATH,
+			body: batch.map((entry) => entry.statement),
+			// Every statement carries its id from the first attempt on: a repeat cannot duplicate.
+			safeToRepeat: true,
+			action: describeBatch(batch),
+			itemIndex: batch[0].itemIndex,
+		});
+		if (outcome.ok) {
+			this.store(batch, false);
+			return;
+		}
+		const single = batch.length === 1;
+		switch (outcome.status) {
+			case 400:
+			case 413:
+				if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status));
+				return await this.sendHalves(batch);
+			case 409:
+				if (outcome.attempts > 1) return await this.resolveConflictOnRetry(batch);
+				if (single) return this.fail(batch[0], this.conflictError(batch[0], outcome.error));
+				return await this.sendHalves(batch);
+			default:
+				for (const entry of batch) this.fail(entry, outcome.error);
+				if (this.stopAfterFailure) this.stopped = true;
+		}
+	}
+
+	private async sendHalves(batch: PendingStatement[]): Promise<void> {
+		const middle = Math.ceil(batch.length / 2);
+		await this.send(batch.slice(0, middle));
+		await this.send(batch.slice(middle));
+	}
+
+	/**
+	 * A 409 on a repeated POST usually means our own earlier attempt was stored and the store
+	 * refuses the id again. Read each statement back: the same statement counts as delivered,
+	 * another one under our id is a conflict, and the ones not there are sent again.
+	 */
+	private async resolveConflictOnRetry(batch: PendingStatement[]): Promise<void> {
+		const missing: PendingStatement[] = [];
+		for (const entry of batch) {
+			const lookup = await findStatement.call(this.context, entry.statement.id, entry.itemIndex);
+			if ('error' in lookup) this.fail(entry, lookup.error);
+			else if (!lookup.found) missing.push(entry);
+			else if (isSameStatement(entry.statement, lookup.statement)) this.store([entry], true);
+			else this.fail(entry, this.conflictError(entry));
+		}
+		if (missing.length === 0) return;
+		if (missing.length < batch.length) return await this.send(missing);
+		// None of ours is there, so the conflict is not explained by an earlier attempt.
+		if (missing.length === 1) return this.fail(missing[0], this.conflictError(missing[0]));
+		await this.sendHalves(missing);
+	}
+
+	private store(batch: PendingStatement[], alreadyStored: boolean): void {
+		for (const entry of batch)
+			this.outcomes.set(entry.itemIndex, { status: 'stored', alreadyStored });
+	}
+
+	private fail(entry: PendingStatement, error: NodeApiError | NodeOperationError): void {
+		this.outcomes.set(entry.itemIndex, { status: 'failed', error });
+	}
+
+	private conflictError(entry: PendingStatement, cause?: NodeApiError): NodeOperationError {
+		const id = entry.statement.id;
+		return new NodeOperationError(
+			this.context.getNode(),
+			`A different statement already has id ${id} (item ${entry.itemIndex})`,
+			{
+				itemIndex: entry.itemIndex,
+				description: `The record store answered 409 Conflict${cause?.description ? `: ${cause.description}` : ''}. Statement ids are permanent: leave the statement ID empty to get a new one, or give this statement an ID of its own.`,
+			},
+		);
+	}
+}
+
+function withHint(error: NodeApiError, status: number): NodeApiError {
+	const hint =
+		status === 413
+			? 'This one statement is larger than the record store accepts.'
+			: 'The record store rejected this statement.';
+	error.description = error.description ? `${hint}\n${error.description}` : hint;
+	return error;
+}
+
+function describeBatch(batch: PendingStatement[]): string {
+	if (batch.length === 1) {
+		return `Sending the statement of item ${batch[0].itemIndex} (id ${batch[0].statement.id})`;
+	}
+	const first = batch[0].itemIndex;
+	const last = batch[batch.length - 1].itemIndex;
+	return `Sending ${batch.length} statements (items ${first} to ${last})`;
+}

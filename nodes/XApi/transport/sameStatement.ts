@@ -1,0 +1,131 @@
+/**
+ * Whether the statement a record store holds is the one we sent, following the comparison rules
+ * of xAPI-Data 2.3.1: properties the store may assign or rewrite (`stored`, `authority`,
+ * `version`, a missing `timestamp`, attachments), the verb's `display` and activity definitions
+ * (not part of the immutable statement), the serialization of timestamps, the order of group
+ * members, the case of e-mail domains and UUIDs, and duration digits beyond 0.01 s are ignored.
+ *
+ * It is an approximation: IRIs are compared as written (no RFC 3987 normalization) and
+ * extensions must be equal as JSON values.
+ */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export function isSameStatement(sent: unknown, stored: unknown): boolean {
+	if (!isObject(sent) || !isObject(stored)) return false;
+	const mine = normalizeStatement(sent);
+	const theirs = normalizeStatement(stored);
+	// A store fills in the timestamp when none was sent.
+	if (mine.timestamp === undefined) delete theirs.timestamp;
+	return canonical(mine) === canonical(theirs);
+}
+
+function normalizeStatement(statement: JsonObject): JsonObject {
+	const out: JsonObject = {};
+	for (const [key, value] of Object.entries(statement)) {
+		if (['stored', 'authority', 'version', 'attachments'].includes(key)) continue;
+		if (key === 'id' && typeof value === 'string') out.id = value.toLowerCase();
+		else if (key === 'actor') out.actor = normalizeActor(value);
+		else if (key === 'verb') out.verb = isObject(value) ? { id: value.id } : value;
+		else if (key === 'object') out.object = normalizeObject(value);
+		else if (key === 'result') out.result = normalizeResult(value);
+		else if (key === 'context') out.context = normalizeContext(value);
+		else if (key === 'timestamp') out.timestamp = instant(value);
+		else if (key === 'objectType' && value === 'Activity') continue;
+		else out[key] = value;
+	}
+	return out;
+}
+
+function normalizeActor(actor: Json): Json {
+	if (!isObject(actor)) return actor;
+	const out: JsonObject = { ...actor };
+	if (out.objectType === 'Agent') delete out.objectType;
+	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
+	if (Array.isArray(out.member)) {
+		out.member = out.member.map(normalizeActor).sort((a, b) => compare(canonical(a), canonical(b)));
+	}
+	return out;
+}
+
+function normalizeObject(object: Json): Json {
+	if (!isObject(object)) return object;
+	switch (object.objectType) {
+		case undefined:
+		case 'Activity':
+			return { id: object.id };
+		case 'StatementRef':
+			return { objectType: 'StatementRef', id: lowerCase(object.id) };
+		case 'SubStatement':
+			return normalizeStatement(object);
+		default:
+			return { ...(normalizeActor(object) as JsonObject), objectType: object.objectType };
+	}
+}
+
+function normalizeResult(result: Json): Json {
+	if (!isObject(result) || typeof result.duration !== 'string') return result;
+	return { ...result, duration: truncateDuration(result.duration) };
+}
+
+function normalizeContext(context: Json): Json {
+	if (!isObject(context)) return context;
+	const out: JsonObject = { ...context };
+	if (typeof out.registration === 'string') out.registration = out.registration.toLowerCase();
+	if (out.instructor !== undefined) out.instructor = normalizeActor(out.instructor);
+	if (out.team !== undefined) out.team = normalizeActor(out.team);
+	if (isObject(out.statement)) out.statement = normalizeObject(out.statement);
+	if (isObject(out.contextActivities)) {
+		const lists: JsonObject = {};
+		for (const [kind, value] of Object.entries(out.contextActivities)) {
+			// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
+			const list = Array.isArray(value) ? value : [value];
+			lists[kind] = list.map((activity) => normalizeObject(activity));
+		}
+		out.contextActivities = lists;
+	}
+	return out;
+}
+
+/** `PT1.23456S` and `PT1.23S` are the same duration at the 0.01 s precision stores keep. */
+function truncateDuration(duration: string): string {
+	return duration.replace(/(\d+)\.(\d+)S$/, (_match, whole: string, fraction: string) => {
+		const kept = fraction.slice(0, 2).replace(/0+$/, '');
+		return kept ? `${whole}.${kept}S` : `${whole}S`;
+	});
+}
+
+function instant(value: Json): Json {
+	if (typeof value !== 'string') return value;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? value : ms;
+}
+
+function lowerCaseDomain(mbox: string): string {
+	const at = mbox.lastIndexOf('@');
+	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
+}
+
+function lowerCase(value: Json): Json {
+	return typeof value === 'string' ? value.toLowerCase() : value;
+}
+
+function isObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function compare(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** JSON with keys sorted, so that key order never matters; undefined values are left out. */
+function canonical(value: Json | undefined): string {
+	if (Array.isArray(value)) return `[${value.map((entry) => canonical(entry)).join(',')}]`;
+	if (isObject(value)) {
+		const keys = Object.keys(value)
+			.filter((key) => value[key] !== undefined)
+			.sort();
+		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,94 @@
+/**
+ * Where the trigger stands in the record store's statement stream, kept in the workflow's
+ * static data between polls.
+ *
+ * Statements are read in `stored` order. The cursor holds the newest `stored` time seen and
+ * the ids of the statements stored within OVERLAP_MS before it. Each poll asks for statements
+ * stored since (cursor − OVERLAP_MS) and skips the ids it remembers, so it does not matter
+ * whether the store treats `since` as exclusive (as xAPI says) or inclusive, statements that
+ * share a timestamp are never lost or repeated, and a statement that becomes visible up to
+ * OVERLAP_MS after a later one is still caught.
+ */
+
+export const CURSOR_VERSION = 1;
+
+/** How far each poll looks back behind the newest `stored` time it has seen. */
+export const OVERLAP_MS = 2_000;
+
+/** Upper bound on remembered ids, so that a burst cannot grow the static data without end. */
+export const MAX_REMEMBERED_IDS = 10_000;
+
+export interface Cursor {
+	version: number;
+	/** Identifies the record store and filters the cursor belongs to. */
+	key: string;
+	/** The newest `stored` time seen, in ms since the epoch; undefined while the query matched nothing. */
+	storedMs?: number;
+	/** Ids seen with their `stored` time (ms), for the statements within the overlap. */
+	recent: Record<string, number>;
+}
+
+export interface SeenStatement {
+	id?: unknown;
+	stored?: unknown;
+}
+
+export function readCursor(value: unknown, key: string): Cursor | undefined {
+	if (!value || typeof value !== 'object') return undefined;
+	const cursor = value as Partial<Cursor>;
+	if (cursor.version !== CURSOR_VERSION || cursor.key !== key) return undefined;
+	if (!cursor.recent || typeof cursor.recent !== 'object') return undefined;
+	return {
+		version: CURSOR_VERSION,
+		key,
+		storedMs: typeof cursor.storedMs === 'number' ? cursor.storedMs : undefined,
+		recent: { ...cursor.recent },
+	};
+}
+
+export function emptyCursor(key: string): Cursor {
+	return { version: CURSOR_VERSION, key, recent: {} };
+}
+
+/** The `since` to ask for: the overlap before the newest time seen, or none while nothing was seen. */
+export function sinceFor(cursor: Cursor): string | undefined {
+	return cursor.storedMs === undefined
+		? undefined
+		: new Date(cursor.storedMs - OVERLAP_MS).toISOString();
+}
+
+export function storedMsOf(statement: SeenStatement): number | undefined {
+	if (typeof statement.stored !== 'string') return undefined;
+	const ms = Date.parse(statement.stored);
+	return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function idOf(statement: SeenStatement): string | undefined {
+	return typeof statement.id === 'string' && statement.id ? statement.id.toLowerCase() : undefined;
+}
+
+export function hasSeen(cursor: Cursor, statement: SeenStatement): boolean {
+	const id = idOf(statement);
+	return id !== undefined && id in cursor.recent;
+}
+
+/** Remembers a statement and moves the cursor forward to its `stored` time. */
+export function remember(cursor: Cursor, statement: SeenStatement): void {
+	const id = idOf(statement);
+	const storedMs = storedMsOf(statement);
+	if (storedMs !== undefined && (cursor.storedMs === undefined || storedMs > cursor.storedMs)) {
+		cursor.storedMs = storedMs;
+	}
+	// A statement without `stored` (which stores must set) cannot move the cursor; its id still counts.
+	if (id !== undefined) cursor.recent[id] = storedMs ?? cursor.storedMs ?? 0;
+}
+
+/** Forgets ids that fell out of the overlap, and the oldest ones beyond the bound. */
+export function prune(cursor: Cursor): Cursor {
+	const horizon = (cursor.storedMs ?? 0) - OVERLAP_MS;
+	const kept = Object.entries(cursor.recent)
+		.filter(([, ms]) => ms >= horizon)
+		.sort(([, a], [, b]) => b - a)
+		.slice(0, MAX_REMEMBERED_IDS);
+	return { ...cursor, recent: Object.fromEntries(kept) };
+}
