@@ -126,6 +126,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	if (!startNode) throw new Error('The workflow has no start node');
 	const startItems = (options.startItems ?? [{}]).map((json) => ({ json }));
 	const runExecutionData: IRunExecutionData = {
+		version: 1,
 		startData: {},
 		resultData: { runData: {}, pinData: options.pinData },
 		executionData: {

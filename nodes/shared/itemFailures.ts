@@ -38,7 +38,7 @@ export function withProgress(error: unknown, completed: number, total: number): 
 	if (total <= 1) return error;
 	appendDescription(
 		error,
-		`${completed} of ${total} items had completed before this failure; the others were not sent. ${CONTINUE_ON_FAIL_HINT}`,
+		`${completed} of ${total} items had completed before this failure; items not yet started were not sent. ${CONTINUE_ON_FAIL_HINT}`,
 	);
 	return error;
 }

@@ -37,7 +37,9 @@ export class Checklist {
 export function stable(value: unknown): string {
 	return JSON.stringify(value, (_key, inner: unknown) =>
 		inner && typeof inner === 'object' && !Array.isArray(inner)
-			? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+			? Object.fromEntries(
+					Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+				)
 			: inner,
 	);
 }

@@ -32,7 +32,9 @@ export function parseCsv(text: string): Array<Record<string, string>> {
 	}
 	if (field !== '' || row.length > 0) rows.push([...row, field]);
 	const [header, ...records] = rows.filter((r) => r.length > 1 || r[0] !== '');
-	return records.map((values) => Object.fromEntries(header.map((name, index) => [name, values[index] ?? ''])));
+	return records.map((values) =>
+		Object.fromEntries(header.map((name, index) => [name, values[index] ?? ''])),
+	);
 }
 
 /** "a, b,c" → ["a", "b", "c"], as the node reads comma-separated list fields. */

@@ -34,11 +34,17 @@ export function nodeOf(workflow: ExampleWorkflow, name: string): INode {
  * Changes one parameter of one node, as a user would before going live (a file path, a URL).
  * Only a parameter that exists may be changed, so a renamed node or field fails loudly.
  */
-export function setParameter(workflow: ExampleWorkflow, nodeName: string, parameterPath: string[], value: unknown): void {
+export function setParameter(
+	workflow: ExampleWorkflow,
+	nodeName: string,
+	parameterPath: string[],
+	value: unknown,
+): void {
 	let target = nodeOf(workflow, nodeName).parameters as Record<string, unknown>;
 	for (const key of parameterPath.slice(0, -1)) {
 		target = target[key] as Record<string, unknown>;
-		if (!target || typeof target !== 'object') throw new Error(`${nodeName} has no parameter ${parameterPath.join('.')}`);
+		if (!target || typeof target !== 'object')
+			throw new Error(`${nodeName} has no parameter ${parameterPath.join('.')}`);
 	}
 	const last = parameterPath[parameterPath.length - 1];
 	if (!(last in target)) throw new Error(`${nodeName} has no parameter ${parameterPath.join('.')}`);
@@ -46,9 +52,17 @@ export function setParameter(workflow: ExampleWorkflow, nodeName: string, parame
 }
 
 /** Sets a field of a Set node ("Edit Fields") by its name. */
-export function setField(workflow: ExampleWorkflow, nodeName: string, fieldName: string, value: string): void {
-	const assignments = (nodeOf(workflow, nodeName).parameters.assignments as { assignments: Array<{ name: string; value: unknown }> })
-		.assignments;
+export function setField(
+	workflow: ExampleWorkflow,
+	nodeName: string,
+	fieldName: string,
+	value: string,
+): void {
+	const assignments = (
+		nodeOf(workflow, nodeName).parameters.assignments as {
+			assignments: Array<{ name: string; value: unknown }>;
+		}
+	).assignments;
 	const field = assignments.find((assignment) => assignment.name === fieldName);
 	if (!field) throw new Error(`${nodeName} has no field "${fieldName}"`);
 	field.value = value;
@@ -57,7 +71,8 @@ export function setField(workflow: ExampleWorkflow, nodeName: string, fieldName:
 /** The sample items pinned to a trigger: what the trigger would emit when the event happens. */
 export function pinnedItems(workflow: ExampleWorkflow, nodeName: string): IDataObject[] {
 	const items = workflow.pinData?.[nodeName];
-	if (!items || items.length === 0) throw new Error(`"${workflow.name}" has no pinned data for "${nodeName}"`);
+	if (!items || items.length === 0)
+		throw new Error(`"${workflow.name}" has no pinned data for "${nodeName}"`);
 	return items.map((item) => structuredClone(item.json));
 }
 
@@ -65,10 +80,17 @@ export function pinnedItems(workflow: ExampleWorkflow, nodeName: string): IDataO
 export function triggerOf(workflow: ExampleWorkflow): INode {
 	const targets = new Set(
 		Object.values(workflow.connections).flatMap((byType) =>
-			Object.values(byType).flatMap((outputs) => (outputs ?? []).flatMap((output) => (output ?? []).map((c) => c.node))),
+			Object.values(byType).flatMap((outputs) =>
+				(outputs ?? []).flatMap((output) => (output ?? []).map((c) => c.node)),
+			),
 		),
 	);
-	const starts = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote' && !targets.has(node.name));
-	if (starts.length !== 1) throw new Error(`"${workflow.name}" should have one trigger, found ${starts.map((n) => n.name).join(', ')}`);
+	const starts = workflow.nodes.filter(
+		(node) => node.type !== 'n8n-nodes-base.stickyNote' && !targets.has(node.name),
+	);
+	if (starts.length !== 1)
+		throw new Error(
+			`"${workflow.name}" should have one trigger, found ${starts.map((n) => n.name).join(', ')}`,
+		);
 	return starts[0];
 }

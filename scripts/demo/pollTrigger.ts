@@ -17,7 +17,11 @@ export class TriggerPoller {
 	private readonly node: INode;
 	private readonly additionalData: IWorkflowExecuteAdditionalData;
 
-	constructor(example: ExampleWorkflow, triggerName: string, credentialsHelper: HarnessCredentialsHelper) {
+	constructor(
+		example: ExampleWorkflow,
+		triggerName: string,
+		credentialsHelper: HarnessCredentialsHelper,
+	) {
 		this.workflow = new Workflow({
 			id: example.id,
 			name: example.name,
@@ -46,9 +50,18 @@ export class TriggerPoller {
 
 	/** One poll: the new items, oldest first (empty when there is nothing new). */
 	async poll(): Promise<IDataObject[]> {
-		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(this.node.type, this.node.typeVersion);
+		const nodeType = this.workflow.nodeTypes.getByNameAndVersion(
+			this.node.type,
+			this.node.typeVersion,
+		);
 		if (!nodeType.poll) throw new Error(`${this.node.type} is not a polling trigger`);
-		const context = new PollContext(this.workflow, this.node, this.additionalData, 'trigger', 'activate');
+		const context = new PollContext(
+			this.workflow,
+			this.node,
+			this.additionalData,
+			'trigger',
+			'activate',
+		);
 		const output = await nodeType.poll.call(context);
 		return (output?.[0] ?? []).map((item) => item.json);
 	}

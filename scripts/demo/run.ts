@@ -65,15 +65,7 @@ export function jsonOf(result: RunResult, nodeName: string, output = 0): IDataOb
 	return (taskData?.data?.main?.[output] ?? []).map((item) => item.json);
 }
 
-/** How many of these requests the busiest second saw, and how many the throttle refused. */
-export function requestPace(requests: LoggedRequest[]): { peakPerSecond: number; refused: number } {
-	const perSecond = new Map<number, number>();
-	for (const request of requests) {
-		const second = Math.floor(Date.parse(request.time) / 1000);
-		perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-	}
-	return {
-		peakPerSecond: Math.max(0, ...perSecond.values()),
-		refused: requests.filter((request) => request.status === 429).length,
-	};
+/** How many of these requests the sandbox's throttle refused (429). */
+export function refusedByThrottle(requests: LoggedRequest[]): number {
+	return requests.filter((request) => request.status === 429).length;
 }

@@ -29,14 +29,17 @@ export interface Services {
 	stop(): Promise<void>;
 }
 
-/** Installs the record store into the cache folder the first time (about a minute), then reuses it. */
+/**
+ * Installs the record store into the cache folder outside the repository. The script is
+ * idempotent: the first run installs (about a minute), later runs only confirm it is there.
+ */
 export function ensureLrsInstalled(): void {
-	if (fs.existsSync(lrsEntryPoint)) return;
-	console.log('  installing the learning record store (first run only) …');
 	const script = path.resolve(__dirname, '..', 'install-lrs.sh');
-	const result = spawnSync('bash', [script], { stdio: 'inherit' });
+	const result = spawnSync('bash', [script], { stdio: ['ignore', 'inherit', 'inherit'] });
 	if (result.status !== 0 || !fs.existsSync(lrsEntryPoint)) {
-		throw new Error(`scripts/install-lrs.sh failed (exit ${result.status ?? result.signal}); the demo needs the record store`);
+		throw new Error(
+			`scripts/install-lrs.sh failed (exit ${result.status ?? result.signal}); the demo needs the record store`,
+		);
 	}
 }
 
@@ -47,9 +50,9 @@ export async function startServices(): Promise<Services> {
 		for (const close of started.reverse()) await close().catch(() => undefined);
 	};
 	try {
+		ensureLrsInstalled();
 		const sandbox = await startSandbox({ port: 0, ...SANDBOX_SETTINGS });
 		started.push(() => sandbox.close());
-		ensureLrsInstalled();
 		const lrs = await startLrs({ requiredAuthorization: LRS_TOKEN });
 		started.push(() => lrs.stop());
 		const chat = await startChatReceiver();

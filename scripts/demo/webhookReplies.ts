@@ -14,8 +14,13 @@ export function captureWebhookReplies(): void {
 	if (installed) return;
 	installed = true;
 	const runHook = ExecutionLifecycleHooks.prototype.runHook;
-	ExecutionLifecycleHooks.prototype.runHook = async function (this: ExecutionLifecycleHooks, hookName, parameters) {
-		if (hookName === 'sendResponse') replies.push((parameters as unknown as [IExecuteResponsePromiseData])[0]);
+	ExecutionLifecycleHooks.prototype.runHook = async function (
+		this: ExecutionLifecycleHooks,
+		hookName,
+		parameters,
+	) {
+		if (hookName === 'sendResponse')
+			replies.push((parameters as unknown as [IExecuteResponsePromiseData])[0]);
 		return await runHook.call(this, hookName, parameters);
 	} as typeof runHook;
 }

@@ -111,8 +111,7 @@ describe('transactions', () => {
 
 		expect(run.items[0].json).toMatchObject({
 			error: 'Transaction t-3 ended with status "failed": User not found: bob@nowhere.test',
-			transactionId: 't-3',
-			status: 'failed',
+			details: expect.objectContaining({ transactionId: 't-3', status: 'failed' }),
 		});
 	});
 
@@ -130,9 +129,8 @@ describe('transactions', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(run.items[0].json).toMatchObject({
 			error: 'Transaction t-4 was still in progress after 1 s',
-			transactionId: 't-4',
-			status: 'initiated',
+			details: expect.objectContaining({ transactionId: 't-4', status: 'initiated' }),
 		});
-		expect(String(run.items[0].json.description)).toContain('t-4');
+		expect(String((run.items[0].json.details as { description: string }).description)).toContain('t-4');
 	});
 });

@@ -189,7 +189,7 @@ describeWithLrs('against a real record store', () => {
 		const withVoided = await run({ operation: 'get', statementId: id, options: { voided: true } });
 
 		expect(voided.error).toBeUndefined();
-		expect(plain.items[0].json.httpCode).toBe('404');
+		expect((plain.items[0].json.details as { httpCode: string }).httpCode).toBe('404');
 		expect(withVoided.items[0].json.id).toBe(id);
 	});
 

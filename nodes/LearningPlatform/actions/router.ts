@@ -57,13 +57,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		prepared,
 		lmsConcurrency(credentials),
 		async (entry, itemIndex) => {
-			if ('error' in entry) return [errorItem(entry.error, itemIndex)];
+			if ('error' in entry) return [errorItem(entry.error, itemIndex, this.getNode())];
 			try {
 				const data = await entry.operation.execute.call(this, entry.input, itemIndex);
 				completed++;
 				return pairedItems(data, itemIndex);
 			} catch (error) {
-				if (continueOnFail) return [errorItem(error, itemIndex)];
+				if (continueOnFail) return [errorItem(error, itemIndex, this.getNode())];
 				throw withProgress(error, completed, items.length);
 			}
 		},

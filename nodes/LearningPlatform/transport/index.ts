@@ -31,11 +31,19 @@ export function baseUrlOf(credentials: LmsCredentials): string {
 		.replace(/\/+$/, '');
 }
 
+// One execution's credentials do not change while it runs: read (and decrypt) them once.
+const credentialsByExecution = new WeakMap<IExecuteFunctions, Promise<LmsCredentials>>();
+
 export async function lmsCredentials(
 	this: IExecuteFunctions,
 	itemIndex = 0,
 ): Promise<LmsCredentials> {
-	return await this.getCredentials<LmsCredentials>(CREDENTIAL_TYPE, itemIndex);
+	let credentials = credentialsByExecution.get(this);
+	if (!credentials) {
+		credentials = this.getCredentials<LmsCredentials>(CREDENTIAL_TYPE, itemIndex);
+		credentialsByExecution.set(this, credentials);
+	}
+	return await credentials;
 }
 
 /** How many items the router keeps in flight for this credential's throttle. */

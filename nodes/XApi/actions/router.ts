@@ -75,13 +75,13 @@ async function runItems(
 ): Promise<INodeExecutionData[][]> {
 	let completed = 0;
 	return await mapWithConcurrency(prepared, READ_CONCURRENCY, async (entry, itemIndex) => {
-		if ('error' in entry) return [errorItem(entry.error, itemIndex)];
+		if ('error' in entry) return [errorItem(entry.error, itemIndex, this.getNode())];
 		try {
 			const data = await operation.execute.call(this, entry.input, itemIndex);
 			completed++;
 			return pairedItems(data, itemIndex);
 		} catch (error) {
-			if (continueOnFail) return [errorItem(error, itemIndex)];
+			if (continueOnFail) return [errorItem(error, itemIndex, this.getNode())];
 			throw withProgress(error, completed, prepared.length);
 		}
 	});
@@ -107,11 +107,11 @@ async function runStatements(
 			: new Map<number, StatementOutcome>();
 	if (!continueOnFail) assertAllDelivered(this, valid, outcomes, prepared.length);
 	return prepared.map((entry, itemIndex) => {
-		if ('error' in entry) return [errorItem(entry.error, itemIndex)];
+		if ('error' in entry) return [errorItem(entry.error, itemIndex, this.getNode())];
 		const outcome = outcomes.get(itemIndex);
 		if (outcome?.status === 'stored') return pairedItems(outcome.json, itemIndex);
-		if (outcome?.status === 'failed') return [errorItem(outcome.error, itemIndex)];
-		return [errorItem(new Error('The statement was not sent'), itemIndex)];
+		if (outcome?.status === 'failed') return [errorItem(outcome.error, itemIndex, this.getNode())];
+		return [errorItem(new Error('The statement was not sent'), itemIndex, this.getNode())];
 	});
 }
 

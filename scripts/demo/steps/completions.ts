@@ -29,9 +29,24 @@ export interface CompletionOutcome {
 }
 
 /** A statement as the record store itself holds it, read past the proxy. */
-async function storedStatement(storeEndpoint: string, id: string): Promise<IDataObject | undefined> {
-	const response = await fetch(`${storeEndpoint}/statements?statementId=${encodeURIComponent(id)}`, { headers: XAPI_VERSION_HEADER });
+async function storedStatement(
+	storeEndpoint: string,
+	id: string,
+): Promise<IDataObject | undefined> {
+	const response = await fetch(
+		`${storeEndpoint}/statements?statementId=${encodeURIComponent(id)}`,
+		{ headers: XAPI_VERSION_HEADER },
+	);
 	return response.ok ? ((await response.json()) as IDataObject) : undefined;
+}
+
+/** How many statements the record store holds (voided ones aside). */
+async function statementCount(storeEndpoint: string): Promise<number> {
+	const response = await fetch(`${storeEndpoint}/statements?limit=500`, {
+		headers: XAPI_VERSION_HEADER,
+	});
+	const page = (await response.json()) as { statements?: unknown[] };
+	return page.statements?.length ?? -1;
 }
 
 /** The parts of a stored statement that the completion determines. */
@@ -40,7 +55,11 @@ function essentials(statement: IDataObject | undefined) {
 	return {
 		actor: { name: s.actor?.name, mbox: s.actor?.mbox },
 		verb: s.verb?.id,
-		object: { id: s.object?.id, type: s.object?.definition?.type, name: s.object?.definition?.name?.['en-US'] },
+		object: {
+			id: s.object?.id,
+			type: s.object?.definition?.type,
+			name: s.object?.definition?.name?.['en-US'],
+		},
 		result: s.result,
 		timestamp: s.timestamp ? new Date(s.timestamp).toISOString() : undefined,
 	};
@@ -51,7 +70,12 @@ function expectedEssentials(c: Completion) {
 		actor: { name: c.name, mbox: `mailto:${c.email}` },
 		verb: COMPLETED,
 		object: { id: c.courseUrl, type: COURSE_TYPE, name: c.courseName },
-		result: { completion: true, success: c.passed, score: { scaled: c.scorePercent / 100 }, duration: `PT${c.minutesSpent}M` },
+		result: {
+			completion: true,
+			success: c.passed,
+			score: { scaled: c.scorePercent / 100 },
+			duration: `PT${c.minutesSpent}M`,
+		},
 		timestamp: new Date(c.completedAt).toISOString(),
 	};
 }
@@ -71,18 +95,24 @@ export async function completions(context: DemoContext, step: number): Promise<C
 	const marked = jsonOf(result, 'Mark course complete');
 	const refused = jsonOf(result, 'Mark course complete', 1);
 	const recorded = jsonOf(result, 'Record completed statement');
-	const statementPosts = lrs.requests.slice(lrsRequestsBefore).filter((request) => request.method === 'POST');
+	const statementPosts = lrs.requests
+		.slice(lrsRequestsBefore)
+		.filter((request) => request.method === 'POST');
 	for (const c of sent) {
-		console.log(`   ${c.name.padEnd(13)} ${c.courseExternalId.padEnd(19)} ${String(c.scorePercent).padStart(3)}% ${c.passed ? 'passed' : 'failed'}`);
+		console.log(
+			`   ${c.name.padEnd(13)} ${c.courseExternalId.padEnd(19)} ${String(c.scorePercent).padStart(3)}% ${c.passed ? 'passed' : 'failed'}`,
+		);
 	}
 	console.log(
 		`   ${marked.filter((item) => item.status === 'success').length} completions recorded on the platform, ${refused.length} refused; ` +
-			`${recorded.length} xAPI statements stored in ${statementPosts.length} request(s) (${seconds.toFixed(1)} s)`,
+			`${recorded.length} xAPI statements stored in ${statementPosts.length} ${statementPosts.length === 1 ? 'request' : 'requests'} (${seconds.toFixed(1)} s)`,
 	);
 
 	checks.same(
 		'every completion was marked complete and its transaction succeeded',
-		marked.map((item) => `${String(item.email)}|${String(item.externalId)}:${String(item.status)}`).sort(),
+		marked
+			.map((item) => `${String(item.email)}|${String(item.externalId)}:${String(item.status)}`)
+			.sort(),
 		sent.map((c) => `${c.email}|${c.courseExternalId}:success`).sort(),
 	);
 	const assignments = sandbox.state().assignments;
@@ -95,20 +125,78 @@ export async function completions(context: DemoContext, step: number): Promise<C
 		sent.map((c) => ['completed', c.completedAt.slice(0, 10)]),
 	);
 	checks.same(
-		'each completion became one statement, its ID the completion\'s ID',
+		"each completion became one statement, its ID the completion's ID",
 		recorded.map((item) => String(item.statementId)).sort(),
 		sent.map((c) => c.completionId).sort(),
 	);
-	const stored = await Promise.all(sent.map((c) => storedStatement(lrs.storeEndpoint, c.completionId)));
-	const wrong = sent.filter((c, index) => stable(essentials(stored[index])) !== stable(expectedEssentials(c)));
+	const stored = await Promise.all(
+		sent.map((c) => storedStatement(lrs.storeEndpoint, c.completionId)),
+	);
+	const wrong = sent.filter(
+		(c, index) => stable(essentials(stored[index])) !== stable(expectedEssentials(c)),
+	);
 	checks.check(
 		'the record store holds each statement: learner, "completed", course URL and type, score, pass/fail, time spent',
 		wrong.length === 0,
-		wrong.map((c) => `${c.completionId}: ${stable(essentials(stored[sent.indexOf(c)]))}`).join('\n         '),
+		wrong
+			.map((c) => `${c.completionId}: ${stable(essentials(stored[sent.indexOf(c)]))}`)
+			.join('\n         '),
 	);
 	return {
 		completions: sent,
 		completed: marked.filter((item) => item.status === 'success').length,
 		statements: stored.filter(Boolean).length,
 	};
+}
+
+/**
+ * The sender delivers again: one completion it already sent (say its first delivery timed out)
+ * and one for someone the platform has no account for. The repeat must not store a second
+ * statement; the refused one must get none.
+ */
+export async function redelivery(context: DemoContext, first: Completion[]): Promise<void> {
+	const { lrs } = context.services;
+	const { checks } = context;
+	const workflow = loadExample('completion-chain.json');
+	const trigger = triggerOf(workflow).name;
+	const [event] = pinnedItems(workflow, trigger);
+	const repeated = first[0];
+	const stranger: Completion = {
+		...repeated,
+		completionId: '9c41d7e2-0b5f-4a8e-b3c6-7d2e1f0a9b05',
+		email: 'r.iverson@contractor.net',
+		name: 'Robin Iverson',
+	};
+	const body = { ...(event.body as IDataObject), completions: [repeated, stranger] };
+	const { result } = await runExample(context, workflow, trigger, [{ ...event, body }], 'webhook');
+	const marked = jsonOf(result, 'Mark course complete');
+	const notRecorded = jsonOf(result, 'Completion not recorded');
+	const recorded = jsonOf(result, 'Record completed statement');
+	const total = await statementCount(lrs.storeEndpoint);
+	console.log(
+		`   the sender delivers again: ${repeated.name}'s completion once more, and one for ${stranger.email} → ` +
+			`${marked.length} marked complete, ${notRecorded.length} not recorded` +
+			(notRecorded.length ? ` (${String(notRecorded[0].reason)})` : ''),
+	);
+	console.log(`   the record store still holds ${total} statements`);
+	checks.same(
+		'the repeat is completed again and its statement sent with the same ID',
+		[
+			marked.map((item) => `${String(item.email)}:${String(item.status)}`),
+			recorded.map((item) => item.statementId),
+		],
+		[[`${repeated.email}:success`], [repeated.completionId]],
+	);
+	checks.check(
+		'the refused completion goes to "Completion not recorded" with the platform\'s reason, and gets no statement',
+		notRecorded.length === 1 &&
+			notRecorded[0].email === stranger.email &&
+			/User not found/.test(String(notRecorded[0].reason)),
+		JSON.stringify(notRecorded),
+	);
+	checks.same(
+		'the record store holds no second copy and nothing for the refused completion',
+		total,
+		first.length,
+	);
 }

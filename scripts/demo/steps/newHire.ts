@@ -41,7 +41,11 @@ export async function newHire(context: DemoContext, step: number): Promise<HireO
 			`transaction ${String(assignment?.status)} (${seconds.toFixed(1)} s)`,
 	);
 	console.log(`   the HR system gets ${String(reply?.statusCode)} ${JSON.stringify(body)}`);
-	checks.same('the HR system is told "assigned", with the due date start + 14 days', [reply?.statusCode, body.result, body.dueDate], [200, 'assigned', dueDate]);
+	checks.same(
+		'the HR system is told "assigned", with the due date start + 14 days',
+		[reply?.statusCode, body.result, body.dueDate],
+		[200, 'assigned', dueDate],
+	);
 	const stored = sandbox.state().assignments[`${email.toLowerCase()}|${COURSE}`];
 	checks.same(
 		'the sandbox holds the assignment with that due date',
@@ -50,14 +54,20 @@ export async function newHire(context: DemoContext, step: number): Promise<HireO
 	);
 
 	// The same workflow for someone the platform has no account for: the error branch answers.
-	const stranger = { ...event, body: { ...hire, email: 'r.iverson@contractor.net', name: 'Robin Iverson' } };
+	const stranger = {
+		...event,
+		body: { ...hire, email: 'r.iverson@contractor.net', name: 'Robin Iverson' },
+	};
 	const refused = await runExample(context, workflow, trigger, [stranger], 'webhook');
 	const [refusal] = takeWebhookReplies();
 	const refusalBody = (refusal?.body ?? {}) as IDataObject;
-	console.log(`   a hire the platform has no account for gets ${String(refusal?.statusCode)} ${JSON.stringify(refusalBody)}`);
+	console.log(
+		`   a hire the platform has no account for gets ${String(refusal?.statusCode)} ${JSON.stringify(refusalBody)}`,
+	);
 	checks.check(
-		'an unknown learner gets 422 with the platform\'s reason, through the error output',
-		refusal?.statusCode === 422 && /User not found/.test(String(refusalBody.reason)) &&
+		"an unknown learner gets 422 with the platform's reason, through the error output",
+		refusal?.statusCode === 422 &&
+			/User not found/.test(String(refusalBody.reason)) &&
 			jsonOf(refused.result, 'Assign onboarding course', 1).length === 1,
 		JSON.stringify(refusal),
 	);
@@ -65,5 +75,9 @@ export async function newHire(context: DemoContext, step: number): Promise<HireO
 		'the sandbox made no assignment for them',
 		sandbox.state().assignments[`r.iverson@contractor.net|${COURSE}`] === undefined,
 	);
-	return { assigned: stored?.status === 'assigned' ? 1 : 0, refused: refusal?.statusCode === 422 ? 1 : 0, dueDate };
+	return {
+		assigned: stored?.status === 'assigned' ? 1 : 0,
+		refused: refusal?.statusCode === 422 ? 1 : 0,
+		dueDate,
+	};
 }

@@ -8,8 +8,15 @@ import type { DemoContext } from '../run';
 export const RETIRED_COURSES: IDataObject[] = [
 	{ external_id: 'excel-2016-basics', name: 'Excel 2016 Basics', level: 'beginner' },
 	{ external_id: 'lotus-notes-intro', name: 'Getting Started with Lotus Notes', level: 'beginner' },
-	{ external_id: 'legacy-expense-tool', name: 'Filing Expenses in the Old Expense Tool', level: 'beginner' },
-].map((course) => ({ ...course, url: `https://learn.example.com/courses/${String(course.external_id)}` }));
+	{
+		external_id: 'legacy-expense-tool',
+		name: 'Filing Expenses in the Old Expense Tool',
+		level: 'beginner',
+	},
+].map((course) => ({
+	...course,
+	url: `https://learn.example.com/courses/${String(course.external_id)}`,
+}));
 
 /**
  * The platform is not empty on the first night: last quarter's catalog is there. Pushes it
@@ -17,12 +24,19 @@ export const RETIRED_COURSES: IDataObject[] = [
  */
 export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 	const { sandbox } = context.services;
-	console.log('\n0. Before the first night: last quarter\'s catalog is on the platform');
+	console.log("\n0. Before the first night: last quarter's catalog is on the platform");
 	const result = await runWorkflow({
 		workflow: {
-			name: 'Seed last quarter\'s catalog',
+			name: "Seed last quarter's catalog",
 			nodes: [
-				{ id: 'seed-in', name: 'Last quarter\'s courses', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'seed-in',
+					name: "Last quarter's courses",
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					id: 'seed-upsert',
 					name: 'Upsert course',
@@ -41,7 +55,9 @@ export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 					credentials: { learningPlatformOAuth2Api: { id: 'lms-sandbox', name: 'LMS sandbox' } },
 				},
 			],
-			connections: { "Last quarter's courses": { main: [[{ node: 'Upsert course', type: 'main', index: 0 }]] } },
+			connections: {
+				"Last quarter's courses": { main: [[{ node: 'Upsert course', type: 'main', index: 0 }]] },
+			},
 		},
 		startNode: "Last quarter's courses",
 		startItems: RETIRED_COURSES,
@@ -49,7 +65,9 @@ export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 		credentialsHelper: context.credentialsHelper,
 	});
 	const ids = RETIRED_COURSES.map((course) => String(course.external_id));
-	console.log(`   ${ids.length} courses that have since been dropped from the catalog file: ${ids.join(', ')}`);
+	console.log(
+		`   ${ids.length} courses that have since been dropped from the catalog file: ${ids.join(', ')}`,
+	);
 	const stored = sandbox.state().courses;
 	context.checks.check(
 		`the sandbox holds them, active`,

@@ -19,25 +19,33 @@ export interface ChatOutcome {
  * Activates "xAPI completions → team chat": the trigger's first poll only notes where the
  * record store stands, so statements stored before activation are never replayed.
  */
-export async function activateChatRelay(context: DemoContext): Promise<ChatRelay> {
+export async function activateChatRelay(context: DemoContext, step: number): Promise<ChatRelay> {
 	const workflow = loadExample('completion-chain-trigger.json');
 	const trigger = triggerOf(workflow).name;
+	console.log(`\n${step}. Activating "${workflow.name}" (examples/completion-chain-trigger.json)`);
 	// The one change a user makes: where the chat's incoming webhook is.
 	setParameter(workflow, 'Post to team chat', ['url'], context.services.chat.url);
 	const poller = new TriggerPoller(workflow, trigger, context.credentialsHelper);
 	const first = await poller.poll();
-	console.log(`   "${workflow.name}" activated: its first poll found ${first.length} statements to pass on`);
+	console.log(
+		`   the first poll of "${trigger}" notes where the record store stands: ${first.length} statements passed on`,
+	);
 	context.checks.same('the first poll after activation emits nothing', first.length, 0);
 	return { workflow, trigger, poller };
 }
 
 /** The next poll of the trigger, and the run it starts. */
-export async function relayToChat(context: DemoContext, relay: ChatRelay, sent: Completion[], step: number): Promise<ChatOutcome> {
+export async function relayToChat(
+	context: DemoContext,
+	relay: ChatRelay,
+	sent: Completion[],
+	step: number,
+): Promise<ChatOutcome> {
 	const { checks } = context;
 	const { chat } = context.services;
-	console.log(`\n${step}. "${relay.workflow.name}" (examples/completion-chain-trigger.json)`);
+	console.log(`\n${step}. A minute later: "${relay.workflow.name}" polls again`);
 	const statements = await relay.poller.poll();
-	console.log(`   the next poll of "${relay.trigger}" found ${statements.length} new completed statements`);
+	console.log(`   "${relay.trigger}" found ${statements.length} new completed statements`);
 	checks.same(
 		'the trigger picked up exactly the statements just recorded',
 		statements.map((statement) => String(statement.id)).sort(),
@@ -45,10 +53,18 @@ export async function relayToChat(context: DemoContext, relay: ChatRelay, sent: 
 	);
 
 	const before = chat.messages.length;
-	const { seconds, result } = await runExample(context, relay.workflow, relay.trigger, statements, 'trigger');
+	const { seconds, result } = await runExample(
+		context,
+		relay.workflow,
+		relay.trigger,
+		statements,
+		'trigger',
+	);
 	const messages = chat.messages.slice(before);
-	for (const message of messages) console.log(`   chat ← ${String(message.text)}`);
-	console.log(`   (${seconds.toFixed(1)} s)`);
+	console.log(
+		`   the run they started posted ${messages.length} messages to the team chat (${seconds.toFixed(1)} s):`,
+	);
+	for (const message of messages) console.log(`     ${String(message.text)}`);
 	checks.same(
 		'"Shape chat message" made one message per statement',
 		jsonOf(result, 'Shape chat message').length,
@@ -61,7 +77,9 @@ export async function relayToChat(context: DemoContext, relay: ChatRelay, sent: 
 	);
 
 	const again = await relay.poller.poll();
-	console.log(`   the poll after that found ${again.length} (each statement starts the workflow once)`);
+	console.log(
+		`   the poll after that found ${again.length} (each statement starts the workflow once)`,
+	);
 	checks.same('a further poll emits nothing new', again.length, 0);
 	return { pickedUp: statements.length, messages: messages.length };
 }

@@ -66,7 +66,7 @@ test("a statement too large on its own is its item's error", async () => {
 	const run = await sendJson(items(1), { continueOnFail: true });
 
 	expect(run.items[0].json.error).toMatch(/failed \(HTTP 413: Payload Too Large\)$/);
-	expect(run.items[0].json.description).toMatch(/larger than the record store accepts/);
+	expect((run.items[0].json.details as { description: string }).description).toMatch(/larger than the record store accepts/);
 });
 
 test('a 400 on a batch is narrowed to the bad statement; the others are stored (Continue On Fail)', async () => {

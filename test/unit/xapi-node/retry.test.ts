@@ -117,7 +117,7 @@ test("a 409 on the first attempt is the item's error, without a lookup", async (
 	expect(run.error).toBeUndefined();
 	expect(lookup.isDone()).toBe(false);
 	expect(run.items[0].json.error).toBe(`A different statement already has id ${id} (item 0)`);
-	expect(run.items[0].json.description).toMatch(/409 Conflict/);
+	expect((run.items[0].json.details as { description: string }).description).toMatch(/409 Conflict/);
 });
 
 test("a 400 is not retried: one bad statement is its item's error", async () => {

@@ -1,0 +1,28 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import type { PackageSource } from '../../harness/nodeTypes';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * The benchmarks measure the built package (`dist`, what `npm run bench` builds first).
+ * BENCH_SOURCE=source runs the TypeScript sources instead, e.g. while the build is broken.
+ */
+export function packageSource(): PackageSource {
+	const chosen = process.env.BENCH_SOURCE === 'source' ? 'source' : 'dist';
+	if (chosen === 'dist') {
+		const built = path.join(REPO_ROOT, 'dist', 'nodes', 'LearningPlatform', 'LearningPlatform.node.js');
+		if (!fs.existsSync(built)) {
+			throw new Error(`No build at ${built}: run "npx n8n-node build" first, or set BENCH_SOURCE=source`);
+		}
+	}
+	return chosen;
+}
+
+/** A module of the package (path without extension, e.g. nodes/XApi/validation), from the chosen source. */
+export function requirePackageModule<T>(relative: string, source: PackageSource): T {
+	const file = source === 'dist' ? path.join(REPO_ROOT, 'dist', relative) : path.join(REPO_ROOT, relative);
+	return require(file) as T;
+}

@@ -1,0 +1,51 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import type { BenchmarkOutcome } from '../benchmarks/types';
+import type { MachineInfo } from '../lib/machine';
+
+export const BENCH_DIR = path.resolve(__dirname, '..');
+export const RESULTS_JSON = path.join(BENCH_DIR, 'results.json');
+
+/** One benchmark's (or the soak's) latest figures, with how and where they were taken. */
+export interface ResultEntry {
+	name: string;
+	ranAt: string;
+	command: string;
+	durationSec: number;
+	machine: MachineInfo;
+	/** dist: the built package; source: the TypeScript sources. */
+	source: string;
+	outcome: BenchmarkOutcome;
+}
+
+export interface ResultsFile {
+	entries: Record<string, ResultEntry>;
+}
+
+export function loadResults(): ResultsFile {
+	try {
+		const parsed = JSON.parse(fs.readFileSync(RESULTS_JSON, 'utf8')) as ResultsFile;
+		return parsed && typeof parsed.entries === 'object' ? parsed : { entries: {} };
+	} catch {
+		return { entries: {} };
+	}
+}
+
+/** Replaces the entries that ran now and keeps the others, so a subset run leaves the rest as they were. */
+export function saveResults(entries: ResultEntry[]): ResultsFile {
+	const results = loadResults();
+	for (const entry of entries) results.entries[entry.name] = entry;
+	fs.writeFileSync(RESULTS_JSON, `${JSON.stringify(results, null, '\t')}\n`);
+	return results;
+}
+
+/** The command line as typed, e.g. `npx tsx bench/run.ts upsert` (with the environment knobs that were set). */
+export function commandLine(script: string): string {
+	const knobs = Object.entries(process.env)
+		.filter(([name]) => name.startsWith('BENCH_') || name === 'SOAK_SIZE')
+		.map(([name, value]) => `${name}=${value}`);
+	const args = process.argv.slice(2);
+	return [...knobs, 'npx tsx', script, ...args].join(' ');
+}
