@@ -5,6 +5,7 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
 	modulePathIgnorePatterns: ['<rootDir>/dist/'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup/isolateNock.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

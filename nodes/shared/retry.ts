@@ -12,9 +12,21 @@ export interface RetryPolicy {
 	maxThrottledAttempts?: number;
 	baseDelayMs?: number;
 	maxDelayMs?: number;
+	/**
+	 * Attempts in all for 401 answers. n8n already fetches a new token and repeats once; a token
+	 * revoked again meanwhile (the platform's tokens can expire under load) is worth a few more
+	 * tries, and a 401 means nothing was processed.
+	 */
+	maxUnauthorizedAttempts?: number;
 }
 
-const DEFAULTS = { maxAttempts: 5, maxThrottledAttempts: 12, baseDelayMs: 500, maxDelayMs: 30_000 };
+const DEFAULTS = {
+	maxAttempts: 5,
+	maxThrottledAttempts: 12,
+	maxUnauthorizedAttempts: 1,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
 
 /** "Full jitter" exponential backoff: a random delay up to base × 2^attempt, capped. */
 export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
@@ -31,9 +43,13 @@ export async function sendWithRetry<T>(
 	policy: RetryPolicy,
 	throttle?: RequestThrottle,
 ): Promise<T> {
-	const { maxAttempts, maxThrottledAttempts, baseDelayMs, maxDelayMs } = { ...DEFAULTS, ...policy };
+	const { maxAttempts, maxThrottledAttempts, maxUnauthorizedAttempts, baseDelayMs, maxDelayMs } = {
+		...DEFAULTS,
+		...policy,
+	};
 	let failures = 0;
 	let throttled = 0;
+	let unauthorized = 0;
 	for (;;) {
 		if (throttle) await throttle.acquire();
 		let lastError: unknown;
@@ -49,6 +65,7 @@ export async function sendWithRetry<T>(
 			else await sleep(wait);
 			continue;
 		}
+		if (failure.status === 401 && ++unauthorized < maxUnauthorizedAttempts) continue;
 		if (policy.safeToRepeat && isRetryableServerFailure(failure) && ++failures < maxAttempts) {
 			await sleep(backoffDelay(failures, baseDelayMs, maxDelayMs));
 			continue;

@@ -5,6 +5,7 @@ import { assertAllValid, withProgress } from '../../shared/itemFailures';
 import { errorItem, pairedItems } from '../../shared/items';
 import type { ItemOperation } from '../../shared/operation';
 import { mapWithConcurrency } from '../../shared/pool';
+import { stopSending } from '../../shared/stopSignal';
 import { lmsConcurrency, lmsCredentials } from '../transport';
 import * as assignment from './assignment';
 import * as course from './course';
@@ -21,13 +22,14 @@ const operations: Record<string, Record<string, ItemOperation>> = {
 	transaction: { get: transaction.get, wait: transaction.wait },
 };
 
-type Prepared = { operation: ItemOperation; input: unknown } | { error: unknown };
+type Prepared = { input: unknown } | { error: unknown };
 
 /**
- * The only place that loops over items. Every item is validated before the first request, so
- * one bad item cannot leave half a batch sent; the items then run concurrently behind the
- * client's throttle. Output keeps the input order, every output item is paired with its input,
- * and with Continue On Fail a failing item becomes an error item while the others go on.
+ * The only place that loops over items. Without Continue On Fail every item is validated before
+ * the first request, so one bad item cannot leave half a batch sent; with it, each item is
+ * validated just before it is sent (an invalid one becomes an error item either way), so the
+ * first request goes out at once. Items run concurrently behind the client's throttle. Output
+ * keeps the input order and every output item is paired with its input.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -41,29 +43,33 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 	const continueOnFail = this.continueOnFail();
-
-	const prepared: Prepared[] = items.map((_, itemIndex) => {
+	const prepare = (itemIndex: number): Prepared => {
 		try {
-			return { operation, input: operation.prepare.call(this, itemIndex) };
+			return { input: operation.prepare.call(this, itemIndex) };
 		} catch (error) {
 			return { error };
 		}
-	});
-	if (!continueOnFail) assertAllValid(prepared);
+	};
+	const preparedUpFront = continueOnFail
+		? undefined
+		: items.map((_, itemIndex) => prepare(itemIndex));
+	if (preparedUpFront) assertAllValid(preparedUpFront);
 
 	const credentials = await lmsCredentials.call(this);
 	let completed = 0;
 	const results = await mapWithConcurrency(
-		prepared,
+		items,
 		lmsConcurrency(credentials),
-		async (entry, itemIndex) => {
+		async (_, itemIndex) => {
+			const entry = preparedUpFront?.[itemIndex] ?? prepare(itemIndex);
 			if ('error' in entry) return [errorItem(entry.error, itemIndex, this.getNode())];
 			try {
-				const data = await entry.operation.execute.call(this, entry.input, itemIndex);
+				const data = await operation.execute.call(this, entry.input, itemIndex);
 				completed++;
 				return pairedItems(data, itemIndex);
 			} catch (error) {
 				if (continueOnFail) return [errorItem(error, itemIndex, this.getNode())];
+				stopSending(this);
 				throw withProgress(error, completed, items.length);
 			}
 		},

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiError } from '../../shared/errors';
 import { sendWithRetry } from '../../shared/retry';
+import { isSendingStopped } from '../../shared/stopSignal';
 import { concurrencyFor, throttleFor } from '../../shared/throttle';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
@@ -65,16 +67,22 @@ export async function lmsRequest(
 	);
 	try {
 		return await sendWithRetry(
-			async () =>
-				await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+			async () => {
+				if (isSendingStopped(this))
+					throw new NodeOperationError(
+						this.getNode(),
+						'Not sent: the run stopped at an earlier item',
+					);
+				return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
 					method: request.method,
 					url: `${baseUrl}${request.path}`,
 					qs: request.qs,
 					body: request.body,
 					json: true,
 					headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-				}),
-			{ safeToRepeat: request.safeToRepeat },
+				});
+			},
+			{ safeToRepeat: request.safeToRepeat, maxUnauthorizedAttempts: 3 },
 			throttle,
 		);
 	} catch (error) {

@@ -47,6 +47,19 @@ describe('sendWithRetry', () => {
 		expect(calls).toBe(3);
 	});
 
+	test('repeats a 401 only as often as the policy allows', async () => {
+		let calls = 0;
+		const always401 = async () => {
+			calls++;
+			throw failure(401);
+		};
+		await expect(sendWithRetry(always401, { safeToRepeat: false, ...fast })).rejects.toThrow('failed 401');
+		expect(calls).toBe(1);
+		calls = 0;
+		await expect(sendWithRetry(always401, { safeToRepeat: false, maxUnauthorizedAttempts: 3, ...fast })).rejects.toThrow();
+		expect(calls).toBe(3);
+	});
+
 	test('does not repeat other 4xx answers', async () => {
 		let calls = 0;
 		await expect(sendWithRetry(async () => { calls++; throw failure(404); }, { safeToRepeat: true, ...fast })).rejects.toThrow();

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { returnAllAndLimit } from '../../../shared/pagination';
 import { parseItemInput } from '../../../shared/validation';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
 import { forEachStatementPage } from '../../transport/statements';
@@ -10,22 +11,7 @@ import { forEachStatementPage } from '../../transport/statements';
 export const PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
