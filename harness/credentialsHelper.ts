@@ -60,11 +60,18 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return { ...defaults, ...stored };
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
 	}
 
-	async updateCredentials(_details: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		_details: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		this.store[type] = { ...this.store[type], ...data };
 	}
 
@@ -78,7 +85,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const type = this.types.getByName(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
 		this.preAuthenticationCalls.push(typeName);
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	async preAuthentication(
@@ -89,9 +99,15 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.types.getByName(typeName);
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined && !credentialsExpired) {
+		if (
+			credentials[expirable.name] !== '' &&
+			credentials[expirable.name] !== undefined &&
+			!credentialsExpired
+		) {
 			return undefined;
 		}
 		const output = await this.runPreAuthentication(helpers, credentials, typeName);
@@ -116,7 +132,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (!auth || auth.type !== 'generic') return requestOptions;
 		const resolve = (value: unknown) =>
 			typeof value === 'string' && value.startsWith('=') && workflow && node
-				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+				? workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					)
 				: value;
 		const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
 		for (const [outer, values] of Object.entries(auth.properties)) {

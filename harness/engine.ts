@@ -5,12 +5,11 @@ import type {
 	INodeExecutionData,
 	IPinData,
 	IRun,
-	IRunExecutionData,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper } from './credentialsHelper';
 import type { PackageSource } from './nodeTypes';
@@ -48,7 +47,8 @@ const nodeTypesBySource = new Map<PackageSource, HarnessNodeTypes>();
 const credentialTypesBySource = new Map<PackageSource, HarnessCredentialTypes>();
 
 export function credentialTypes(source: PackageSource = 'source'): HarnessCredentialTypes {
-	if (!credentialTypesBySource.has(source)) credentialTypesBySource.set(source, new HarnessCredentialTypes(source));
+	if (!credentialTypesBySource.has(source))
+		credentialTypesBySource.set(source, new HarnessCredentialTypes(source));
 	return credentialTypesBySource.get(source)!;
 }
 
@@ -64,7 +64,8 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const source = options.source ?? 'source';
 	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
 	const nodeTypes = nodeTypesBySource.get(source)!;
-	const credentialsHelper = options.credentialsHelper ?? createCredentialsHelper(options.credentials, source);
+	const credentialsHelper =
+		options.credentialsHelper ?? createCredentialsHelper(options.credentials, source);
 	const mode = options.mode ?? 'manual';
 	const staticData = options.staticData ?? {};
 
@@ -122,21 +123,18 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
+	const startNode = options.startNode
+		? workflow.getNode(options.startNode)
+		: workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no start node');
 	const startItems = (options.startItems ?? [{}]).map((json) => ({ json }));
-	const runExecutionData: IRunExecutionData = {
-		version: 1,
+	const runExecutionData = createRunExecutionData({
 		startData: {},
 		resultData: { runData: {}, pinData: options.pinData },
 		executionData: {
-			contextData: {},
-			metadata: {},
 			nodeExecutionStack: [{ node: startNode, data: { main: [startItems] }, source: null }],
-			waitingExecution: {},
-			waitingExecutionSource: {},
 		},
-	} as IRunExecutionData;
+	});
 
 	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
 	await execution.processRunExecutionData(workflow);

@@ -64,8 +64,10 @@ export class HarnessNodeTypes implements INodeTypes {
 		if (cached) return cached;
 		const [pkg, name] = type.split('.');
 		let file: string | undefined;
-		if ((pkg === PACKAGE || pkg === 'CUSTOM') && PACKAGE_NODES[name]) file = packageFile(PACKAGE_NODES[name], this.source);
-		if (pkg === 'n8n-nodes-base' && BASE_NODES[name]) file = require.resolve(`n8n-nodes-base/dist/nodes/${BASE_NODES[name]}.js`);
+		if ((pkg === PACKAGE || pkg === 'CUSTOM') && PACKAGE_NODES[name])
+			file = packageFile(PACKAGE_NODES[name], this.source);
+		if (pkg === 'n8n-nodes-base' && BASE_NODES[name])
+			file = require.resolve(`n8n-nodes-base/dist/nodes/${BASE_NODES[name]}.js`);
 		if (!file) throw new Error(`Unrecognized node type: ${type}`);
 		const nodeType = loadClass<INodeType | IVersionedNodeType>(file);
 		this.cache.set(type, nodeType);

@@ -1,22 +1,19 @@
 import nock from 'nock';
 
-import { BASE_URL, accepted, lmsCredentials, mockToken, transaction } from '../helpers/lms';
+import {
+	BASE_URL,
+	accepted,
+	lmsCredentials,
+	transaction,
+	credentialsWithToken,
+	isolateNetwork,
+} from '../helpers/lms';
 import { runNode } from '../helpers/workflows';
 
 const USER_COURSES = '/api/developer/v2/user_courses.json';
 const tx = (id: string) => `/api/developer/v2/request_data/${id}`;
 
-function setup() {
-	const credentials = lmsCredentials();
-	mockToken(credentials.learningPlatformOAuth2Api.clientId);
-	return credentials;
-}
-
-beforeEach(() => {
-	nock.disableNetConnect();
-	nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+isolateNetwork();
 
 describe('assignment operations send the documented body', () => {
 	test.each([
@@ -30,7 +27,7 @@ describe('assignment operations send the documented body', () => {
 		['complete', { endDate: '2026-11-21' }, { status: 'completed', end_date: '2026-11-21' }],
 		['start', {}, { status: 'Started' }],
 	])('%s %j', async (operation, extra, expected) => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		let body: unknown;
 		nock(BASE_URL)
 			.post(USER_COURSES, (b) => ((body = b), true))
@@ -38,7 +35,13 @@ describe('assignment operations send the documented body', () => {
 
 		const run = await runNode({
 			credentials,
-			parameters: { resource: 'assignment', operation, email: 'ada@example.com', externalId: 'onb-1', ...extra },
+			parameters: {
+				resource: 'assignment',
+				operation,
+				email: 'ada@example.com',
+				externalId: 'onb-1',
+				...extra,
+			},
 		});
 
 		expect(run.error).toBeUndefined();
@@ -70,10 +73,15 @@ describe('assignment operations send the documented body', () => {
 
 describe('transactions', () => {
 	test('get returns the transaction as the platform reports it', async () => {
-		const credentials = setup();
-		nock(BASE_URL).get(tx('t-1')).reply(200, transaction('t-1', 'initiated', ''));
+		const credentials = credentialsWithToken();
+		nock(BASE_URL)
+			.get(tx('t-1'))
+			.reply(200, transaction('t-1', 'initiated', ''));
 
-		const run = await runNode({ credentials, parameters: { resource: 'transaction', operation: 'get', transactionId: 't-1' } });
+		const run = await runNode({
+			credentials,
+			parameters: { resource: 'transaction', operation: 'get', transactionId: 't-1' },
+		});
 
 		expect(run.items[0].json).toEqual({
 			transactionId: 't-1',
@@ -85,13 +93,20 @@ describe('transactions', () => {
 	});
 
 	test('wait polls until success and reports the polls', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		nock(BASE_URL).get(tx('t-2')).times(2).reply(200, transaction('t-2', 'initiated'));
-		nock(BASE_URL).get(tx('t-2')).reply(200, transaction('t-2', 'success', 'Content updated'));
+		nock(BASE_URL)
+			.get(tx('t-2'))
+			.reply(200, transaction('t-2', 'success', 'Content updated'));
 
 		const run = await runNode({
 			credentials,
-			parameters: { resource: 'transaction', operation: 'wait', transactionId: 't-2', options: { pollInterval: 0.1, timeout: 10 } },
+			parameters: {
+				resource: 'transaction',
+				operation: 'wait',
+				transactionId: 't-2',
+				options: { pollInterval: 0.1, timeout: 10 },
+			},
 		});
 
 		expect(run.error).toBeUndefined();
@@ -100,13 +115,20 @@ describe('transactions', () => {
 	});
 
 	test('wait reports a failed transaction as an error with the platform message', async () => {
-		const credentials = setup();
-		nock(BASE_URL).get(tx('t-3')).reply(200, transaction('t-3', 'failed', 'User not found: bob@nowhere.test'));
+		const credentials = credentialsWithToken();
+		nock(BASE_URL)
+			.get(tx('t-3'))
+			.reply(200, transaction('t-3', 'failed', 'User not found: bob@nowhere.test'));
 
 		const run = await runNode({
 			credentials,
 			continueOnFail: true,
-			parameters: { resource: 'transaction', operation: 'wait', transactionId: 't-3', options: { pollInterval: 0.1 } },
+			parameters: {
+				resource: 'transaction',
+				operation: 'wait',
+				transactionId: 't-3',
+				options: { pollInterval: 0.1 },
+			},
 		});
 
 		expect(run.items[0].json).toMatchObject({
@@ -116,14 +138,19 @@ describe('transactions', () => {
 	});
 
 	test('wait gives up at the timeout and names the transaction to poll later', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		nock(BASE_URL).get(tx('t-4')).times(20).reply(200, transaction('t-4', 'initiated'));
 
 		const started = Date.now();
 		const run = await runNode({
 			credentials,
 			continueOnFail: true,
-			parameters: { resource: 'transaction', operation: 'wait', transactionId: 't-4', options: { pollInterval: 0.2, timeout: 1 } },
+			parameters: {
+				resource: 'transaction',
+				operation: 'wait',
+				transactionId: 't-4',
+				options: { pollInterval: 0.2, timeout: 1 },
+			},
 		});
 
 		expect(Date.now() - started).toBeLessThan(5000);
@@ -131,6 +158,8 @@ describe('transactions', () => {
 			error: 'Transaction t-4 was still in progress after 1 s',
 			details: expect.objectContaining({ transactionId: 't-4', status: 'initiated' }),
 		});
-		expect(String((run.items[0].json.details as { description: string }).description)).toContain('t-4');
+		expect(String((run.items[0].json.details as { description: string }).description)).toContain(
+			't-4',
+		);
 	});
 });

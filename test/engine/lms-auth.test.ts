@@ -2,7 +2,15 @@
 import nock from 'nock';
 
 import { createCredentialsHelper } from '../../harness/engine';
-import { BASE_URL, CLIENT_SECRET, accepted, lmsCredentials, mockToken } from '../helpers/lms';
+import {
+	BASE_URL,
+	CLIENT_SECRET,
+	accepted,
+	lmsCredentials,
+	mockToken,
+	credentialsWithToken,
+	isolateNetwork,
+} from '../helpers/lms';
 import { runNode } from '../helpers/workflows';
 
 const upsert = (externalId: string) => ({
@@ -13,11 +21,7 @@ const upsert = (externalId: string) => ({
 	url: 'https://learn.test/c',
 });
 
-beforeEach(() => {
-	nock.disableNetConnect();
-	nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+isolateNetwork();
 
 test('fetches a token with the client id and secret as query parameters, and sends it as Bearer', async () => {
 	const credentials = lmsCredentials();
@@ -38,7 +42,11 @@ test('fetches a token with the client id and secret as query parameters, and sen
 	expect(run.error).toBeUndefined();
 	expect(token.isDone()).toBe(true);
 	expect(api.isDone()).toBe(true);
-	expect(run.items[0].json).toMatchObject({ externalId: 'c-1', transactionId: 'tx-1', status: 'initiated' });
+	expect(run.items[0].json).toMatchObject({
+		externalId: 'c-1',
+		transactionId: 'tx-1',
+		status: 'initiated',
+	});
 });
 
 test('reuses the saved token across items and across executions', async () => {
@@ -98,7 +106,12 @@ test('a rejected client secret gives a clear error that never contains the secre
 	const run = await runNode({ parameters: upsert('c-3'), credentials });
 
 	expect(run.error).toBeDefined();
-	const everything = JSON.stringify({ error: run.error, message: run.error?.message, description: (run.error as { description?: string })?.description, data: run.run.data });
+	const everything = JSON.stringify({
+		error: run.error,
+		message: run.error?.message,
+		description: (run.error as { description?: string })?.description,
+		data: run.run.data,
+	});
 	expect(run.error?.message).toMatch(/access token/i);
 	expect(run.error?.message).toMatch(/401/);
 	expect(everything).not.toContain(CLIENT_SECRET);
@@ -108,11 +121,19 @@ test('a rejected client secret gives a clear error that never contains the secre
 
 test('a network failure at the token endpoint does not leak the secret from the URL', async () => {
 	const credentials = lmsCredentials();
-	nock(BASE_URL).post('/api/oauth/token').query(true).replyWithError(
-		Object.assign(new Error(`connect ECONNREFUSED ${BASE_URL}/api/oauth/token?client_secret=${encodeURIComponent(CLIENT_SECRET)}`), {
-			code: 'ECONNREFUSED',
-		}),
-	);
+	nock(BASE_URL)
+		.post('/api/oauth/token')
+		.query(true)
+		.replyWithError(
+			Object.assign(
+				new Error(
+					`connect ECONNREFUSED ${BASE_URL}/api/oauth/token?client_secret=${encodeURIComponent(CLIENT_SECRET)}`,
+				),
+				{
+					code: 'ECONNREFUSED',
+				},
+			),
+		);
 
 	const run = await runNode({ parameters: upsert('c-4'), credentials, continueOnFail: true });
 

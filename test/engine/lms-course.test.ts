@@ -1,25 +1,21 @@
 import nock from 'nock';
 
-import { BASE_URL, accepted, lmsCredentials, mockToken, transaction } from '../helpers/lms';
+import {
+	BASE_URL,
+	accepted,
+	transaction,
+	credentialsWithToken,
+	isolateNetwork,
+} from '../helpers/lms';
 import { runNode } from '../helpers/workflows';
 
 const COURSES = '/api/developer/v2/courses.json';
 
-function setup() {
-	const credentials = lmsCredentials();
-	mockToken(credentials.learningPlatformOAuth2Api.clientId);
-	return credentials;
-}
-
-beforeEach(() => {
-	nock.disableNetConnect();
-	nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+isolateNetwork();
 
 describe('course upsert', () => {
 	test('sends every documented field in the API shape', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		let body: unknown;
 		nock(BASE_URL)
 			.post(COURSES, (b) => ((body = b), true))
@@ -33,7 +29,12 @@ describe('course upsert', () => {
 				externalId: 'ext-1',
 				name: 'Safety basics',
 				url: 'https://learn.test/safety',
-				prices: { price: [{ amount: 12.5, currency: 'USD' }, { amount: 999, currency: 'INR' }] },
+				prices: {
+					price: [
+						{ amount: 12.5, currency: 'USD' },
+						{ amount: 999, currency: 'INR' },
+					],
+				},
 				additionalFields: {
 					description: 'All about safety',
 					contentType: 'video',
@@ -46,7 +47,16 @@ describe('course upsert', () => {
 					skills: 'safety, compliance',
 					tags: 'onboarding,required ,',
 					imageUrl: 'https://learn.test/safety.png',
-					languages: { language: [{ languageCode: 'EN', title: 'Safety', url: 'https://learn.test/en', description: 'English' }] },
+					languages: {
+						language: [
+							{
+								languageCode: 'EN',
+								title: 'Safety',
+								url: 'https://learn.test/en',
+								description: 'English',
+							},
+						],
+					},
 					expirationDate: '2027-12-31 23:59:59',
 					groupIds: '11,12',
 					channelIds: '21',
@@ -75,7 +85,14 @@ describe('course upsert', () => {
 			skills: ['safety', 'compliance'],
 			tags: ['onboarding', 'required'],
 			image_url: 'https://learn.test/safety.png',
-			languages_attributes: [{ language_code: 'en', title: 'Safety', url: 'https://learn.test/en', description: 'English' }],
+			languages_attributes: [
+				{
+					language_code: 'en',
+					title: 'Safety',
+					url: 'https://learn.test/en',
+					description: 'English',
+				},
+			],
 			expiration_date: '2027-12-31 23:59:59',
 			group_ids: ['11', '12'],
 			channel_ids: ['21'],
@@ -83,14 +100,19 @@ describe('course upsert', () => {
 		});
 		expect(run.items).toEqual([
 			{
-				json: { externalId: 'ext-1', transactionId: 'tx-9', status: 'initiated', message: 'Request accepted' },
+				json: {
+					externalId: 'ext-1',
+					transactionId: 'tx-9',
+					status: 'initiated',
+					message: 'Request accepted',
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
 	});
 
 	test('sends prices_data [] when no price is given, and nothing that was not given', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		let body: unknown;
 		nock(BASE_URL)
 			.post(COURSES, (b) => ((body = b), true))
@@ -98,14 +120,20 @@ describe('course upsert', () => {
 
 		await runNode({
 			credentials,
-			parameters: { resource: 'course', operation: 'upsert', externalId: 'e', name: 'n', url: 'https://x.test/' },
+			parameters: {
+				resource: 'course',
+				operation: 'upsert',
+				externalId: 'e',
+				name: 'n',
+				url: 'https://x.test/',
+			},
 		});
 
 		expect(body).toEqual({ external_id: 'e', name: 'n', url: 'https://x.test/', prices_data: [] });
 	});
 
 	test('accepts arrays from expressions for list fields', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		let body: Record<string, unknown> = {};
 		nock(BASE_URL)
 			.post(COURSES, (b) => ((body = b), true))
@@ -129,10 +157,14 @@ describe('course upsert', () => {
 	});
 
 	test('waits for the transaction when asked', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		nock(BASE_URL).post(COURSES).reply(202, accepted('tx-w'));
-		nock(BASE_URL).get('/api/developer/v2/request_data/tx-w').reply(200, transaction('tx-w', 'initiated'));
-		nock(BASE_URL).get('/api/developer/v2/request_data/tx-w').reply(200, transaction('tx-w', 'success', 'Content created'));
+		nock(BASE_URL)
+			.get('/api/developer/v2/request_data/tx-w')
+			.reply(200, transaction('tx-w', 'initiated'));
+		nock(BASE_URL)
+			.get('/api/developer/v2/request_data/tx-w')
+			.reply(200, transaction('tx-w', 'success', 'Content created'));
 
 		const run = await runNode({
 			credentials,
@@ -147,21 +179,31 @@ describe('course upsert', () => {
 		});
 
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ transactionId: 'tx-w', status: 'success', message: 'Content created' });
+		expect(run.items[0].json).toMatchObject({
+			transactionId: 'tx-w',
+			status: 'success',
+			message: 'Content created',
+		});
 		expect(nock.isDone()).toBe(true);
 	});
 });
 
 describe('course getMany', () => {
 	const page = (from: number, count: number) =>
-		Array.from({ length: count }, (_, i) => ({ id: String(from + i), external_id: `c-${from + i}`, name: `Course ${from + i}` }));
+		Array.from({ length: count }, (_, i) => ({
+			id: String(from + i),
+			external_id: `c-${from + i}`,
+			name: `Course ${from + i}`,
+		}));
 
 	test('Return All pages through the whole catalog by offset', async () => {
-		const credentials = setup();
+		const credentials = credentialsWithToken();
 		const calls: string[] = [];
 		nock(BASE_URL)
 			.get(COURSES)
-			.query((q) => (calls.push(`${q.offset}/${q.limit}/${q.return_total_count}`), q.offset === '0'))
+			.query(
+				(q) => (calls.push(`${q.offset}/${q.limit}/${q.return_total_count}`), q.offset === '0'),
+			)
 			.reply(200, { data: page(0, 100), total_count: 230 });
 		nock(BASE_URL)
 			.get(COURSES)
@@ -172,33 +214,55 @@ describe('course getMany', () => {
 			.query((q) => (calls.push(`${q.offset}/${q.limit}`), q.offset === '200'))
 			.reply(200, { data: page(200, 30), total_count: 230 });
 
-		const run = await runNode({ credentials, parameters: { resource: 'course', operation: 'getMany', returnAll: true } });
+		const run = await runNode({
+			credentials,
+			parameters: { resource: 'course', operation: 'getMany', returnAll: true },
+		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(230);
-		expect(run.items.map((i) => i.json.external_id)).toEqual(page(0, 230).map((c) => c.external_id));
+		expect(run.items.map((i) => i.json.external_id)).toEqual(
+			page(0, 230).map((c) => c.external_id),
+		);
 		expect(run.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
 		expect(calls).toEqual(['0/100/true', '100/100', '200/100']);
 	});
 
 	test('keeps paging when the server serves smaller pages than asked for', async () => {
-		const credentials = setup();
-		nock(BASE_URL).get(COURSES).query((q) => q.offset === '5').reply(200, { data: page(5, 2), total_count: 9 });
-		nock(BASE_URL).get(COURSES).query((q) => q.offset === '7').reply(200, { data: page(7, 2), total_count: 9 });
+		const credentials = credentialsWithToken();
+		nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '5')
+			.reply(200, { data: page(5, 2), total_count: 9 });
+		nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '7')
+			.reply(200, { data: page(7, 2), total_count: 9 });
 
 		const run = await runNode({
 			credentials,
-			parameters: { resource: 'course', operation: 'getMany', returnAll: true, options: { offset: 5 } },
+			parameters: {
+				resource: 'course',
+				operation: 'getMany',
+				returnAll: true,
+				options: { offset: 5 },
+			},
 		});
 
 		expect(run.items.map((i) => i.json.external_id)).toEqual(['c-5', 'c-6', 'c-7', 'c-8']);
 	});
 
 	test('Limit stops at the limit', async () => {
-		const credentials = setup();
-		nock(BASE_URL).get(COURSES).query((q) => q.offset === '0' && q.limit === '3').reply(200, { data: page(0, 3), total_count: 50 });
+		const credentials = credentialsWithToken();
+		nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '0' && q.limit === '3')
+			.reply(200, { data: page(0, 3), total_count: 50 });
 
-		const run = await runNode({ credentials, parameters: { resource: 'course', operation: 'getMany', returnAll: false, limit: 3 } });
+		const run = await runNode({
+			credentials,
+			parameters: { resource: 'course', operation: 'getMany', returnAll: false, limit: 3 },
+		});
 
 		expect(run.items).toHaveLength(3);
 		expect(nock.isDone()).toBe(true);
@@ -227,16 +291,30 @@ describe('course archive', () => {
 	};
 
 	test('finds the course on a later page and posts its whole metadata with status archived', async () => {
-		const credentials = setup();
-		const filler = Array.from({ length: 100 }, (_, i) => ({ id: String(i), external_id: `other-${i}`, name: 'x', url: 'https://x.test' }));
-		nock(BASE_URL).get(COURSES).query((q) => q.offset === '0').reply(200, { data: filler, total_count: 101 });
-		nock(BASE_URL).get(COURSES).query((q) => q.offset === '100').reply(200, { data: [existing], total_count: 101 });
+		const credentials = credentialsWithToken();
+		const filler = Array.from({ length: 100 }, (_, i) => ({
+			id: String(i),
+			external_id: `other-${i}`,
+			name: 'x',
+			url: 'https://x.test',
+		}));
+		nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '0')
+			.reply(200, { data: filler, total_count: 101 });
+		nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '100')
+			.reply(200, { data: [existing], total_count: 101 });
 		let body: unknown;
 		nock(BASE_URL)
 			.post(COURSES, (b) => ((body = b), true))
 			.reply(202, accepted('tx-a'));
 
-		const run = await runNode({ credentials, parameters: { resource: 'course', operation: 'archive', externalId: 'old-1' } });
+		const run = await runNode({
+			credentials,
+			parameters: { resource: 'course', operation: 'archive', externalId: 'old-1' },
+		});
 
 		expect(run.error).toBeUndefined();
 		expect(body).toEqual({
@@ -256,12 +334,19 @@ describe('course archive', () => {
 			restricted_group_ids: ['3'],
 			status: 'archived',
 		});
-		expect(run.items[0].json).toMatchObject({ externalId: 'old-1', courseId: '501', transactionId: 'tx-a' });
+		expect(run.items[0].json).toMatchObject({
+			externalId: 'old-1',
+			courseId: '501',
+			transactionId: 'tx-a',
+		});
 	});
 
 	test('a course that is not in the catalog is a clear per-item error', async () => {
-		const credentials = setup();
-		nock(BASE_URL).get(COURSES).query(true).reply(200, { data: [existing], total_count: 1 });
+		const credentials = credentialsWithToken();
+		nock(BASE_URL)
+			.get(COURSES)
+			.query(true)
+			.reply(200, { data: [existing], total_count: 1 });
 
 		const run = await runNode({
 			credentials,

@@ -1,15 +1,15 @@
 import nock from 'nock';
 
-import { BASE_URL, accepted, lmsCredentials, mockToken } from '../helpers/lms';
+import {
+	BASE_URL,
+	accepted,
+	lmsCredentials,
+	credentialsWithToken,
+	isolateNetwork,
+} from '../helpers/lms';
 import { runNode } from '../helpers/workflows';
 
 const COURSES = '/api/developer/v2/courses.json';
-
-function setup(overrides: Record<string, unknown> = {}) {
-	const credentials = lmsCredentials(overrides);
-	mockToken(credentials.learningPlatformOAuth2Api.clientId);
-	return credentials;
-}
 
 const upsertById = {
 	resource: 'course',
@@ -19,23 +19,28 @@ const upsertById = {
 	url: 'https://learn.test/c',
 };
 
-beforeEach(() => {
-	nock.disableNetConnect();
-	nock.cleanAll();
-});
-afterAll(() => nock.enableNetConnect());
+isolateNetwork();
 
 test('a 429 with Retry-After is waited out and the request repeated', async () => {
-	const credentials = setup();
+	const credentials = credentialsWithToken();
 	const times: number[] = [];
 	nock(BASE_URL)
 		.post(COURSES)
-		.reply(() => (times.push(Date.now()), [429, { message: 'Too many requests' }, { 'Retry-After': '1' }]));
+		.reply(
+			() => (
+				times.push(Date.now()),
+				[429, { message: 'Too many requests' }, { 'Retry-After': '1' }]
+			),
+		);
 	nock(BASE_URL)
 		.post(COURSES)
 		.reply(() => (times.push(Date.now()), [202, accepted('tx-1')]));
 
-	const run = await runNode({ credentials, items: [{ id: 'a', name: 'A' }], parameters: upsertById });
+	const run = await runNode({
+		credentials,
+		items: [{ id: 'a', name: 'A' }],
+		parameters: upsertById,
+	});
 
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json.transactionId).toBe('tx-1');
@@ -43,11 +48,15 @@ test('a 429 with Retry-After is waited out and the request repeated', async () =
 });
 
 test('a 429 without Retry-After is retried with backoff', async () => {
-	const credentials = setup();
+	const credentials = credentialsWithToken();
 	nock(BASE_URL).post(COURSES).times(2).reply(429, { message: 'Too many requests' });
 	nock(BASE_URL).post(COURSES).reply(202, accepted('tx-2'));
 
-	const run = await runNode({ credentials, items: [{ id: 'a', name: 'A' }], parameters: upsertById });
+	const run = await runNode({
+		credentials,
+		items: [{ id: 'a', name: 'A' }],
+		parameters: upsertById,
+	});
 
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json.transactionId).toBe('tx-2');
@@ -55,14 +64,18 @@ test('a 429 without Retry-After is retried with backoff', async () => {
 });
 
 test('5xx answers and dropped connections are retried for upserts, which are safe to repeat', async () => {
-	const credentials = setup();
+	const credentials = credentialsWithToken();
 	nock(BASE_URL).post(COURSES).reply(503, 'Service Unavailable');
 	nock(BASE_URL)
 		.post(COURSES)
 		.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 	nock(BASE_URL).post(COURSES).reply(202, accepted('tx-3'));
 
-	const run = await runNode({ credentials, items: [{ id: 'a', name: 'A' }], parameters: upsertById });
+	const run = await runNode({
+		credentials,
+		items: [{ id: 'a', name: 'A' }],
+		parameters: upsertById,
+	});
 
 	expect(run.error).toBeUndefined();
 	expect(run.items[0].json.transactionId).toBe('tx-3');
@@ -70,10 +83,17 @@ test('5xx answers and dropped connections are retried for upserts, which are saf
 });
 
 test('a 4xx other than 401/429 is not retried and surfaces the API message', async () => {
-	const credentials = setup();
-	nock(BASE_URL).post(COURSES).once().reply(422, { message: 'Validation failed', errors: { url: ['is invalid'] } });
+	const credentials = credentialsWithToken();
+	nock(BASE_URL)
+		.post(COURSES)
+		.once()
+		.reply(422, { message: 'Validation failed', errors: { url: ['is invalid'] } });
 
-	const run = await runNode({ credentials, items: [{ id: 'a', name: 'A' }], parameters: upsertById });
+	const run = await runNode({
+		credentials,
+		items: [{ id: 'a', name: 'A' }],
+		parameters: upsertById,
+	});
 
 	expect(run.error?.message).toBe('Upserting course "a" failed (HTTP 422: Validation failed)');
 	expect((run.error as { description?: string }).description).toContain('is invalid');
@@ -88,7 +108,10 @@ test('an invalid item stops the run before anything is sent, naming the item and
 			{ id: '', name: 'B' },
 			{ id: 'c', name: 'C' },
 		],
-		parameters: { ...upsertById, additionalFields: { durationSec: '={{ $json.id === "c" ? 1.5 : 60 }}' } },
+		parameters: {
+			...upsertById,
+			additionalFields: { durationSec: '={{ $json.id === "c" ? 1.5 : 60 }}' },
+		},
 	});
 
 	expect(run.error?.message).toBe('Invalid input on item 1: externalId: is required');
@@ -106,20 +129,28 @@ test('enum fields reject values outside the documented options', async () => {
 		parameters: {
 			...upsertById,
 			prices: { price: [{ amount: -1, currency: 'EUR' }] },
-			additionalFields: { level: 'expert', publishedAt: '2026-02-30', languages: { language: [{ languageCode: 'eng' }] } },
+			additionalFields: {
+				level: 'expert',
+				publishedAt: '2026-02-30',
+				languages: { language: [{ languageCode: 'eng' }] },
+			},
 		},
 	});
 
 	const message = run.error?.message ?? '';
 	expect(message).toContain('prices.price[0].amount: must be greater than 0');
-	expect(message).toMatch(/prices\.price\[0\]\.currency: Invalid enum value\. Expected 'INR' \| 'USD'/);
+	expect(message).toMatch(
+		/prices\.price\[0\]\.currency: Invalid enum value\. Expected 'INR' \| 'USD'/,
+	);
 	expect(message).toMatch(/additionalFields\.level: Invalid enum value/);
 	expect(message).toContain('additionalFields.publishedAt: is not a real calendar date');
-	expect(message).toContain('additionalFields.languages.language[0].languageCode: must be a two-letter language code');
+	expect(message).toContain(
+		'additionalFields.languages.language[0].languageCode: must be a two-letter language code',
+	);
 });
 
 test('with Continue On Fail, bad items become error items and the others go on, in input order', async () => {
-	const credentials = setup();
+	const credentials = credentialsWithToken();
 	nock(BASE_URL)
 		.post(COURSES, (b) => b.external_id === 'a')
 		.delay(150)
@@ -144,7 +175,12 @@ test('with Continue On Fail, bad items become error items and the others go on, 
 	});
 
 	expect(run.error).toBeUndefined();
-	expect(run.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+	expect(run.items.map((i) => i.pairedItem)).toEqual([
+		{ item: 0 },
+		{ item: 1 },
+		{ item: 2 },
+		{ item: 3 },
+	]);
 	expect(run.items[0].json.transactionId).toBe('tx-a');
 	expect(run.items[1].json.error).toBe('Invalid input on item 1: name: is required');
 	expect(run.items[2].json.error).toBe('Upserting course "c" failed (HTTP 422: Name taken)');
@@ -152,9 +188,13 @@ test('with Continue On Fail, bad items become error items and the others go on, 
 });
 
 test('without Continue On Fail an API failure says how far the run got', async () => {
-	const credentials = setup({ requestsPerMinute: 60 });
-	nock(BASE_URL).post(COURSES, (b) => b.external_id === 'a').reply(202, accepted('tx-a'));
-	nock(BASE_URL).post(COURSES, (b) => b.external_id === 'b').reply(400, { message: 'Broken' });
+	const credentials = credentialsWithToken({ requestsPerMinute: 60 });
+	nock(BASE_URL)
+		.post(COURSES, (b) => b.external_id === 'a')
+		.reply(202, accepted('tx-a'));
+	nock(BASE_URL)
+		.post(COURSES, (b) => b.external_id === 'b')
+		.reply(400, { message: 'Broken' });
 
 	const run = await runNode({
 		credentials,
@@ -167,11 +207,13 @@ test('without Continue On Fail an API failure says how far the run got', async (
 	});
 
 	expect(run.error?.message).toBe('Upserting course "b" failed (HTTP 400: Broken)');
-	expect((run.error as { description?: string }).description).toContain('1 of 3 items had completed before this failure');
+	expect((run.error as { description?: string }).description).toContain(
+		'1 of 3 items had completed before this failure',
+	);
 });
 
 test('the client-side throttle spaces requests to requestsPerMinute', async () => {
-	const credentials = setup({ requestsPerMinute: 600 });
+	const credentials = credentialsWithToken({ requestsPerMinute: 600 });
 	const times: number[] = [];
 	nock(BASE_URL)
 		.post(COURSES)

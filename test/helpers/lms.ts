@@ -31,9 +31,27 @@ export function mockToken(clientId: string, token = TOKEN, times = 1) {
 }
 
 export function accepted(id: string) {
-	return { message: 'Request accepted', data: { id, http_method: 'POST', status: 'initiated', response: {} } };
+	return {
+		message: 'Request accepted',
+		data: { id, http_method: 'POST', status: 'initiated', response: {} },
+	};
 }
 
 export function transaction(id: string, status: string, message = 'done') {
 	return { response: 'success', data: { id, http_method: 'POST', status, response: { message } } };
+}
+
+/** Fresh credentials whose first token request is answered. */
+export function credentialsWithToken(overrides: Record<string, unknown> = {}) {
+	const credentials = lmsCredentials(overrides);
+	mockToken(credentials.learningPlatformOAuth2Api.clientId);
+	return credentials;
+}
+
+/** Every LMS test starts with no pending mocks and no real network. */
+export function isolateNetwork() {
+	beforeEach(() => {
+		nock.disableNetConnect();
+		nock.cleanAll();
+	});
 }

@@ -21,13 +21,22 @@ const CREDENTIAL_OF: Record<string, string> = {
 };
 
 /** Runs one node of the package on the given items, through n8n's execution engine. */
-export async function runNode(options: SingleNodeRun): Promise<RunResult & { items: ReturnType<RunResult['outputs']> }> {
+export async function runNode(
+	options: SingleNodeRun,
+): Promise<RunResult & { items: ReturnType<RunResult['outputs']> }> {
 	const type = options.type ?? LMS_NODE;
 	const credentialType = CREDENTIAL_OF[type];
 	const result = await runWorkflow({
 		workflow: {
 			nodes: [
-				{ id: 'in', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'in',
+					name: 'Input',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					id: 'node',
 					name: 'Node',
@@ -35,7 +44,9 @@ export async function runNode(options: SingleNodeRun): Promise<RunResult & { ite
 					typeVersion: 1,
 					position: [200, 0],
 					parameters: options.parameters,
-					credentials: credentialType ? { [credentialType]: { id: '1', name: 'Test credential' } } : undefined,
+					credentials: credentialType
+						? { [credentialType]: { id: '1', name: 'Test credential' } }
+						: undefined,
 					onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 				},
 			],

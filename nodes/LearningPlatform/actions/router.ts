@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { assertAllValid, withProgress } from '../../shared/itemFailures';
 import { errorItem, pairedItems } from '../../shared/items';
 import type { ItemOperation } from '../../shared/operation';
+import { prepareItem, resolveOperation } from '../../shared/operation';
 import { mapWithConcurrency } from '../../shared/pool';
 import { stopSending } from '../../shared/stopSignal';
 import { lmsConcurrency, lmsCredentials } from '../transport';
@@ -22,8 +22,6 @@ const operations: Record<string, Record<string, ItemOperation>> = {
 	transaction: { get: transaction.get, wait: transaction.wait },
 };
 
-type Prepared = { input: unknown } | { error: unknown };
-
 /**
  * The only place that loops over items. Without Continue On Fail every item is validated before
  * the first request, so one bad item cannot leave half a batch sent; with it, each item is
@@ -33,23 +31,9 @@ type Prepared = { input: unknown } | { error: unknown };
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not supported`,
-		);
-	}
+	const operation = resolveOperation(this, operations);
 	const continueOnFail = this.continueOnFail();
-	const prepare = (itemIndex: number): Prepared => {
-		try {
-			return { input: operation.prepare.call(this, itemIndex) };
-		} catch (error) {
-			return { error };
-		}
-	};
+	const prepare = (itemIndex: number) => prepareItem.call(this, operation, itemIndex);
 	const preparedUpFront = continueOnFail
 		? undefined
 		: items.map((_, itemIndex) => prepare(itemIndex));

@@ -8,6 +8,8 @@ import {
 	withProgress,
 } from '../../shared/itemFailures';
 import { errorItem, pairedItems } from '../../shared/items';
+import type { Prepared } from '../../shared/operation';
+import { prepareItem, resolveOperation } from '../../shared/operation';
 import { mapWithConcurrency } from '../../shared/pool';
 import type {
 	ItemOperation,
@@ -30,8 +32,6 @@ const operations: Record<string, Record<string, Operation>> = {
 /** Reads in flight at once; record stores publish no rate limit, and 429s are waited out. */
 const READ_CONCURRENCY = 4;
 
-type Prepared = { input: unknown } | { error: unknown };
-
 /**
  * The only place that loops over items. Every item is validated before the first request, so
  * one bad item cannot leave half a run sent. Output keeps the input order, every output item is
@@ -40,24 +40,10 @@ type Prepared = { input: unknown } | { error: unknown };
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
-	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not supported`,
-		);
-	}
+	const operation = resolveOperation(this, operations);
 	const continueOnFail = this.continueOnFail();
 
-	const prepared: Prepared[] = items.map((_, itemIndex) => {
-		try {
-			return { input: operation.prepare.call(this, itemIndex) };
-		} catch (error) {
-			return { error };
-		}
-	});
+	const prepared = items.map((_, itemIndex) => prepareItem.call(this, operation, itemIndex));
 	if (!continueOnFail) assertAllValid(prepared);
 
 	const results =

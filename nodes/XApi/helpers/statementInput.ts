@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { randomUUID } from 'crypto';
+import { z } from 'zod';
 
 import type { Statement } from '../validation';
 import { formatIssues, validateStatement } from '../validation';
@@ -32,3 +33,12 @@ export function checkedStatement(
 	// The id goes first so that it is the first thing seen in the output and in the store's logs.
 	return { id: original.id ?? randomUUID(), ...original } as StatementWithId;
 }
+
+/** A statement ID as a user types or maps it. */
+export const statementIdSchema = z
+	.string()
+	.trim()
+	.regex(
+		/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+		'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)',
+	);

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { statementIdSchema } from '../../helpers/statementInput';
+
 import { parseItemInput } from '../../../shared/validation';
 import { getStatement } from '../../transport/statements';
 
@@ -41,13 +43,7 @@ export const description = updateDisplayOptions(
 export const kind = 'item' as const;
 
 const inputSchema = z.object({
-	statementId: z
-		.string()
-		.trim()
-		.regex(
-			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-			'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)',
-		),
+	statementId: statementIdSchema,
 	options: z.object({ voided: z.boolean().default(false) }).strict(),
 });
 

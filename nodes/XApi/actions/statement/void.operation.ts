@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
-import { checkedStatement } from '../../helpers/statementInput';
+import { checkedStatement, statementIdSchema } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
 import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { PreparedItem, StatementOutcome } from '../operation';
@@ -53,13 +53,7 @@ export const description = updateDisplayOptions(
 export const kind = 'statements' as const;
 
 const inputSchema = z.object({
-	statementId: z
-		.string()
-		.trim()
-		.regex(
-			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-			'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)',
-		),
+	statementId: statementIdSchema,
 	actorName: z.string().trim().min(1, 'is required'),
 	actorEmail: z
 		.string()
