@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { Row } from '../lib/table';
 import type { TargetCheck } from '../lib/stats';
 

@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import type { NodeUnderTest } from './runNode';

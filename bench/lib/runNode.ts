@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow } from '../../harness/engine';

@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import { createCredentialsHelper } from '../../harness/engine';
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';

@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { Contender, UpsertRun } from '../benchmarks/upsert';
 import { CONTENDER_LABELS } from '../benchmarks/upsert';
 

@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import { COURSES_PATH, lmsNode } from '../lib/nodes';
 import { runSingleNode } from '../lib/runNode';
 import { countRequests } from '../lib/sandboxRequests';

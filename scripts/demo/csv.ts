@@ -1,4 +1,3 @@
-/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 
 /**
  * Reads a CSV file's text into records keyed by the header row (RFC 4180 quoting). The demo

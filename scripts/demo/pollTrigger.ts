@@ -1,4 +1,3 @@
-/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';

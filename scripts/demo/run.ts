@@ -1,4 +1,3 @@
-/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject, WorkflowExecuteMode } from 'n8n-workflow';
 
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';

@@ -1,4 +1,3 @@
-/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import { ExecutionLifecycleHooks } from 'n8n-core';
 import type { IExecuteResponsePromiseData } from 'n8n-workflow';
 

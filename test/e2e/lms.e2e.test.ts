@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { randomBytes } from 'node:crypto';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';

@@ -8,7 +8,6 @@ export const USER_COURSES = '/api/developer/v2/user_courses.json';
 export const REQUEST_DATA = '/api/developer/v2/request_data/';
 
 /** Tests read arbitrary JSON answers by path; typing each shape would only restate the assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
 export interface Answer<T = Json> {

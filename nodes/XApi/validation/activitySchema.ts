@@ -1,11 +1,9 @@
 /** Activities and their definitions, interaction Activities included (xAPI-Data 2.4.4.1). */
-import { z } from 'zod';
-
 import { isPlainObject, listOf, quote } from './describe';
 import { extensions, iri, irl, languageMap, oneOf } from './primitives';
+import { addTo, arrayOf, literal, text, withRules, type Problems } from './schema';
 import { strictObject } from './strictObject';
-import type { Activity, ActivityDefinition, InteractionType } from './types';
-import { addTo, withRules, type Problems } from './zodHelpers';
+import type { InteractionType } from './types';
 
 export const INTERACTION_TYPES = [
 	'true-false',
@@ -38,10 +36,10 @@ const LISTS_BY_INTERACTION_TYPE: Record<InteractionType, readonly ComponentList[
 };
 
 export const interactionComponentShape = strictObject({
-	id: z.string(),
+	id: text,
 	description: languageMap.optional(),
 });
-const componentList = z.array(interactionComponentShape).optional();
+const componentList = arrayOf(interactionComponentShape).optional();
 
 /** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
 function interactionRules(definition: unknown): Problems {
@@ -102,7 +100,7 @@ export const activityDefinitionShape = strictObject({
 	type: iri.optional(),
 	moreInfo: irl.optional(),
 	interactionType: oneOf(INTERACTION_TYPES).optional(),
-	correctResponsesPattern: z.array(z.string()).optional(),
+	correctResponsesPattern: arrayOf(text).optional(),
 	choices: componentList,
 	scale: componentList,
 	source: componentList,
@@ -111,12 +109,12 @@ export const activityDefinitionShape = strictObject({
 	extensions: extensions.optional(),
 });
 
-const activityDefinition = withRules<ActivityDefinition>(activityDefinitionShape, interactionRules);
+const activityDefinition = withRules(activityDefinitionShape, interactionRules);
 
 export const activityShape = strictObject({
-	objectType: z.literal('Activity').optional(),
+	objectType: literal('Activity').optional(),
 	id: iri,
 	definition: activityDefinition.optional(),
 });
 
-export const activity: z.ZodType<Activity, z.ZodTypeDef, unknown> = activityShape;
+export const activity = activityShape;

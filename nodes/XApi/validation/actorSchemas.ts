@@ -1,16 +1,23 @@
 /** Agents, Groups and accounts (xAPI-Data 2.4.2) in each role they play in a statement. */
-import { z } from 'zod';
-
 import { caseHint, isPlainObject, listOf, quote, wrongKind } from './describe';
 import { irl, mbox, mboxSha1sum, uri } from './primitives';
+import {
+	addTo,
+	arrayOf,
+	chosen,
+	literal,
+	problem,
+	text,
+	withRules,
+	type Problem,
+	type Problems,
+} from './schema';
 import { strictObject } from './strictObject';
-import type { Actor, Agent, Group } from './types';
-import { addTo, chosen, problem, withRules, type Problem, type Problems } from './zodHelpers';
 
 const IDENTIFIER_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
 const IDENTIFIER_LIST = listOf(IDENTIFIER_KEYS);
 
-export const accountShape = strictObject({ homePage: irl, name: z.string() });
+export const accountShape = strictObject({ homePage: irl, name: text });
 
 const identifierShape = {
 	mbox: mbox.optional(),
@@ -20,8 +27,8 @@ const identifierShape = {
 };
 
 export const agentShape = strictObject({
-	objectType: z.literal('Agent').optional(),
-	name: z.string().optional(),
+	objectType: literal('Agent').optional(),
+	name: text.optional(),
 	...identifierShape,
 });
 
@@ -34,7 +41,7 @@ function tooManyIdentifiers(kind: string, used: string[]): string {
 }
 
 /** An Agent has exactly one inverse functional identifier (xAPI-Data 2.4.2.1). */
-const agent = withRules<Agent>(agentShape, (value) => {
+const agent = withRules(agentShape, (value) => {
 	if (!isPlainObject(value)) return undefined;
 	const used = identifiersUsed(value);
 	if (used.length === 0)
@@ -63,7 +70,7 @@ function objectTypeProblems(
 }
 
 /** Members are Agents; Groups cannot be nested (xAPI-Data 2.4.2.2). */
-const memberAgent = chosen<Agent>((value) => {
+const memberAgent = chosen((value) => {
 	if (!isPlainObject(value)) return problem(wrongKind('an Agent object', value));
 	if (value.objectType === 'Group') {
 		return problem('a Group cannot be a member of another Group: members must be Agents', [
@@ -74,9 +81,9 @@ const memberAgent = chosen<Agent>((value) => {
 });
 
 export const groupShape = strictObject({
-	objectType: z.literal('Group'),
-	name: z.string().optional(),
-	member: z.array(memberAgent).optional(),
+	objectType: literal('Group'),
+	name: text.optional(),
+	member: arrayOf(memberAgent).optional(),
 	...identifierShape,
 });
 
@@ -97,10 +104,10 @@ function groupRules(value: unknown): Problems {
 	return undefined;
 }
 
-const group = withRules<Group>(groupShape, groupRules);
+const group = withRules(groupShape, groupRules);
 
 /** An Agent, or a Group when "objectType" is "Group": actors, instructors, Agents as objects. */
-export const agentOrGroup = chosen<Actor>((value) => {
+export const agentOrGroup = chosen((value) => {
 	if (!isPlainObject(value)) return problem(wrongKind('an Agent or Group object', value));
 	return (
 		objectTypeProblems(value, ['Agent', 'Group']) ?? (value.objectType === 'Group' ? group : agent)
@@ -108,7 +115,7 @@ export const agentOrGroup = chosen<Actor>((value) => {
 });
 
 /** context.team is always a Group (xAPI-Data 2.4.6). */
-export const team = chosen<Group>((value) => {
+export const team = chosen((value) => {
 	if (!isPlainObject(value)) return problem(wrongKind('a Group object', value));
 	if (value.objectType === undefined || value.objectType === 'Agent') {
 		return problem(
@@ -119,7 +126,7 @@ export const team = chosen<Group>((value) => {
 });
 
 /** For 3-legged OAuth: an anonymous Group of exactly two Agents (xAPI-Data 2.4.9). */
-const authorityGroup = withRules<Group>(groupShape, (value) => {
+const authorityGroup = withRules(groupShape, (value) => {
 	if (!isPlainObject(value)) return undefined;
 	let problems: Problems;
 	const used = identifiersUsed(value);
@@ -138,7 +145,7 @@ const authorityGroup = withRules<Group>(groupShape, (value) => {
 	return problems;
 });
 
-export const authority = chosen<Actor>((value) => {
+export const authority = chosen((value) => {
 	if (!isPlainObject(value)) return problem(wrongKind('an Agent or Group object', value));
 	return (
 		objectTypeProblems(value, ['Agent', 'Group']) ??

@@ -2,9 +2,8 @@
 
 import { isPlainObject, quote } from './describe';
 import { iri, irl, languageMap, mediaType, numberWhere, sha2 } from './primitives';
+import { problem, withRules, type Problems } from './schema';
 import { strictObject } from './strictObject';
-import type { Attachment } from './types';
-import { problem, withRules, type Problems } from './zodHelpers';
 
 const SIGNATURE_USAGE_TYPE = 'http://adlnet.gov/expapi/attachments/signature';
 const SIGNATURE_CONTENT_TYPE = 'application/octet-stream';
@@ -35,4 +34,4 @@ export const attachmentShape = strictObject({
 	fileUrl: irl.optional(),
 });
 
-export const attachment = withRules<Attachment>(attachmentShape, signatureRules);
+export const attachment = withRules(attachmentShape, signatureRules);

@@ -1,20 +1,17 @@
 /** The context of a statement (xAPI-Data 2.4.6) and Statement References (2.4.4.3). */
-import { z } from 'zod';
-
 import { activity } from './activitySchema';
 import { agentOrGroup, team } from './actorSchemas';
 import { isPlainObject, wrongKind } from './describe';
 import { extensions, languageTag, uuid } from './primitives';
+import { arrayOf, chosen, literal, problem, text } from './schema';
 import { strictObject } from './strictObject';
-import type { ContextActivityList } from './types';
-import { chosen, problem } from './zodHelpers';
 
-export const statementRefShape = strictObject({ objectType: z.literal('StatementRef'), id: uuid });
+export const statementRefShape = strictObject({ objectType: literal('StatementRef'), id: uuid });
 
-const activityList = z.array(activity);
+const activityList = arrayOf(activity);
 
 /** A single Activity is accepted as well as a list (xAPI-Data 2.4.6.2.s4.b2). */
-const activityOrList = chosen<ContextActivityList>((value) => {
+const activityOrList = chosen((value) => {
 	if (Array.isArray(value)) return activityList;
 	if (isPlainObject(value)) return activity;
 	return problem(wrongKind('a list of Activities (or a single Activity object)', value));
@@ -32,8 +29,8 @@ export const contextShape = strictObject({
 	instructor: agentOrGroup.optional(),
 	team: team.optional(),
 	contextActivities: contextActivitiesShape.optional(),
-	revision: z.string().optional(),
-	platform: z.string().optional(),
+	revision: text.optional(),
+	platform: text.optional(),
 	language: languageTag.optional(),
 	statement: statementRefShape.optional(),
 	extensions: extensions.optional(),

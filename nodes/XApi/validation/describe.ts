@@ -30,7 +30,7 @@ export function wrongKind(expected: string, value: unknown): string {
 	return `must be ${expected}, but is ${describeValue(value)}`;
 }
 
-/** Names of zod's parsed types as a person would say them. */
+/** Names of the kinds of value a property can require, as a person would say them. */
 export const KIND_NAMES: Record<string, string> = {
 	string: 'text',
 	number: 'a number',

@@ -1,15 +1,6 @@
-/** Turns zod's issues into messages that name the property and say in plain words what is wrong. */
-import type { ZodIssue } from 'zod';
-
-import {
-	caseHint,
-	describeValue,
-	isPlainObject,
-	KIND_NAMES,
-	listOf,
-	quote,
-	wrongKind,
-} from './describe';
+/** Turns findings into messages that name the property and say in plain words what is wrong. */
+import { caseHint, describeValue, KIND_NAMES, listOf, quote, wrongKind } from './describe';
+import type { Finding, PathSegment } from './schema';
 import { PROPERTY_NAMES } from './statementSchema';
 
 export interface ValidationIssue {
@@ -17,8 +8,6 @@ export interface ValidationIssue {
 	path: string;
 	message: string;
 }
-
-type PathSegment = string | number;
 
 const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -31,16 +20,6 @@ export function formatPath(path: readonly PathSegment[]): string {
 		else text += `[${JSON.stringify(segment)}]`;
 	}
 	return text === '' ? 'statement' : text;
-}
-
-function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
-	let value = root;
-	for (const segment of path) {
-		if (Array.isArray(value) && typeof segment === 'number') value = value[segment];
-		else if (isPlainObject(value) && typeof segment === 'string') value = value[segment];
-		else return undefined;
-	}
-	return value;
 }
 
 const NUMBER_TEXT = /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/;
@@ -72,45 +51,39 @@ function allowedValueMessage(value: unknown, allowed: readonly string[]): string
 	return `must be ${listOf(allowed)}, but is ${describeValue(value)}`;
 }
 
-function toValidationIssues(issue: ZodIssue, input: unknown): ValidationIssue[] {
-	switch (issue.code) {
+function toValidationIssues(finding: Finding): ValidationIssue[] {
+	switch (finding.code) {
 		case 'unrecognized_keys':
-			return issue.keys.map((key) => ({
-				path: formatPath([...issue.path, key]),
+			return finding.keys.map((key) => ({
+				path: formatPath([...finding.path, key]),
 				message: unknownPropertyMessage(key),
 			}));
 		case 'invalid_type':
 			return [
 				{
-					path: formatPath(issue.path),
-					message: wrongTypeMessage(issue.expected, valueAt(input, issue.path)),
+					path: formatPath(finding.path),
+					message: wrongTypeMessage(finding.expected, finding.value),
 				},
 			];
 		case 'invalid_literal':
 			return [
 				{
-					path: formatPath(issue.path),
-					message: allowedValueMessage(valueAt(input, issue.path), [String(issue.expected)]),
+					path: formatPath(finding.path),
+					message: allowedValueMessage(finding.value, [finding.expected]),
 				},
 			];
-		case 'invalid_enum_value':
-			return [
-				{
-					path: formatPath(issue.path),
-					message: allowedValueMessage(valueAt(input, issue.path), issue.options.map(String)),
-				},
-			];
-		default:
-			// Issues raised by this validator's own checks already carry a plain-words message.
-			return [{ path: formatPath(issue.path), message: issue.message }];
+		case 'custom':
+			// The validator's own checks already word their message for people.
+			return [{ path: formatPath(finding.path), message: finding.message }];
 	}
 }
 
-export function toIssues(zodIssues: readonly ZodIssue[], input: unknown): ValidationIssue[] {
+/** One issue per problem, in the order found, each reported once. */
+export function toIssues(findings: readonly Finding[]): ValidationIssue[] {
 	const seen = new Set<string>();
 	const issues: ValidationIssue[] = [];
-	for (const zodIssue of zodIssues) {
-		for (const issue of toValidationIssues(zodIssue, input)) {
+	for (const finding of findings) {
+		for (const issue of toValidationIssues(finding)) {
 			const key = `${issue.path}\u0000${issue.message}`;
 			if (seen.has(key)) continue;
 			seen.add(key);

@@ -1,6 +1,4 @@
-/** Zod schemas for the xAPI data types used throughout a statement (xAPI-Data 2.4 and 4.x). */
-import { z } from 'zod';
-
+/** Schemas for the xAPI data types used throughout a statement (xAPI-Data 2.4 and 4.x). */
 import { caseHint, isPlainObject, listOf, quote, wrongKind } from './describe';
 import {
 	durationProblem,
@@ -16,15 +14,11 @@ import {
 	timestampProblem,
 	uuidProblem,
 } from './formats';
-import type { Extensions, LanguageMap } from './types';
-import { addTo, checked, problem, type Problems } from './zodHelpers';
+import { addTo, checked, problem, type Problems, type Schema } from './schema';
 
 /** Text checked by `explain`, which says what is wrong with it (undefined when it is fine). */
-function formattedText(
-	expected: string,
-	explain: (value: string) => string | undefined,
-): z.ZodType<string, z.ZodTypeDef, unknown> {
-	return checked<string>((value) => {
+function formattedText(expected: string, explain: (value: string) => string | undefined): Schema {
+	return checked((value) => {
 		if (typeof value !== 'string') return problem(wrongKind(expected, value));
 		const message = explain(value);
 		return message === undefined ? undefined : problem(message);
@@ -129,18 +123,17 @@ export const statementVersion = formattedText('an xAPI version such as "1.0.0"',
 );
 
 /** Text restricted to the given values, which are case sensitive (xAPI-Data 2.2.s4.b1.b6). */
-export function oneOf<T extends string>(values: readonly T[]): z.ZodType<T, z.ZodTypeDef, unknown> {
-	const allowed: readonly string[] = values;
+export function oneOf(values: readonly string[]): Schema {
 	return formattedText(`text (${listOf(values)})`, (value) => {
-		if (allowed.includes(value)) return undefined;
+		if (values.includes(value)) return undefined;
 		const hint = caseHint(value, values);
 		if (hint) return `${quote(value)} is not allowed: values are case sensitive, write "${hint}"`;
 		return `must be ${listOf(values)}, but is ${quote(value)}`;
-	}) as z.ZodType<T, z.ZodTypeDef, unknown>;
+	});
 }
 
 /** Keys are language tags, values are text (xAPI-Data 4.2). */
-export const languageMap = checked<LanguageMap>((value) => {
+export const languageMap = checked((value) => {
 	if (!isPlainObject(value))
 		return problem(wrongKind('a language map, an object such as {"en-US": "completed"}', value));
 	let problems: Problems;
@@ -153,7 +146,7 @@ export const languageMap = checked<LanguageMap>((value) => {
 });
 
 /** Keys are IRIs; values may be any JSON value, null included (xAPI-Data 4.1). */
-export const extensions = checked<Extensions>((value) => {
+export const extensions = checked((value) => {
 	if (!isPlainObject(value)) {
 		return problem(wrongKind(`an object whose keys are IRIs such as ${IRI_EXAMPLE}`, value));
 	}
@@ -170,18 +163,14 @@ export const extensions = checked<Extensions>((value) => {
 export function numberWhere(
 	isAllowed: (value: number) => boolean,
 	explain: (value: number) => string,
-): z.ZodType<number, z.ZodTypeDef, unknown> {
-	return checked<number>((value) => {
+): Schema {
+	return checked((value) => {
 		if (typeof value !== 'number') return problem(wrongKind('a number', value));
 		return isAllowed(value) ? undefined : problem(explain(value));
 	});
 }
 
 /** A property that may not appear here; `reason` says why. */
-export function forbidden(
-	reason: string,
-): z.ZodOptional<z.ZodType<undefined, z.ZodTypeDef, unknown>> {
-	return checked<undefined>((value) =>
-		value === undefined ? undefined : problem(reason),
-	).optional();
+export function forbidden(reason: string): Schema {
+	return checked((value) => (value === undefined ? undefined : problem(reason))).optional();
 }

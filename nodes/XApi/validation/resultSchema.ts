@@ -1,11 +1,8 @@
 /** The result of a statement and its score (xAPI-Data 2.4.5). */
-import { z } from 'zod';
-
 import { isPlainObject } from './describe';
 import { duration, extensions, numberWhere } from './primitives';
+import { addTo, number, text, trueOrFalse, withRules, type Problems } from './schema';
 import { strictObject } from './strictObject';
-import type { Score } from './types';
-import { addTo, withRules, type Problems } from './zodHelpers';
 
 const scaled = numberWhere(
 	(value) => value >= -1 && value <= 1,
@@ -32,16 +29,16 @@ function scoreRangeRules(score: unknown): Problems {
 
 export const scoreShape = strictObject({
 	scaled: scaled.optional(),
-	raw: z.number().optional(),
-	min: z.number().optional(),
-	max: z.number().optional(),
+	raw: number.optional(),
+	min: number.optional(),
+	max: number.optional(),
 });
 
 export const resultShape = strictObject({
-	score: withRules<Score>(scoreShape, scoreRangeRules).optional(),
-	success: z.boolean().optional(),
-	completion: z.boolean().optional(),
-	response: z.string().optional(),
+	score: withRules(scoreShape, scoreRangeRules).optional(),
+	success: trueOrFalse.optional(),
+	completion: trueOrFalse.optional(),
+	response: text.optional(),
 	duration: duration.optional(),
 	extensions: extensions.optional(),
 });

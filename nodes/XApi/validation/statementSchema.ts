@@ -1,6 +1,4 @@
 /** Statements and SubStatements (xAPI-Data 2.4), with the rules that span several properties. */
-import { z } from 'zod';
-
 import {
 	activity,
 	activityDefinitionShape,
@@ -13,9 +11,17 @@ import { contextActivitiesShape, contextShape, statementRefShape } from './conte
 import { caseHint, isPlainObject, listOf, quote, wrongKind } from './describe';
 import { forbidden, iri, languageMap, statementVersion, timestamp, uuid } from './primitives';
 import { resultShape, scoreShape } from './resultSchema';
+import {
+	addTo,
+	arrayOf,
+	chosen,
+	literal,
+	problem,
+	withRules,
+	type Problems,
+	type Schema,
+} from './schema';
 import { strictObject } from './strictObject';
-import type { Statement, SubStatement } from './types';
-import { addTo, chosen, problem, withRules, type Problems } from './zodHelpers';
 
 const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'] as const;
@@ -24,8 +30,8 @@ const AGENT_OR_GROUP_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account', 'membe
 export const verbShape = strictObject({ id: iri, display: languageMap.optional() });
 
 /** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
-function statementObject<T extends Statement['object']>(subStatement?: z.ZodTypeAny) {
-	return chosen<T>((value) => {
+function statementObject(subStatement?: Schema): Schema {
+	return chosen((value) => {
 		if (!isPlainObject(value)) {
 			return problem(
 				wrongKind('an Activity, Agent, Group, StatementRef or SubStatement object', value),
@@ -101,7 +107,7 @@ const coreShape = {
 	result: resultShape.optional(),
 	context: contextShape.optional(),
 	timestamp: timestamp.optional(),
-	attachments: z.array(attachment).optional(),
+	attachments: arrayOf(attachment).optional(),
 };
 
 function notInSubStatement(key: string) {
@@ -111,21 +117,21 @@ function notInSubStatement(key: string) {
 }
 
 export const subStatementShape = strictObject({
-	objectType: z.literal('SubStatement'),
+	objectType: literal('SubStatement'),
 	...coreShape,
-	object: statementObject<SubStatement['object']>(),
+	object: statementObject(),
 	id: notInSubStatement('id'),
 	stored: notInSubStatement('stored'),
 	version: notInSubStatement('version'),
 	authority: notInSubStatement('authority'),
 });
 
-const subStatement = withRules<SubStatement>(subStatementShape, contextFitsObject);
+const subStatement = withRules(subStatementShape, contextFitsObject);
 
 export const statementShape = strictObject({
 	id: uuid.optional(),
 	...coreShape,
-	object: statementObject<Statement['object']>(subStatement),
+	object: statementObject(subStatement),
 	stored: timestamp.optional(),
 	authority: authority.optional(),
 	version: statementVersion.optional(),
@@ -137,10 +143,10 @@ function statementRules(statement: unknown): Problems {
 	return problems && voiding ? problems.concat(voiding) : (problems ?? voiding);
 }
 
-const statementWithRules = withRules<Statement>(statementShape, statementRules);
+const statementWithRules = withRules(statementShape, statementRules);
 
 /** A whole statement as POSTed to a record store (xAPI-Data 2.4, Communication 2.1.2). */
-export const statementSchema = chosen<Statement>((value) => {
+export const statementSchema = chosen((value) => {
 	if (Array.isArray(value)) return problem('must be one statement object, not a list');
 	if (!isPlainObject(value)) return problem(wrongKind('a statement object', value));
 	return statementWithRules;

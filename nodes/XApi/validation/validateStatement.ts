@@ -4,6 +4,7 @@
  * property the specification does not define. The schemas are built once, when this module loads.
  */
 import { toIssues, type ValidationIssue } from './issues';
+import { findingsOf } from './schema';
 import { statementSchema } from './statementSchema';
 import type { Statement } from './types';
 
@@ -12,7 +13,8 @@ export type StatementValidation =
 	| { ok: false; issues: ValidationIssue[] };
 
 export function validateStatement(statement: unknown): StatementValidation {
-	const result = statementSchema.safeParse(statement);
-	if (result.success) return { ok: true, statement: result.data };
-	return { ok: false, issues: toIssues(result.error.issues, statement) };
+	const findings = findingsOf(statementSchema, statement);
+	// A valid statement is returned as given: the schemas never copy or change what they check.
+	if (findings.length === 0) return { ok: true, statement: statement as Statement };
+	return { ok: false, issues: toIssues(findings) };
 }

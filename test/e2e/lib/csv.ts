@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 
 /**
  * Rows of a CSV file with a header line, as objects keyed by column name

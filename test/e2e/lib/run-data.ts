@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { NodeRun } from './execute-output';
 
 /** The `json` of every item a node put on output `output` (e.g. 1: its error output) in its first run. */

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 
 /**
  * The secrets that occur in `text`. Short values are refused: they would match

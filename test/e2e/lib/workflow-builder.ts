@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { CredentialJson, WorkflowJson, WorkflowNodeJson } from './workflow-json';
 
 /** The name of the Manual Trigger every built workflow starts with. */

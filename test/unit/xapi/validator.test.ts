@@ -9,8 +9,9 @@ interface ConformanceCase {
 }
 
 // Loaded at run time: a static JSON import would make the type checker infer a type for 950 statements.
+// The corpus is vendored in test/fixtures (see its README there for origin and licence).
 const cases = jest.requireActual<ConformanceCase[]>(
-	'../../../../shared/fixtures/xapi-conformance/statements.json',
+	'../../fixtures/xapi-conformance/statements.json',
 );
 
 /** "accepted", or "rejected: <every issue>" so that a failing case shows why it was rejected. */
