@@ -1,18 +1,15 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
 
-import { createHash } from 'crypto';
-
-import { redactText } from '../nodes/shared/redact';
-import { sharedToken } from '../nodes/shared/tokenCache';
-import { describeHttpFailure, networkWords } from '../nodes/shared/httpFailure';
+import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport';
+import { issueAccessToken, withAccessToken } from '../nodes/LearningPlatform/transport/token';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';
@@ -71,59 +68,44 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 				'Client-side throttle for this client ID, shared by every workflow in this n8n process. The platform allows 300. In queue mode with W workers, set 300 divided by W.',
 		},
 		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'requestTimeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 300 },
+			default: DEFAULT_REQUEST_TIMEOUT_SEC,
+			description:
+				'How long to wait for one answer from the platform before the request counts as failed (and is retried where that is safe). Each operation also has an overall timeout.',
+		},
+		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'hidden',
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// Which base URL, client ID and secret the token was issued for (a hash of them):
+			// a token is never sent once any of them has changed.
+			displayName: 'Access Token Issued For',
+			name: 'accessTokenFor',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	// n8n calls this when the access token is empty, and once more after a 401.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-		const clientId = String(credentials.clientId ?? '');
-		const clientSecret = String(credentials.clientSecret ?? '');
-		const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : undefined;
-		const accessToken = await sharedToken(
-			tokenKey(baseUrl, clientId, clientSecret),
-			stale || undefined,
-			async () => {
-				try {
-					const response = (await this.helpers.httpRequest({
-						method: 'POST',
-						url: `${baseUrl}/api/oauth/token`,
-						qs: {
-							client_id: clientId,
-							client_secret: clientSecret,
-							grant_type: 'client_credentials',
-						},
-						headers: { Accept: 'application/json' },
-						json: true,
-					})) as { access_token?: string; expires_in?: number };
-					if (!response?.access_token) {
-						throw new Error('the token endpoint answered without an access_token');
-					}
-					return {
-						token: response.access_token,
-						expiresInSec: Number(response.expires_in) || undefined,
-					};
-				} catch (error) {
-					throw tokenError(error, clientSecret);
-				}
-			},
-		);
-		return { accessToken };
+		return await issueAccessToken.call(this, credentials);
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	// A function, not a template: the token goes only to the base URL and values it was issued for.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return withAccessToken(credentials, requestOptions);
+	}
 
 	test: ICredentialTestRequest = {
 		request: {
@@ -133,40 +115,4 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 			headers: { Accept: 'application/json' },
 		},
 	};
-}
-
-// The secret is part of the key (hashed) so that a corrected or wrong secret is never
-// answered with a token fetched for another one.
-function tokenKey(baseUrl: string, clientId: string, clientSecret: string): string {
-	const secretHash = createHash('sha256').update(clientSecret).digest('hex').slice(0, 16);
-	return `${baseUrl}|${clientId}|${secretHash}`;
-}
-
-function normalizeBaseUrl(value: unknown): string {
-	return String(value ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-}
-
-/**
- * The token URL carries the client secret in its query string, and HTTP errors quote their
- * URL: build a fresh error from the status and the redacted API message only.
- */
-function tokenError(error: unknown, clientSecret: string): Error {
-	const failure = describeHttpFailure(error);
-	const body = failure.body as { message?: unknown; error?: unknown } | undefined;
-	const apiMessage =
-		typeof body?.message === 'string'
-			? body.message
-			: typeof body?.error === 'string'
-				? body.error
-				: '';
-	const reason = failure.status
-		? `HTTP ${failure.status}${apiMessage ? `: ${apiMessage}` : ''}${failure.status === 401 ? ' (check the client ID and secret)' : ''}`
-		: failure.networkCode
-			? networkWords(failure.networkCode)
-			: failure.message;
-	return new Error(
-		redactText(`Could not get an access token from the platform (${reason})`, [clientSecret]),
-	);
 }

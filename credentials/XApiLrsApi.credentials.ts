@@ -7,7 +7,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { authorizationHeader, XAPI_VERSION } from '../nodes/XApi/transport/authorization';
+import {
+	DEFAULT_REQUEST_TIMEOUT_SEC,
+	withLrsAuthorization,
+} from '../nodes/XApi/transport/authorization';
 
 export class XApiLrsApi implements ICredentialType {
 	name = 'xApiLrsApi';
@@ -86,22 +89,25 @@ export class XApiLrsApi implements ICredentialType {
 			description: 'Also called the secret of the record store',
 			displayOptions: { show: { authentication: ['basic'] } },
 		},
+		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'requestTimeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 600 },
+			default: DEFAULT_REQUEST_TIMEOUT_SEC,
+			description:
+				'How long to wait for one answer from the record store before the request counts as failed (and is retried where that is safe)',
+		},
 	];
 
 	// A function rather than a generic template: Basic needs base64 of UTF-8 text, which
-	// expressions cannot do for every character.
+	// expressions cannot do for every character, and the credentials go only to the record
+	// store's own host.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return {
-			...requestOptions,
-			headers: {
-				...(requestOptions.headers ?? {}),
-				Authorization: authorizationHeader(credentials),
-				'X-Experience-API-Version': XAPI_VERSION,
-			},
-		};
+		return withLrsAuthorization(credentials, requestOptions);
 	}
 
 	test: ICredentialTestRequest = {

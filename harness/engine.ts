@@ -1,3 +1,4 @@
+/* eslint-disable -- harness code, not part of the n8n package: the community-node rules do not apply */
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -31,6 +32,8 @@ export interface RunOptions {
 	/** Shared between runs so that saved tokens carry over, as in n8n's database. */
 	credentialsHelper?: HarnessCredentialsHelper;
 	staticData?: IDataObject;
+	/** Cancels the execution when it aborts, as n8n's Stop button does. */
+	signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -137,7 +140,17 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	});
 
 	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
-	await execution.processRunExecutionData(workflow);
+	const running = execution.processRunExecutionData(workflow);
+	const cancel = () => running.cancel();
+	if (options.signal?.aborted) cancel();
+	options.signal?.addEventListener('abort', cancel, { once: true });
+	try {
+		await running;
+	} catch (error) {
+		if (!options.signal?.aborted) throw error;
+	} finally {
+		options.signal?.removeEventListener('abort', cancel);
+	}
 	const run = await finished;
 
 	return {

@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { lrsDeadline } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';
 import type { Cursor } from './cursor';
 import {
@@ -19,6 +20,15 @@ const PAGE_SIZE = 100;
 /** At most this many statements per poll; the rest come with the next poll, in order. */
 export const MAX_STATEMENTS_PER_POLL = 1_000;
 
+/** A poll reads for at most this long (and within the time n8n gives a poll). */
+const POLL_DEADLINE_MS = 2 * 60_000;
+
+function pollDeadline(context: IPollFunctions) {
+	const budget =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() * 0.8 : Infinity;
+	return lrsDeadline.call(context, Math.min(POLL_DEADLINE_MS, budget));
+}
+
 /**
  * Where a newly activated trigger starts: just after the newest matching statement, so the
  * first poll emits nothing and history is never replayed. Reading the newest statement instead
@@ -35,7 +45,11 @@ export async function startingCursor(
 	let read = 0;
 	await forEachStatementPage.call(
 		this,
-		{ qs: { ...qs, limit: PAGE_SIZE }, action: 'Reading the newest statements' },
+		{
+			qs: { ...qs, limit: PAGE_SIZE },
+			action: 'Reading the newest statements',
+			deadline: pollDeadline(this),
+		},
 		(page) => {
 			for (const statement of page) {
 				const storedMs = storedMsOf(statement);
@@ -69,6 +83,7 @@ export async function readNewStatements(
 		{
 			qs: { ...qs, ascending: true, limit: PAGE_SIZE, ...(since ? { since } : {}) },
 			action: 'Reading new statements',
+			deadline: pollDeadline(this),
 		},
 		(page) => {
 			for (const statement of page) {
@@ -91,7 +106,11 @@ export async function latestStatement(
 	let latest: IDataObject | undefined;
 	await forEachStatementPage.call(
 		this,
-		{ qs: { ...qs, limit: 1 }, action: 'Reading the latest statement' },
+		{
+			qs: { ...qs, limit: 1 },
+			action: 'Reading the latest statement',
+			deadline: pollDeadline(this),
+		},
 		(page) => {
 			latest = page[0];
 			return false;

@@ -3,6 +3,8 @@ export interface HttpFailure {
 	status?: number;
 	retryAfterMs?: number;
 	networkCode?: string;
+	/** The answer's headers, when there was an answer. */
+	headers?: Record<string, unknown>;
 	body?: unknown;
 	message: string;
 }
@@ -17,6 +19,9 @@ const NETWORK_CODES = new Set([
 	'ENOTFOUND',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'ESOCKETTIMEDOUT',
+	'ERR_CANCELED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
 ]);
 
 interface ResponseLike {
@@ -52,17 +57,22 @@ export function describeHttpFailure(error: unknown): HttpFailure {
 	return {
 		status,
 		retryAfterMs: parseRetryAfter(response?.headers?.['retry-after']),
+		headers: response?.headers,
 		networkCode: status ? undefined : (code ?? (hangUp ? 'ECONNRESET' : undefined)),
 		body: response?.data ?? response?.body ?? chain.map((e) => e.context?.data).find(Boolean),
 		message: chain[0]?.message ?? String(error),
 	};
 }
 
-/** Retry-After is either delta-seconds or an HTTP date. */
+/**
+ * Retry-After is either delta-seconds or an HTTP date. Negative numbers and past dates come
+ * back as 0; what is neither comes back undefined.
+ */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const text = String(Array.isArray(value) ? value[0] : value).trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
+	if (!/[a-z]/i.test(text)) return undefined;
 	const date = Date.parse(text);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
@@ -83,6 +93,9 @@ const NETWORK_WORDS: Record<string, string> = {
 	EPIPE: 'the connection was closed while sending',
 	EAI_AGAIN: 'the host name could not be resolved',
 	ENOTFOUND: 'the host was not found',
+	EHOSTUNREACH: 'the host could not be reached',
+	ENETUNREACH: 'the network could not be reached',
+	ERR_CANCELED: 'the request was aborted',
 };
 
 /**

@@ -1,7 +1,9 @@
-import { sleep } from 'n8n-workflow';
+import type { Deadline } from './deadline';
+import { pause } from './deadline';
 
 export interface PollOptions {
-	timeoutMs: number;
+	/** Ends the polling: no check starts, and no wait lasts, past it. */
+	deadline: Deadline;
 	/** First wait between checks. */
 	intervalMs: number;
 	/** Each wait is this many times the previous one, so checks grow logarithmically with time. */
@@ -15,20 +17,22 @@ export interface PollOutcome<T> {
 	polls: number;
 }
 
-/** Checks until `check` says done or the timeout passes; never sleeps past the deadline. */
+/**
+ * Checks until `check` says done or the deadline passes; never sleeps past the deadline, and
+ * stops waiting as soon as the execution is cancelled.
+ */
 export async function pollUntil<T>(
 	check: () => Promise<{ done: boolean; value: T }>,
-	{ timeoutMs, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,
+	{ deadline, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,
 ): Promise<PollOutcome<T>> {
-	const deadline = Date.now() + timeoutMs;
 	let interval = Math.max(1, intervalMs);
 	let polls = 0;
 	for (;;) {
 		const result = await check();
 		polls++;
-		const remaining = deadline - Date.now();
-		if (result.done || remaining <= 0) return { ...result, polls };
-		await sleep(Math.min(interval, remaining));
+		const remaining = deadline.remainingMs();
+		if (result.done || remaining <= 0 || deadline.cancelled) return { ...result, polls };
+		await pause(Math.min(interval, remaining), deadline.cancelSignal);
 		interval = Math.min(maxIntervalMs, interval * factor);
 	}
 }

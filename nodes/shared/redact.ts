@@ -1,36 +1,121 @@
 const MASK = '***';
 
-/** Values that must never be shown, in every spelling a URL or body could carry them. */
-function spellings(secret: string): string[] {
-	const encoded = encodeURIComponent(secret);
-	const plus = encoded.replace(/%20/g, '+');
-	return [...new Set([secret, encoded, plus])];
-}
+/** Shorter values are too likely to be ordinary text to mask everywhere. */
+const MIN_SECRET_LENGTH = 4;
 
 const SENSITIVE_QUERY = /([?&](?:client_secret|access_token|token|password)=)[^&#\s"']*/gi;
-const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
+const AUTH_SCHEME = /\b((?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
+const SENSITIVE_KEY = /authorization|secret|password|token/i;
 
-/** Masks the given secrets, sensitive query parameters and bearer tokens in a text. */
-export function redactText(text: string, secrets: readonly unknown[] = []): string {
-	let out = text.replace(SENSITIVE_QUERY, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
-	for (const secret of secrets) {
-		if (typeof secret !== 'string' || secret.length < 3) continue;
-		for (const form of spellings(secret)) out = out.split(form).join(MASK);
-	}
-	return out;
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Deep copy of a JSON-like value with every string redacted. */
-export function redactValue<T>(value: T, secrets: readonly unknown[] = [], depth = 0): T {
-	if (typeof value === 'string') return redactText(value, secrets) as T;
-	if (depth > 8 || value === null || typeof value !== 'object') return value;
-	if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets, depth + 1)) as T;
-	const out: Record<string, unknown> = {};
-	for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-		out[key] =
-			/authorization|secret|password|token/i.test(key) && typeof v === 'string'
-				? MASK
-				: redactValue(v, secrets, depth + 1);
+/** Every spelling in which a secret can show up in a URL, a header or a body. */
+function spellingsOf(secret: string): string[] {
+	const forms = new Set<string>();
+	const add = (value: string) => {
+		const trimmed = value.trim();
+		if (trimmed.length < MIN_SECRET_LENGTH) return;
+		const encoded = encodeURIComponent(trimmed);
+		const base64 = Buffer.from(trimmed, 'utf8').toString('base64');
+		for (const form of [trimmed, encoded, encoded.replace(/%20/g, '+'), base64]) forms.add(form);
+		forms.add(base64.replace(/=+$/, ''));
+		forms.add(base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+	};
+	add(secret);
+	// A header value such as "Basic abc…": its credential part alone is secret too.
+	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
+	if (scheme) add(scheme[1]);
+	return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+/**
+ * Masks secrets in anything that may be shown: the values it was given (in plain, URL-encoded
+ * and base64 spellings, any letter case, with or without an auth scheme), sensitive query
+ * parameters, and any `Bearer`/`Basic` credential.
+ */
+export class Redactor {
+	private readonly secrets = new Set<string>();
+
+	private pattern: RegExp | undefined;
+
+	constructor(secrets: Iterable<unknown> = []) {
+		this.add(...secrets);
 	}
-	return out as T;
+
+	add(...values: unknown[]): this {
+		for (const value of values) {
+			if (typeof value !== 'string' || value.trim().length < MIN_SECRET_LENGTH) continue;
+			if (this.secrets.has(value)) continue;
+			this.secrets.add(value);
+			this.pattern = undefined;
+		}
+		return this;
+	}
+
+	/** A redactor with the same secrets, to add more to without touching this one. */
+	copy(): Redactor {
+		return new Redactor(this.secrets);
+	}
+
+	forgetAll(): void {
+		this.secrets.clear();
+		this.pattern = undefined;
+	}
+
+	text(text: string): string {
+		let out = text.replace(SENSITIVE_QUERY, `$1${MASK}`).replace(AUTH_SCHEME, `$1${MASK}`);
+		const pattern = this.secretPattern();
+		if (pattern) out = out.replace(pattern, MASK);
+		return out;
+	}
+
+	/** Deep copy of a JSON-like value with every string masked and secret-named keys hidden. */
+	value<T>(value: T, depth = 0): T {
+		if (typeof value === 'string') return this.text(value) as T;
+		if (depth > 8 || value === null || typeof value !== 'object') return value;
+		if (Array.isArray(value)) return value.map((v) => this.value(v, depth + 1)) as T;
+		const out: Record<string, unknown> = {};
+		for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+			out[key] = SENSITIVE_KEY.test(key) && typeof v === 'string' ? MASK : this.value(v, depth + 1);
+		}
+		return out as T;
+	}
+
+	/**
+	 * Masks an error in place: message, description, stack, the messages n8n keeps, its
+	 * context and its cause chain. Returns the same error.
+	 */
+	error<E>(error: E): E {
+		let current: unknown = error;
+		for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+			const e = current as Record<string, unknown>;
+			for (const key of ['message', 'description', 'stack']) {
+				if (typeof e[key] === 'string') e[key] = this.text(e[key] as string);
+			}
+			if (Array.isArray(e.messages)) e.messages = e.messages.map((m) => this.value(m));
+			if (e.context && typeof e.context === 'object') e.context = this.value(e.context);
+			current = e.cause;
+			if (current && typeof current !== 'object') e.cause = this.value(current);
+		}
+		return error;
+	}
+
+	private secretPattern(): RegExp | undefined {
+		if (this.pattern || this.secrets.size === 0) return this.pattern;
+		const forms = [...this.secrets].flatMap(spellingsOf).sort((a, b) => b.length - a.length);
+		this.pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'gi') : undefined;
+		return this.pattern;
+	}
+}
+
+/** Masks one text with the given secrets (see Redactor). */
+export function redactText(text: string, secrets: readonly unknown[] = []): string {
+	return new Redactor(secrets).text(text);
+}
+
+/** Masks a JSON-like value with the given secrets (see Redactor). */
+export function redactValue<T>(value: T, secrets: readonly unknown[] = []): T {
+	return new Redactor(secrets).value(value);
 }

@@ -1,26 +1,23 @@
-import { sleep } from 'n8n-workflow';
+import { parseRetryAfter } from './httpFailure';
 
-import { describeHttpFailure, isRetryableServerFailure } from './httpFailure';
-import type { RequestThrottle } from './throttle';
-
+/** How a call may be repeated. */
 export interface RetryPolicy {
 	/** Whether sending the request twice has the same effect as sending it once. */
 	safeToRepeat: boolean;
-	/** Attempts in all for 5xx and network failures (only when safe to repeat). */
+	/** Attempts in all for 5xx, network failures and timeouts (only when safe to repeat). */
 	maxAttempts?: number;
 	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
 	maxThrottledAttempts?: number;
-	baseDelayMs?: number;
-	maxDelayMs?: number;
 	/**
 	 * Attempts in all for 401 answers. n8n already fetches a new token and repeats once; a token
-	 * revoked again meanwhile (the platform's tokens can expire under load) is worth a few more
-	 * tries, and a 401 means nothing was processed.
+	 * revoked again meanwhile is worth a few more tries, and a 401 means nothing was processed.
 	 */
 	maxUnauthorizedAttempts?: number;
+	baseDelayMs?: number;
+	maxDelayMs?: number;
 }
 
-const DEFAULTS = {
+export const RETRY_DEFAULTS = {
 	maxAttempts: 5,
 	maxThrottledAttempts: 12,
 	maxUnauthorizedAttempts: 1,
@@ -28,48 +25,41 @@ const DEFAULTS = {
 	maxDelayMs: 30_000,
 };
 
+/**
+ * Retry-After values are obeyed within this range: shorter ones (zero, negative, a past date)
+ * wait the minimum; longer ones fail the item, saying when the service asks to be retried,
+ * rather than pause every execution that shares the client.
+ */
+export const RETRY_AFTER_MIN_MS = 1_000;
+export const RETRY_AFTER_MAX_MS = 120_000;
+
 /** "Full jitter" exponential backoff: a random delay up to base × 2^attempt, capped. */
 export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
 	return Math.round(Math.random() * ceiling);
 }
 
-/**
- * Sends through the throttle, waits out 429s (Retry-After, else backoff) and repeats 5xx and
- * network failures only when the request is safe to repeat. The last failure is rethrown as is.
- */
-export async function sendWithRetry<T>(
-	send: () => Promise<T>,
-	policy: RetryPolicy,
-	throttle?: RequestThrottle,
-): Promise<T> {
-	const { maxAttempts, maxThrottledAttempts, maxUnauthorizedAttempts, baseDelayMs, maxDelayMs } = {
-		...DEFAULTS,
-		...policy,
-	};
-	let failures = 0;
-	let throttled = 0;
-	let unauthorized = 0;
-	for (;;) {
-		if (throttle) await throttle.acquire();
-		let lastError: unknown;
-		try {
-			return await send();
-		} catch (error) {
-			lastError = error;
-		}
-		const failure = describeHttpFailure(lastError);
-		if (failure.status === 429 && ++throttled < maxThrottledAttempts) {
-			const wait = failure.retryAfterMs ?? backoffDelay(throttled, baseDelayMs, maxDelayMs);
-			if (throttle) throttle.pause(wait);
-			else await sleep(wait);
-			continue;
-		}
-		if (failure.status === 401 && ++unauthorized < maxUnauthorizedAttempts) continue;
-		if (policy.safeToRepeat && isRetryableServerFailure(failure) && ++failures < maxAttempts) {
-			await sleep(backoffDelay(failures, baseDelayMs, maxDelayMs));
-			continue;
-		}
-		throw lastError;
+export type ThrottleWait = { waitMs: number } | { tooLongMs: number; retryAt: string };
+
+/** How long to wait after a 429: its Retry-After within the range above, else backoff. */
+export function waitAfterThrottle(
+	retryAfterHeader: unknown,
+	throttledCount: number,
+	now = Date.now(),
+): ThrottleWait {
+	const asked = parseRetryAfter(retryAfterHeader, now);
+	if (asked === undefined) {
+		const { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS;
+		return {
+			waitMs: Math.max(
+				RETRY_AFTER_MIN_MS / 2,
+				backoffDelay(throttledCount, baseDelayMs, maxDelayMs),
+			),
+		};
 	}
+	if (asked > RETRY_AFTER_MAX_MS) {
+		const at = new Date(now + asked);
+		return { tooLongMs: asked, retryAt: Number.isNaN(at.getTime()) ? 'never' : at.toISOString() };
+	}
+	return { waitMs: Math.max(RETRY_AFTER_MIN_MS, asked) };
 }

@@ -1,9 +1,13 @@
-import { sleep } from 'n8n-workflow';
+import type { Deadline } from './deadline';
+import { pause } from './deadline';
+
+/** Why a caller did not get a slot. */
+export type SlotRefusal = 'cancelled' | 'deadline';
 
 /**
  * Spaces request starts evenly so that one client never goes over its per-minute budget.
- * One instance per client key lives for the whole process, so every execution (and every
- * concurrent item) that uses the same client id shares the budget.
+ * One instance per client lives for the whole process (see clients.ts), so every execution
+ * (and every concurrent item) that uses the same client shares the budget.
  */
 export class RequestThrottle {
 	private intervalMs: number;
@@ -22,16 +26,21 @@ export class RequestThrottle {
 		this.intervalMs = intervalFor(requestsPerMinute);
 	}
 
-	/** Resolves when the caller may send one request. */
-	async acquire(): Promise<void> {
+	/**
+	 * Resolves when the caller may send one request, or with the reason it may not: the run was
+	 * cancelled, or the slot lies beyond the caller's deadline.
+	 */
+	async acquire(deadline?: Deadline): Promise<SlotRefusal | undefined> {
 		for (;;) {
+			if (deadline?.cancelled) return 'cancelled';
 			const epoch = this.pauseEpoch;
 			const now = Date.now();
 			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil);
+			if (deadline && slot - now > deadline.remainingMs()) return 'deadline';
 			this.nextSlotAt = slot + this.intervalMs;
-			if (slot > now) await sleep(slot - now);
+			if (slot > now && !(await pause(slot - now, deadline?.cancelSignal))) return 'cancelled';
 			// A 429 seen by another request while we waited invalidates the slot we reserved.
-			if (epoch === this.pauseEpoch || Date.now() >= this.pausedUntil) return;
+			if (epoch === this.pauseEpoch || Date.now() >= this.pausedUntil) return undefined;
 		}
 	}
 
@@ -47,20 +56,6 @@ export class RequestThrottle {
 
 function intervalFor(requestsPerMinute: number): number {
 	return requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0;
-}
-
-const throttles = new Map<string, RequestThrottle>();
-
-/** The process-wide throttle for one client key (e.g. base URL + client id). */
-export function throttleFor(key: string, requestsPerMinute: number): RequestThrottle {
-	let throttle = throttles.get(key);
-	if (!throttle) {
-		throttle = new RequestThrottle(requestsPerMinute);
-		throttles.set(key, throttle);
-	} else {
-		throttle.setRate(requestsPerMinute);
-	}
-	return throttle;
 }
 
 /** How many items to keep in flight so that the throttle, not latency, sets the pace. */

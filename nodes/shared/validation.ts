@@ -1,7 +1,9 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodError, ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import type { ZodIssue, ZodType, ZodTypeAny, ZodTypeDef } from 'zod';
 import { z } from 'zod';
+
+import { unexpectedAnswer } from './answer';
 
 /** `additionalFields.prices[1].amount` from a zod issue path. */
 export function issuePath(path: ReadonlyArray<string | number>): string {
@@ -14,10 +16,6 @@ export function issuePath(path: ReadonlyArray<string | number>): string {
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
 	return path ? `${path}: ${issue.message}` : issue.message;
-}
-
-export function describeZodError(error: ZodError, prefix = ''): string {
-	return error.issues.map((issue) => describeIssue(issue, prefix)).join('; ');
 }
 
 /**
@@ -73,20 +71,116 @@ function isRealTime(value: string): boolean {
 	return h < 24 && min < 60 && s < 60;
 }
 
-/** n8n date pickers give ISO date-times; the API wants plain dates: accept both, send YYYY-MM-DD. */
+const ISO_DATE_TIME =
+	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * A date as the API wants it (YYYY-MM-DD). n8n's date pickers give a local date-time without
+ * an offset: its date is taken. A date-time with an offset or Z is taken only at midnight
+ * (a date written as a timestamp); at any other time its date depends on the time zone meant,
+ * so it is refused rather than guessed.
+ */
 export const flexibleDate = z
 	.string()
 	.trim()
-	.transform((value) => (/^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value))
+	.superRefine((value, ctx) => {
+		const match = ISO_DATE_TIME.exec(value);
+		if (match?.[3] && !/^00:00(:00(\.0+)?)?$/.test(match[2])) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `has a time and a time zone (${value}); give the date as YYYY-MM-DD, e.g. {{ DateTime.fromISO($json.date).toFormat('yyyy-MM-dd') }} for the date in the workflow's time zone`,
+				fatal: true,
+			});
+		}
+	})
+	.transform((value) => ISO_DATE_TIME.exec(value)?.[1] ?? value)
 	.pipe(isoDate);
 
-/** Likewise for date-times: an ISO value from a date picker becomes YYYY-MM-DD HH:MM:SS. */
+/**
+ * A date and time as the API wants it (YYYY-MM-DD HH:MM:SS, no time zone). A local ISO value
+ * from a date picker is rewritten; one with an offset or Z is refused, since the API's format
+ * cannot carry it and dropping it would move the time.
+ */
 export const flexibleDateTime = z
 	.string()
 	.trim()
-	.transform((value) =>
-		/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?/.test(value)
-			? `${value.slice(0, 10)} ${value.slice(11, 19).padEnd(8, ':00').slice(0, 8)}`
-			: value,
-	)
+	.superRefine((value, ctx) => {
+		if (ISO_DATE_TIME.exec(value)?.[3]) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `has a time zone (${value}), which the platform's format cannot carry; give the local time as YYYY-MM-DD HH:MM:SS`,
+				fatal: true,
+			});
+		}
+	})
+	.transform((value) => {
+		const match = ISO_DATE_TIME.exec(value);
+		return match ? `${match[1]} ${match[2].slice(0, 8).padEnd(8, ':00').slice(0, 8)}` : value;
+	})
 	.pipe(isoDateTime);
+
+/** Ids go into paths and bodies: bounded, and never a path step of their own. */
+export const MAX_ID_LENGTH = 255;
+
+export const safeId = z
+	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+	.trim()
+	.min(1, 'is required')
+	.max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
+	.refine((value) => value !== '.' && value !== '..', 'cannot be "." or ".."')
+	// eslint-disable-next-line no-control-regex
+	.refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'cannot contain control characters');
+
+/** Only web addresses: `javascript:`, `data:` and the like are refused. */
+export const httpUrl = z
+	.string({ invalid_type_error: 'must be text' })
+	.trim()
+	.max(2048, 'must be at most 2048 characters')
+	.refine((value) => {
+		try {
+			const url = new URL(value);
+			return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+		} catch {
+			return false;
+		}
+	}, 'must be a full http(s) URL such as https://…');
+
+/** A positive, finite amount: a number, or text holding a plain decimal. Nothing is coerced. */
+export const positiveAmount = z.unknown().transform((value, ctx) => {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+				? Number(value)
+				: Number.NaN;
+	if (!Number.isFinite(number)) {
+		const message = Number.isNaN(number) ? 'must be a number' : 'must be a finite number';
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+		return z.NEVER;
+	}
+	if (number <= 0) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be greater than 0' });
+		return z.NEVER;
+	}
+	return number;
+});
+/**
+ * The answer's body if it has the documented shape; otherwise an unexpected-answer problem
+ * naming what is missing, so that nonsense is never reported as success.
+ */
+export function documentedAnswer<S extends ZodTypeAny>(
+	answer: { status: number; contentType: string; body: unknown },
+	schema: S,
+	what: string,
+): z.output<S> {
+	const result = schema.safeParse(answer.body);
+	if (result.success) return result.data;
+	const issue = result.error.issues[0];
+	const where = issuePath(issue.path);
+	throw unexpectedAnswer(
+		answer.status,
+		answer.contentType,
+		answer.body === undefined ? '' : JSON.stringify(answer.body),
+		`not ${what} (${where ? `${where}: ` : ''}${issue.message})`,
+	);
+}

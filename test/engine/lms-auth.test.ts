@@ -7,6 +7,7 @@ import {
 	CLIENT_SECRET,
 	accepted,
 	lmsCredentials,
+	credentialsWithIssuedToken,
 	mockToken,
 	credentialsWithToken,
 	isolateNetwork,
@@ -76,7 +77,7 @@ test('reuses the saved token across items and across executions', async () => {
 });
 
 test('fetches a new token after a 401 and retries the request once', async () => {
-	const credentials = lmsCredentials({ accessToken: 'expired-token' });
+	const credentials = credentialsWithIssuedToken('expired-token');
 	const { clientId } = credentials.learningPlatformOAuth2Api;
 	const expired = nock(BASE_URL, { reqheaders: { authorization: 'Bearer expired-token' } })
 		.post('/api/developer/v2/courses.json')

@@ -1,5 +1,7 @@
 import nock from 'nock';
 
+import { tokenFingerprint } from '../../nodes/LearningPlatform/transport/token';
+
 export const BASE_URL = 'https://lms.test';
 export const CLIENT_SECRET = 's3cr3t-Value+/=';
 export const TOKEN = 'tok-123';
@@ -54,4 +56,12 @@ export function isolateNetwork() {
 		nock.disableNetConnect();
 		nock.cleanAll();
 	});
+}
+
+/** Credentials holding a token already issued for their base URL, client id and secret. */
+export function credentialsWithIssuedToken(token: string, overrides: Record<string, unknown> = {}) {
+	const credentials = lmsCredentials({ accessToken: token, ...overrides });
+	const data = credentials.learningPlatformOAuth2Api as Record<string, unknown>;
+	data.accessTokenFor = tokenFingerprint(data as never);
+	return credentials;
 }

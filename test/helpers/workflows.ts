@@ -13,6 +13,13 @@ export interface SingleNodeRun {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	continueOnFail?: boolean;
 	credentialsHelper?: RunOptions['credentialsHelper'];
+	/** The credential type the node uses, for nodes other than the package's. */
+	credentialType?: string;
+	/** The id of the credential the node uses (n8n's credential id). */
+	credentialId?: string;
+	signal?: AbortSignal;
+	/** Extra node settings, e.g. the HTTP Request node's version. */
+	typeVersion?: number;
 }
 
 const CREDENTIAL_OF: Record<string, string> = {
@@ -41,11 +48,16 @@ export async function runNode(
 					id: 'node',
 					name: 'Node',
 					type,
-					typeVersion: 1,
+					typeVersion: options.typeVersion ?? 1,
 					position: [200, 0],
 					parameters: options.parameters,
-					credentials: credentialType
-						? { [credentialType]: { id: '1', name: 'Test credential' } }
+					credentials: (options.credentialType ?? credentialType)
+						? {
+								[options.credentialType ?? credentialType]: {
+									id: options.credentialId ?? '1',
+									name: 'Test credential',
+								},
+							}
 						: undefined,
 					onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 				},
@@ -56,6 +68,7 @@ export async function runNode(
 		startItems: options.items ?? [{}],
 		credentials: options.credentials,
 		credentialsHelper: options.credentialsHelper,
+		signal: options.signal,
 	});
 	const items = result.run.data.resultData.runData.Node?.[0]?.data?.main?.[0] ?? [];
 	return { ...result, items };

@@ -1,40 +1,51 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { HttpProblem } from '../../shared/answer';
+import type { Deadline } from '../../shared/deadline';
+import { apiError } from '../../shared/errors';
 import { pollUntil } from '../../shared/polling';
-import { lmsRequest } from './index';
+import { lmsCredentials, lmsRedactor, lmsRequest } from './index';
+import type { AcceptedWrite, Transaction } from './shapes';
+import { acceptedWriteShape, transactionAnswerShape } from './shapes';
 
-/** The platform's record of one asynchronous write. */
-export interface Transaction extends IDataObject {
-	id: string;
-	http_method?: string;
-	status: string;
-	response?: IDataObject;
-}
+export type { AcceptedWrite, Transaction };
 
-/** Accepted writes answer 202 with the transaction that will carry them out. */
-export interface AcceptedWrite {
-	message?: string;
-	data: Transaction;
-}
+export const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
 
 export async function getTransaction(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	id: string,
+	deadline: Deadline,
 ): Promise<Transaction> {
-	const answer = (await lmsRequest.call(this, itemIndex, {
+	const answer = await lmsRequest.call(this, itemIndex, {
 		method: 'GET',
-		path: `/api/developer/v2/request_data/${encodeURIComponent(id)}`,
+		path: `${TRANSACTIONS_PATH}/${encodeURIComponent(id)}`,
 		safeToRepeat: true,
 		action: `Reading transaction ${id}`,
-	})) as { data: Transaction };
+		deadline,
+		answer: { schema: transactionAnswerShape, is: 'a transaction' },
+	});
+	if (answer.data.id.toLowerCase() !== id.toLowerCase()) {
+		const credentials = await lmsCredentials.call(this, itemIndex);
+		throw apiError(
+			this.getNode(),
+			new HttpProblem(
+				'unexpected',
+				`unexpected answer: asked for transaction ${id}, got ${answer.data.id}`,
+			),
+			{ itemIndex, action: `Reading transaction ${id}`, redactor: lmsRedactor(credentials) },
+		);
+	}
 	return answer.data;
 }
 
 export interface WaitSettings {
-	timeoutSec: number;
+	/** First wait between checks; later waits grow by half each time. */
 	pollIntervalSec: number;
+	/** Ends the wait; its budget is what the timeout message names. */
+	deadline: Deadline;
 }
 
 export interface WaitResult {
@@ -45,27 +56,40 @@ export interface WaitResult {
 
 /**
  * Polls until the transaction leaves `initiated`. Success returns it; any other final status is
- * an API failure with the platform's message; a timeout says which transaction to poll later.
+ * an API failure with the platform's message; the deadline (polls and their requests included)
+ * ends it with an error that says which transaction to poll later.
  */
 export async function waitForTransaction(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	id: string,
-	{ timeoutSec, pollIntervalSec }: WaitSettings,
+	{ pollIntervalSec, deadline }: WaitSettings,
 ): Promise<WaitResult> {
 	const started = Date.now();
+	let seen: Transaction | undefined;
+	let failure: unknown;
 	const outcome = await pollUntil(
 		async () => {
-			const transaction = await getTransaction.call(this, itemIndex, id);
-			return { done: transaction.status !== 'initiated', value: transaction };
+			try {
+				seen = await getTransaction.call(this, itemIndex, id, deadline);
+				return { done: seen.status !== 'initiated', value: seen };
+			} catch (error) {
+				failure = error;
+				return { done: true, value: seen };
+			}
 		},
-		{ timeoutMs: timeoutSec * 1000, intervalMs: pollIntervalSec * 1000 },
+		{ deadline, intervalMs: pollIntervalSec * 1000 },
 	);
-	const transaction = outcome.value;
+	// A deadline that passed during a check after the platform said "in progress" is a timeout;
+	// any other failure of a check is the item's error.
+	const timedOutChecking = failure !== undefined && seen && deadline.expired && !deadline.cancelled;
+	if (failure !== undefined && !timedOutChecking) throw failure;
+	if (timedOutChecking) outcome.done = false;
+	const transaction = seen as Transaction;
 	if (!outcome.done) {
 		const timeout = new NodeOperationError(
 			this.getNode(),
-			`Transaction ${id} was still in progress after ${timeoutSec} s`,
+			`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
 			{
 				itemIndex,
 				description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
@@ -89,4 +113,59 @@ export async function waitForTransaction(
 		throw failed;
 	}
 	return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
+}
+
+/** First check comes after this long; waits then grow by half each time. */
+const WRITE_POLL_INTERVAL_SEC = 1;
+
+export interface Write {
+	path: string;
+	body: IDataObject;
+	action: string;
+	waitForCompletion: boolean;
+	/** Bounds the write and, when waiting, the wait. */
+	deadline: Deadline;
+	/** Fields the output starts with (what the user asked for). */
+	echo: IDataObject;
+}
+
+/**
+ * Posts a write (the platform accepts it in the background and names its transaction), then,
+ * if asked, waits for that transaction. An acceptance without a transaction is an unexpected
+ * answer, never a success.
+ */
+export async function postWrite(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	write: Write,
+): Promise<IDataObject> {
+	const accepted: AcceptedWrite = await lmsRequest.call(this, itemIndex, {
+		method: 'POST',
+		path: write.path,
+		body: write.body,
+		// Every write here sets a state keyed by its external id (and email): repeating it
+		// after a lost answer has the same effect as sending it once.
+		safeToRepeat: true,
+		action: write.action,
+		deadline: write.deadline,
+		answer: { schema: acceptedWriteShape, is: 'an accepted write with its transaction' },
+	});
+	const transaction = accepted.data;
+	const output: IDataObject = {
+		...write.echo,
+		transactionId: transaction.id,
+		status: transaction.status,
+		message: accepted.message,
+	};
+	if (!write.waitForCompletion) return output;
+	const done = await waitForTransaction.call(this, itemIndex, transaction.id, {
+		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
+		deadline: write.deadline,
+	});
+	return {
+		...output,
+		status: done.transaction.status,
+		message: done.transaction.response?.message ?? output.message,
+		transaction: done.transaction,
+	};
 }

@@ -19,6 +19,7 @@ import type {
 	StatementOutcome,
 } from './operation';
 import * as statement from './statement';
+import { lrsCredentials, lrsRedactor } from '../transport';
 
 const operations: Record<string, Record<string, Operation>> = {
 	statement: {
@@ -46,11 +47,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const prepared = items.map((_, itemIndex) => prepareItem.call(this, operation, itemIndex));
 	if (!continueOnFail) assertAllValid(prepared);
 
-	const results =
-		operation.kind === 'item'
-			? await runItems.call(this, operation, prepared, continueOnFail)
-			: await runStatements.call(this, operation, prepared, continueOnFail);
-	return [results.flat()];
+	// Every error is masked with the credential's secrets before anyone sees it.
+	const redactor = lrsRedactor(await lrsCredentials.call(this));
+	try {
+		const results =
+			operation.kind === 'item'
+				? await runItems.call(this, operation, prepared, continueOnFail)
+				: await runStatements.call(this, operation, prepared, continueOnFail);
+		return [results.flat().map((item) => (item.json.error ? redactor.value(item) : item))];
+	} catch (error) {
+		throw redactor.error(error);
+	}
 }
 
 async function runItems(
@@ -60,17 +67,24 @@ async function runItems(
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[][]> {
 	let completed = 0;
-	return await mapWithConcurrency(prepared, READ_CONCURRENCY, async (entry, itemIndex) => {
-		if ('error' in entry) return [errorItem(entry.error, itemIndex, this.getNode())];
-		try {
-			const data = await operation.execute.call(this, entry.input, itemIndex);
-			completed++;
-			return pairedItems(data, itemIndex);
-		} catch (error) {
-			if (continueOnFail) return [errorItem(error, itemIndex, this.getNode())];
-			throw withProgress(error, completed, prepared.length);
-		}
-	});
+	const results = await mapWithConcurrency(
+		prepared,
+		READ_CONCURRENCY,
+		async (entry, itemIndex) => {
+			if ('error' in entry) return [errorItem(entry.error, itemIndex, this.getNode())];
+			try {
+				const data = await operation.execute.call(this, entry.input, itemIndex);
+				completed++;
+				return pairedItems(data, itemIndex);
+			} catch (error) {
+				if (continueOnFail) return [errorItem(error, itemIndex, this.getNode())];
+				throw withProgress(error, completed, prepared.length);
+			}
+		},
+		this.getExecutionCancelSignal?.(),
+	);
+	// A cancelled run starts no further item; those never started have no output.
+	return results.map((result) => result ?? []);
 }
 
 /**
@@ -97,7 +111,11 @@ async function runStatements(
 		const outcome = outcomes.get(itemIndex);
 		if (outcome?.status === 'stored') return pairedItems(outcome.json, itemIndex);
 		if (outcome?.status === 'failed') return [errorItem(outcome.error, itemIndex, this.getNode())];
-		return [errorItem(new Error('The statement was not sent'), itemIndex, this.getNode())];
+		const reason = outcome?.status === 'notSent' ? outcome.reason : undefined;
+		const notSent = reason
+			? `Not sent: an earlier batch failed (${reason})`
+			: 'The statement was not sent';
+		return [errorItem(new Error(notSent), itemIndex, this.getNode())];
 	});
 }
 

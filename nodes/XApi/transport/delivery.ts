@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Statement } from '../validation';
 import { tryLrsRequest } from './index';
 import { isSameStatement } from './sameStatement';
+import { storedIdsShape } from './shapes';
 import { findStatement, STATEMENTS_PATH } from './statements';
 
 /** One item's statement, its id already fixed, so that any attempt can be repeated. */
@@ -15,7 +16,7 @@ export interface PendingStatement {
 export type DeliveryOutcome =
 	| { status: 'stored'; alreadyStored: boolean }
 	| { status: 'failed'; error: NodeApiError | NodeOperationError }
-	| { status: 'notSent' };
+	| { status: 'notSent'; reason?: string };
 
 export interface DeliveryOptions {
 	batchSize: number;
@@ -61,7 +62,8 @@ export function batchesOf(pending: PendingStatement[], batchSize: number): Pendi
 class Delivery {
 	readonly outcomes = new Map<number, DeliveryOutcome>();
 
-	private stopped = false;
+	/** Set once a failure that is not the statements' fault stops the delivery: why. */
+	private stoppedBecause: string | undefined;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -69,8 +71,10 @@ class Delivery {
 	) {}
 
 	async send(batch: PendingStatement[]): Promise<void> {
-		if (this.stopped) {
-			for (const entry of batch) this.outcomes.set(entry.itemIndex, { status: 'notSent' });
+		if (this.stoppedBecause !== undefined) {
+			for (const entry of batch) {
+				this.outcomes.set(entry.itemIndex, { status: 'notSent', reason: this.stoppedBecause });
+			}
 			return;
 		}
 		const outcome = await tryLrsRequest.call(this.context, {
@@ -81,9 +85,26 @@ class Delivery {
 			safeToRepeat: true,
 			action: describeBatch(batch),
 			itemIndex: batch[0].itemIndex,
+			answer: { schema: storedIdsShape, is: 'the ids of the stored statements' },
 		});
 		if (outcome.ok) {
-			this.store(batch, false);
+			const ids = outcome.body as string[];
+			const sent = batch.map((entry) => entry.statement.id.toLowerCase());
+			if (ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i])) {
+				this.store(batch, false);
+				return;
+			}
+			const error = new NodeApiError(
+				this.context.getNode(),
+				{ message: 'unexpected answer' },
+				{
+					itemIndex: batch[0].itemIndex,
+					message: `${describeBatch(batch)} failed (unexpected answer: the record store confirmed other statement ids than the ones sent)`,
+					description: `Sent ${sent.length} ids, confirmed ${ids.length}. The statements may or may not be stored; sending them again is safe, since they keep their ids.`,
+				},
+			);
+			for (const entry of batch) this.fail(entry, error);
+			this.stoppedBecause = 'the record store confirmed other statement ids than the ones sent';
 			return;
 		}
 		const single = batch.length === 1;
@@ -98,7 +119,11 @@ class Delivery {
 				return await this.sendHalves(batch);
 			default:
 				for (const entry of batch) this.fail(entry, outcome.error);
-				if (this.stopAfterFailure) this.stopped = true;
+				// A store that does not answer, refuses the credentials or fails on its own side
+				// would fail every later batch as well, each after its own deadline: stop here.
+				if (this.stopAfterFailure || !isStatementsFault(outcome.status)) {
+					this.stoppedBecause = outcome.error.message;
+				}
 		}
 	}
 
@@ -149,6 +174,18 @@ class Delivery {
 			},
 		);
 	}
+}
+
+/** Whether a failure status can be the statements' own fault (not the store's, the network's or the credentials'). */
+function isStatementsFault(status: number | undefined): boolean {
+	return (
+		status !== undefined &&
+		status >= 400 &&
+		status < 500 &&
+		status !== 401 &&
+		status !== 403 &&
+		status !== 429
+	);
 }
 
 function withHint(error: NodeApiError, status: number): NodeApiError {

@@ -7,10 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ZodTypeAny } from 'zod';
+
+import { HttpProblem } from '../../shared/answer';
+import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
-import { describeHttpFailure } from '../../shared/httpFailure';
-import { sendWithRetry } from '../../shared/retry';
-import { authorizationHeader, XAPI_VERSION } from './authorization';
+import { callApi } from '../../shared/http';
+import { Redactor } from '../../shared/redact';
+import { documentedAnswer } from '../../shared/validation';
+import { authorizationHeader, DEFAULT_REQUEST_TIMEOUT_SEC, XAPI_VERSION } from './authorization';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 
@@ -23,6 +28,7 @@ export interface LrsCredentials extends IDataObject {
 	token?: string;
 	username?: string;
 	password?: string;
+	requestTimeout?: number;
 }
 
 export interface LrsRequest {
@@ -41,14 +47,18 @@ export interface LrsRequest {
 	/** What the user asked for, for error messages ("Sending the statement of item 2"). */
 	action: string;
 	itemIndex?: number;
+	/** Bounds the call and its retries; a default call deadline otherwise. */
+	deadline?: Deadline;
+	/** The documented shape of the answer, and what to call it in an error. */
+	answer?: { schema: ZodTypeAny; is: string };
 }
 
 export type LrsOutcome =
 	| { ok: true; body: unknown; attempts: number }
 	| { ok: false; status?: number; attempts: number; error: NodeApiError };
 
-/** A single answer may take this long before it counts as a (retryable) timeout. */
-const REQUEST_TIMEOUT_MS = 60_000;
+/** One call (with its retries) ends by this when the operation gives no deadline of its own. */
+export const CALL_DEADLINE_MS = 3 * 60_000;
 
 export async function lrsCredentials(this: LrsFunctions): Promise<LrsCredentials> {
 	return await this.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
@@ -63,59 +73,69 @@ export function endpointOf(this: LrsFunctions, credentials: LrsCredentials): str
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The xAPI endpoint of the credential is not an http(s) address: "${endpoint}"`,
+			`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
 			{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
 		);
 	}
 	return endpoint;
 }
 
+/** Everything to mask for this credential: the token (with and without its scheme), the password, the Basic pair. */
+export function lrsRedactor(credentials: LrsCredentials): Redactor {
+	const header = authorizationHeader(credentials);
+	return new Redactor([credentials.token, credentials.password, header]);
+}
+
+/** A deadline for one operation of the node or the trigger, ending early on cancellation. */
+export function lrsDeadline(this: LrsFunctions, budgetMs: number): Deadline {
+	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal?.() : undefined;
+	return new Deadline(budgetMs, cancel);
+}
+
 /**
- * One record store call: authenticated by the credential, retried as its safety allows
- * (429s always), and never thrown: a failure comes back as a redacted NodeApiError together
- * with its HTTP status and the number of attempts made, so that callers can tell a 409 on a
- * retry from one on a first attempt.
+ * One record store call: authenticated by the credential, bounded by its deadline, retried as
+ * its safety allows (429s always), redirects kept on the store's host, the answer required to
+ * be JSON; never thrown: a failure comes back as a masked NodeApiError together with its HTTP
+ * status and the number of attempts made, so that callers can tell a 409 on a retry from one
+ * on a first attempt.
  */
 export async function tryLrsRequest(this: LrsFunctions, request: LrsRequest): Promise<LrsOutcome> {
 	const credentials = await lrsCredentials.call(this);
 	const endpoint = endpointOf.call(this, credentials);
-	let attempts = 0;
-	let failure: unknown;
 	try {
-		const body = await sendWithRetry(
-			async () => {
-				attempts++;
-				return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-					method: request.method,
-					url: request.url ?? `${endpoint}${request.path ?? ''}`,
-					qs: request.qs,
-					body: request.body as IDataObject,
-					json: true,
-					timeout: REQUEST_TIMEOUT_MS,
-					headers: {
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'X-Experience-API-Version': XAPI_VERSION,
-					},
-				});
+		const answer = await callApi(this, {
+			credentialType: CREDENTIAL_TYPE,
+			method: request.method,
+			url: request.url ?? `${endpoint}${request.path ?? ''}`,
+			qs: request.qs,
+			body: request.body,
+			headers: {
+				Accept: 'application/json',
+				'Content-Type': 'application/json',
+				'X-Experience-API-Version': XAPI_VERSION,
 			},
-			{ safeToRepeat: request.safeToRepeat },
-		);
-		return { ok: true, body, attempts };
-	} catch (error) {
-		failure = error;
+			origin: new URL(endpoint).origin,
+			requestTimeoutMs: requestTimeoutMs(credentials),
+			deadline: request.deadline ?? lrsDeadline.call(this, CALL_DEADLINE_MS),
+			retry: { safeToRepeat: request.safeToRepeat },
+		});
+		const body = request.answer
+			? documentedAnswer(answer, request.answer.schema, request.answer.is)
+			: answer.body;
+		return { ok: true, body, attempts: answer.attempts };
+	} catch (failure) {
+		const problem = failure instanceof HttpProblem ? failure : undefined;
+		return {
+			ok: false,
+			status: problem?.status,
+			attempts: problem?.details.attempts ?? 1,
+			error: apiError(this.getNode(), failure, {
+				itemIndex: request.itemIndex,
+				action: request.action,
+				redactor: lrsRedactor(credentials),
+			}),
+		};
 	}
-	const secrets = [credentials.token, credentials.password, authorizationHeader(credentials)];
-	return {
-		ok: false,
-		status: describeHttpFailure(failure).status,
-		attempts,
-		error: apiError(this.getNode(), failure, {
-			itemIndex: request.itemIndex,
-			action: request.action,
-			secrets,
-		}),
-	};
 }
 
 /** Like tryLrsRequest, but a failure is thrown. */
@@ -123,6 +143,11 @@ export async function lrsRequest(this: LrsFunctions, request: LrsRequest): Promi
 	const outcome = await tryLrsRequest.call(this, request);
 	if (!outcome.ok) throw outcome.error;
 	return outcome.body;
+}
+
+export function requestTimeoutMs(credentials: { requestTimeout?: unknown }): number {
+	const seconds = Number(credentials.requestTimeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
 }
 
 /**
@@ -138,7 +163,5 @@ export function resolveMoreLink(endpoint: string, more: string): string | undefi
 	} catch {
 		return undefined;
 	}
-	const sameHost = target.hostname === base.hostname && target.port === base.port;
-	const noDowngrade = base.protocol === 'http:' || target.protocol === 'https:';
-	return sameHost && noDowngrade ? target.toString() : undefined;
+	return target.origin === base.origin ? target.toString() : undefined;
 }

@@ -1,16 +1,22 @@
-import type { IDataObject, NodeApiError } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { Deadline } from '../../shared/deadline';
+import type { PagingLimits } from '../../shared/paging';
+import { DEFAULT_PAGING_LIMITS, LinkGuard, PageGuard, PagingError } from '../../shared/paging';
 import type { LrsFunctions } from './index';
-import { endpointOf, lrsCredentials, lrsRequest, resolveMoreLink, tryLrsRequest } from './index';
+import {
+	endpointOf,
+	lrsCredentials,
+	lrsRedactor,
+	lrsRequest,
+	resolveMoreLink,
+	tryLrsRequest,
+} from './index';
+import type { StatementResult } from './shapes';
+import { statementResultShape, storedStatementShape } from './shapes';
 
 export const STATEMENTS_PATH = '/statements';
-
-/** A GET /statements answer without statementId (xAPI-Data 2.5). */
-interface StatementResult {
-	statements?: IDataObject[];
-	more?: string;
-}
 
 /** Reads one statement by id; a voided statement is only found with `voided`. */
 export async function getStatement(
@@ -18,14 +24,35 @@ export async function getStatement(
 	statementId: string,
 	{ voided = false, itemIndex }: { voided?: boolean; itemIndex?: number },
 ): Promise<IDataObject> {
-	return (await lrsRequest.call(this, {
+	const statement = (await lrsRequest.call(this, {
 		method: 'GET',
 		path: STATEMENTS_PATH,
 		qs: voided ? { voidedStatementId: statementId } : { statementId },
 		safeToRepeat: true,
 		action: `Getting ${voided ? 'voided statement' : 'statement'} ${statementId}`,
 		itemIndex,
+		answer: { schema: storedStatementShape, is: 'a statement' },
 	})) as IDataObject;
+	assertSameId.call(this, statementId, statement, itemIndex);
+	return statement;
+}
+
+/** A store that answers with another statement than the one asked for is not believed. */
+function assertSameId(
+	this: LrsFunctions,
+	asked: string,
+	statement: IDataObject,
+	itemIndex?: number,
+): void {
+	if (String(statement.id).toLowerCase() === asked.toLowerCase()) return;
+	throw new NodeApiError(
+		this.getNode(),
+		{ message: 'unexpected answer' },
+		{
+			itemIndex,
+			message: `Getting statement ${asked} failed (unexpected answer: the record store sent statement ${String(statement.id)})`,
+		},
+	);
 }
 
 export type Lookup =
@@ -46,23 +73,45 @@ export async function findStatement(
 		safeToRepeat: true,
 		action: `Checking the stored statement ${statementId}`,
 		itemIndex,
+		answer: { schema: storedStatementShape, is: 'a statement' },
 	});
-	if (outcome.ok) return { found: true, statement: outcome.body as IDataObject };
+	if (outcome.ok) {
+		const statement = outcome.body as IDataObject;
+		try {
+			assertSameId.call(this, statementId, statement, itemIndex);
+		} catch (error) {
+			return { error: error as NodeApiError };
+		}
+		return { found: true, statement };
+	}
 	if (outcome.status === 404) return { found: false };
 	return { error: outcome.error };
 }
 
+export interface StatementWalk {
+	qs: IDataObject;
+	action: string;
+	itemIndex?: number;
+	/** Bounds the whole walk, every page included. */
+	deadline: Deadline;
+	limits?: PagingLimits;
+}
+
 /**
- * Walks a statement query page by page, following `more` links, handing each page to `visit`,
- * which returns false to stop. Only one page is held at a time.
+ * Walks a statement query page by page, following `more` links on the store's own host,
+ * handing each page's new statements to `visit`, which returns false to stop. Only one page is
+ * held at a time. A link followed before, a page of nothing new, or a walk past the paging
+ * ceilings ends it with an error, so a store cannot keep it going forever or emit a statement
+ * twice.
  */
 export async function forEachStatementPage(
 	this: LrsFunctions,
-	{ qs, action, itemIndex }: { qs: IDataObject; action: string; itemIndex?: number },
+	{ qs, action, itemIndex, deadline, limits = DEFAULT_PAGING_LIMITS }: StatementWalk,
 	visit: (statements: IDataObject[]) => boolean | Promise<boolean>,
 ): Promise<void> {
 	const endpoint = endpointOf.call(this, await lrsCredentials.call(this));
-	const followed = new Set<string>();
+	const pages = new PageGuard(action, limits);
+	const links = new LinkGuard(action);
 	let next: { path: string; qs: IDataObject } | { url: string } = { path: STATEMENTS_PATH, qs };
 	for (;;) {
 		const page = (await lrsRequest.call(this, {
@@ -71,25 +120,41 @@ export async function forEachStatementPage(
 			safeToRepeat: true,
 			action,
 			itemIndex,
+			deadline,
+			answer: { schema: statementResultShape, is: 'a StatementResult' },
 		})) as StatementResult;
-		const statements = Array.isArray(page?.statements) ? page.statements : [];
-		if ((await visit(statements)) === false) return;
-		const more = typeof page?.more === 'string' ? page.more.trim() : '';
-		if (!more) return;
+		const statements = page.statements as IDataObject[];
+		const more = page.more?.trim() ?? '';
+		let fresh: boolean[];
+		try {
+			fresh = pages.admit(statements.map((statement) => idOf(statement)));
+			if (more && statements.length > 0) {
+				const url = resolveMoreLink(endpoint, more);
+				if (url) links.follow(url);
+			}
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), error as Error, {
+				itemIndex,
+				description: error instanceof PagingError ? error.hint : undefined,
+			});
+		}
+		if ((await visit(statements.filter((_, i) => fresh[i]))) === false) return;
+		if (!more || statements.length === 0) return;
 		const url = resolveMoreLink(endpoint, more);
 		if (!url) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The record store sent a "more" link that is not on its own host: ${more}`,
+				`The record store sent a "more" link that is not on its own host: ${lrsRedactor(await lrsCredentials.call(this)).text(more)}`,
 				{
 					itemIndex,
 					description: 'It was not followed, so that the credentials stay with the record store.',
 				},
 			);
 		}
-		// A store that answers with the same link again would otherwise be read forever.
-		if (followed.has(url) || statements.length === 0) return;
-		followed.add(url);
 		next = { url };
 	}
+}
+
+function idOf(statement: IDataObject): string | undefined {
+	return typeof statement.id === 'string' ? statement.id.toLowerCase() : undefined;
 }

@@ -2,13 +2,29 @@ import { describeHttpFailure, parseRetryAfter } from '../../../nodes/shared/http
 
 describe('describeHttpFailure', () => {
 	test('reads status, Retry-After and body through n8n and axios wrappers', () => {
-		const axiosLike = { message: 'Request failed', response: { status: 429, headers: { 'retry-after': '3' }, data: { message: 'slow down' } } };
-		const wrapped = { message: 'The service is receiving too many requests', httpCode: '429', cause: axiosLike };
-		expect(describeHttpFailure(wrapped)).toMatchObject({ status: 429, retryAfterMs: 3000, body: { message: 'slow down' } });
+		const axiosLike = {
+			message: 'Request failed',
+			response: { status: 429, headers: { 'retry-after': '3' }, data: { message: 'slow down' } },
+		};
+		const wrapped = {
+			message: 'The service is receiving too many requests',
+			httpCode: '429',
+			cause: axiosLike,
+		};
+		expect(describeHttpFailure(wrapped)).toMatchObject({
+			status: 429,
+			retryAfterMs: 3000,
+			body: { message: 'slow down' },
+		});
 	});
 
 	test('recognises network failures', () => {
-		expect(describeHttpFailure({ message: 'x', cause: { message: 'read ECONNRESET', code: 'ECONNRESET' } }).networkCode).toBe('ECONNRESET');
+		expect(
+			describeHttpFailure({
+				message: 'x',
+				cause: { message: 'read ECONNRESET', code: 'ECONNRESET' },
+			}).networkCode,
+		).toBe('ECONNRESET');
 		expect(describeHttpFailure(new Error('socket hang up')).networkCode).toBe('ECONNRESET');
 		expect(describeHttpFailure({ message: 'bad', httpCode: '400' }).networkCode).toBeUndefined();
 	});

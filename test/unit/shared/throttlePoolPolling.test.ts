@@ -1,29 +1,66 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { clientThrottle } from '../../../nodes/shared/clients';
+import { Deadline, pause } from '../../../nodes/shared/deadline';
 import { pollUntil } from '../../../nodes/shared/polling';
 import { mapWithConcurrency } from '../../../nodes/shared/pool';
-import { RequestThrottle, concurrencyFor, throttleFor } from '../../../nodes/shared/throttle';
+import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/throttle';
+
+// Time here is jest's fake clock: the tests check order and spacing, not how fast the machine is.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+afterEach(() => jest.useRealTimers());
 
 describe('RequestThrottle', () => {
 	test('spaces starts by 60000 / requestsPerMinute', async () => {
 		const throttle = new RequestThrottle(1200); // one per 50 ms
 		const starts: number[] = [];
-		await Promise.all(Array.from({ length: 5 }, async () => { await throttle.acquire(); starts.push(Date.now()); }));
-		const span = starts[4] - starts[0];
-		expect(span).toBeGreaterThanOrEqual(190);
+		const all = Promise.all(
+			Array.from({ length: 5 }, async () => {
+				await throttle.acquire();
+				starts.push(Date.now());
+			}),
+		);
+		await jest.advanceTimersByTimeAsync(1_000);
+		await all;
+		expect(starts.map((t) => t - starts[0])).toEqual([0, 50, 100, 150, 200]);
 	});
 
 	test('a pause holds back requests that already had a slot', async () => {
 		const throttle = new RequestThrottle(6000);
 		await throttle.acquire();
-		const waiting = throttle.acquire().then(() => Date.now());
+		let startedAt: number | undefined;
+		const waiting = throttle.acquire().then(() => (startedAt = Date.now()));
 		const pausedAt = Date.now();
 		throttle.pause(300);
-		expect((await waiting) - pausedAt).toBeGreaterThanOrEqual(290);
+		await jest.advanceTimersByTimeAsync(1_000);
+		await waiting;
+		expect(startedAt! - pausedAt).toBeGreaterThanOrEqual(300);
 	});
 
-	test('one throttle per client key for the whole process', () => {
-		expect(throttleFor('k1', 300)).toBe(throttleFor('k1', 300));
-		expect(throttleFor('k1', 300)).not.toBe(throttleFor('k2', 300));
+	test('refuses a slot beyond the deadline, and stops waiting when cancelled', async () => {
+		const throttle = new RequestThrottle(60); // one per second
+		await throttle.acquire();
+		expect(await throttle.acquire(new Deadline(500))).toBe('deadline');
+		const controller = new AbortController();
+		const waiting = throttle.acquire(new Deadline(60_000, controller.signal));
+		controller.abort();
+		await jest.advanceTimersByTimeAsync(1_000);
+		await expect(waiting).resolves.toBe('cancelled');
+	});
+
+	test('one throttle per client for the whole process, at the lowest rate its credentials ask for', () => {
+		const a = clientThrottle('https://x.test|client-k', 'credential-1', 300);
+		const b = clientThrottle('https://x.test|client-k', 'credential-2', 100);
+		expect(b.throttle).toBe(a.throttle);
+		expect(b.requestsPerMinute).toBe(100);
+		expect(clientThrottle('https://x.test|client-k', 'credential-1', 300).requestsPerMinute).toBe(
+			100,
+		);
+		expect(clientThrottle('https://x.test|client-k', 'credential-2', 600).requestsPerMinute).toBe(
+			300,
+		);
+		expect(clientThrottle('https://x.test|other', 'credential-1', 300).throttle).not.toBe(
+			a.throttle,
+		);
 	});
 
 	test('keeps enough items in flight to cover three seconds of latency', () => {
@@ -37,45 +74,83 @@ describe('mapWithConcurrency', () => {
 	test('keeps input order and the concurrency bound', async () => {
 		let inFlight = 0;
 		let peak = 0;
-		const out = await mapWithConcurrency([30, 5, 20, 1, 10, 2], 3, async (ms, i) => {
+		const out = mapWithConcurrency([30, 5, 20, 1, 10, 2], 3, async (ms, i) => {
 			peak = Math.max(peak, ++inFlight);
 			await new Promise((r) => setTimeout(r, ms));
 			inFlight--;
 			return i;
 		});
-		expect(out).toEqual([0, 1, 2, 3, 4, 5]);
+		await jest.advanceTimersByTimeAsync(100);
+		expect(await out).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(peak).toBe(3);
 	});
 
 	test('after a failure starts nothing new, lets running tasks finish, then rethrows', async () => {
 		const started: number[] = [];
 		const finished: number[] = [];
-		await expect(
-			mapWithConcurrency([0, 1, 2, 3, 4], 2, async (_, i) => {
-				started.push(i);
-				await new Promise((r) => setTimeout(r, i === 1 ? 40 : 5));
-				if (i === 0) throw new Error('boom');
-				finished.push(i);
-			}),
-		).rejects.toThrow('boom');
+		const run = mapWithConcurrency([0, 1, 2, 3, 4], 2, async (_, i) => {
+			started.push(i);
+			await new Promise((r) => setTimeout(r, i === 1 ? 40 : 5));
+			if (i === 0) throw new Error('boom');
+			finished.push(i);
+		});
+		const settled = expect(run).rejects.toThrow('boom');
+		await jest.advanceTimersByTimeAsync(100);
+		await settled;
 		expect(started).toEqual([0, 1]);
 		expect(finished).toEqual([1]);
+	});
+
+	test('once the signal aborts, no new task starts', async () => {
+		const controller = new AbortController();
+		const started: number[] = [];
+		const run = mapWithConcurrency(
+			[0, 1, 2, 3],
+			1,
+			async (_, i) => {
+				started.push(i);
+				if (i === 1) controller.abort();
+				return i;
+			},
+			controller.signal,
+		);
+		expect(await run).toEqual([0, 1, undefined, undefined]);
+		expect(started).toEqual([0, 1]);
 	});
 });
 
 describe('pollUntil', () => {
 	test('waits with growing intervals and stops when done', async () => {
 		const checks: number[] = [];
-		const outcome = await pollUntil(async () => { checks.push(Date.now()); return { done: checks.length === 4, value: checks.length }; }, { timeoutMs: 5000, intervalMs: 20, factor: 2 });
-		expect(outcome).toEqual({ done: true, value: 4, polls: 4 });
-		const gaps = checks.slice(1).map((t, i) => t - checks[i]);
-		expect(gaps[2]).toBeGreaterThan(gaps[0]);
+		const outcome = pollUntil(
+			async () => {
+				checks.push(Date.now());
+				return { done: checks.length === 4, value: checks.length };
+			},
+			{ deadline: new Deadline(5000), intervalMs: 20, factor: 2 },
+		);
+		await jest.advanceTimersByTimeAsync(1_000);
+		expect(await outcome).toEqual({ done: true, value: 4, polls: 4 });
+		expect(checks.slice(1).map((t, i) => t - checks[i])).toEqual([20, 40, 80]);
 	});
 
 	test('never sleeps past the deadline', async () => {
-		const started = Date.now();
-		const outcome = await pollUntil(async () => ({ done: false, value: null }), { timeoutMs: 120, intervalMs: 1000 });
-		expect(outcome.done).toBe(false);
-		expect(Date.now() - started).toBeLessThan(400);
+		let settled = false;
+		const outcome = pollUntil(async () => ({ done: false, value: null }), {
+			deadline: new Deadline(120),
+			intervalMs: 1000,
+		});
+		outcome.then(() => (settled = true));
+		await jest.advanceTimersByTimeAsync(119);
+		expect(settled).toBe(false);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(await outcome).toEqual({ done: false, value: null, polls: 2 });
+	});
+
+	test('a cancelled wait ends at once', async () => {
+		const controller = new AbortController();
+		const waiting = pause(60_000, controller.signal);
+		controller.abort();
+		await expect(waiting).resolves.toBe(false);
 	});
 });

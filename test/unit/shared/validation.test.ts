@@ -2,7 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { flexibleDate, flexibleDateTime, listOfStrings, parseItemInput } from '../../../nodes/shared/validation';
+import {
+	flexibleDate,
+	flexibleDateTime,
+	listOfStrings,
+	parseItemInput,
+} from '../../../nodes/shared/validation';
 
 const node = { name: 'Node' } as INode;
 
@@ -13,7 +18,11 @@ describe('validation helpers', () => {
 	});
 
 	test('dates from date pickers become the API formats', () => {
-		expect(flexibleDate.parse('2026-03-04T10:00:00.000+01:00')).toBe('2026-03-04');
+		expect(flexibleDate.parse('2026-03-04T00:00:00.000+01:00')).toBe('2026-03-04');
+		expect(flexibleDate.parse('2026-03-04T10:00:00')).toBe('2026-03-04');
+		// A time with an offset: which date is meant depends on the time zone, so it is refused.
+		expect(flexibleDate.safeParse('2026-03-04T10:00:00.000+01:00').success).toBe(false);
+		expect(flexibleDateTime.safeParse('2026-03-04T10:05:00Z').success).toBe(false);
 		expect(flexibleDateTime.parse('2026-03-04T10:05')).toBe('2026-03-04 10:05:00');
 		expect(flexibleDateTime.parse('2026-03-04 10:05:06')).toBe('2026-03-04 10:05:06');
 		expect(flexibleDate.safeParse('04/03/2026').success).toBe(false);
@@ -29,6 +38,8 @@ describe('validation helpers', () => {
 			error = e;
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toBe('Invalid input on item 4: a.b[1]: Expected number, received string');
+		expect((error as Error).message).toBe(
+			'Invalid input on item 4: a.b[1]: Expected number, received string',
+		);
 	});
 });

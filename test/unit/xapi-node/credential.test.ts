@@ -105,6 +105,7 @@ describe('the credential type', () => {
 			'token',
 			'username',
 			'password',
+			'requestTimeout',
 		]);
 		expect(credential.properties.find((p) => p.name === 'authentication')?.default).toBe('token');
 		for (const secret of ['token', 'password']) {
@@ -117,13 +118,26 @@ describe('the credential type', () => {
 	test('authenticate adds the Authorization and version headers and keeps the others', async () => {
 		const options = await credential.authenticate(
 			{ endpoint: ENDPOINT, authentication: 'token', token: '  abc  ' },
-			{ url: 'x', headers: { Accept: 'application/json' } },
+			{ url: `${ENDPOINT}/statements`, headers: { Accept: 'application/json' } },
 		);
 		expect(options.headers).toEqual({
 			Accept: 'application/json',
 			Authorization: 'abc',
 			'X-Experience-API-Version': '1.0.3',
 		});
+	});
+
+	test('authenticate sends the Authorization to the record store only, never to another host', async () => {
+		const credentials = { endpoint: ENDPOINT, authentication: 'basic', username: 'key', password: 'secret' };
+		for (const url of ['https://elsewhere.test/statements', 'http://other.test:8080/x']) {
+			const options = await credential.authenticate(credentials, {
+				url,
+				headers: { Authorization: 'Basic stale' },
+			});
+			expect(options.headers).toEqual({ 'X-Experience-API-Version': '1.0.3' });
+		}
+		const relative = await credential.authenticate(credentials, { baseURL: ENDPOINT, url: '/statements' });
+		expect(relative.headers?.Authorization).toMatch(/^Basic /);
 	});
 
 	test('the connection test asks the LRS for one statement', () => {

@@ -116,7 +116,7 @@ test('get, getMany and void have their documented parameters', () => {
 	expect(
 		(named(forOperation('get'), 'options')?.options as INodeProperties[]).map((o) => o.name),
 	).toEqual(['voided']);
-	expect(forOperation('getMany').map((p) => p.name)).toEqual(['returnAll', 'limit', 'filters']);
+	expect(forOperation('getMany').map((p) => p.name)).toEqual(['returnAll', 'limit', 'filters', 'options']);
 	expect(
 		(named(forOperation('getMany'), 'filters')?.options as INodeProperties[])
 			.map((o) => o.name)

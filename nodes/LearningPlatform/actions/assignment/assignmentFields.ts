@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { flexibleDate, parseItemInput } from '../../../shared/validation';
+import { flexibleDate, parseItemInput, safeId } from '../../../shared/validation';
 import type { WriteOptions } from '../common/writeOptions';
-import { postWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
+import { sendWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
 import type { ItemOperation } from '../../../shared/operation';
 
 export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
@@ -49,8 +49,12 @@ function assignmentProperties(
 }
 
 const baseSchema = z.object({
-	email: z.string({ required_error: 'is required' }).trim().email('must be an email address'),
-	externalId: z.string({ required_error: 'is required' }).trim().min(1, 'is required'),
+	email: z
+		.string({ required_error: 'is required' })
+		.trim()
+		.max(254, 'must be at most 254 characters')
+		.email('must be an email address'),
+	externalId: safeId,
 	dueDate: flexibleDate.optional(),
 	assignedDate: flexibleDate.optional(),
 	endDate: flexibleDate.optional(),
@@ -87,11 +91,10 @@ async function sendAssignment(
 	if (input.assignedDate) body.assigned_date = input.assignedDate;
 	if (input.endDate) body.end_date = input.endDate;
 	const options: WriteOptions = input.options;
-	return await postWrite.call(this, itemIndex, {
+	return await sendWrite.call(this, itemIndex, options, {
 		path: USER_COURSES_PATH,
 		body,
 		action: `Setting "${input.externalId}" to ${status} for ${input.email}`,
-		options,
 		echo: { email: input.email, externalId: input.externalId, assignmentStatus: status },
 	});
 }

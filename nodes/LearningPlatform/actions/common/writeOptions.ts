@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { lmsRequest } from '../../transport';
-import type { AcceptedWrite } from '../../transport/transactions';
-import { waitForTransaction } from '../../transport/transactions';
+import { operationDeadline } from '../../transport';
+import type { Write } from '../../transport/transactions';
+import { postWrite } from '../../transport/transactions';
 
 /** `options` shared by every write: the platform accepts writes asynchronously. */
 export function writeOptions(resource: string, operations: string[]): INodeProperties {
@@ -29,7 +29,8 @@ export function writeOptions(resource: string, operations: string[]): INodePrope
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 120,
-				description: 'How long to wait for the transaction when waiting for completion',
+				description:
+					'The longest this item may take: sending the write (retries included) and, when waiting for completion, the wait for its transaction',
 			},
 		],
 	};
@@ -38,58 +39,26 @@ export function writeOptions(resource: string, operations: string[]): INodePrope
 export const writeOptionsSchema = z
 	.object({
 		waitForCompletion: z.boolean().default(false),
-		timeout: z.number().positive('must be more than 0 seconds').default(120),
+		timeout: z
+			.number()
+			.positive('must be more than 0 seconds')
+			.max(24 * 3600, 'must be at most 86400 seconds (a day)')
+			.default(120),
 	})
 	.strict();
 
 export type WriteOptions = z.infer<typeof writeOptionsSchema>;
 
-/** First check comes after this long; waits then grow by half each time. */
-const WRITE_POLL_INTERVAL_SEC = 1;
-
-/** Posts a write, then (if asked) waits for its transaction; the output names both. */
-export async function postWrite(
+/** Sends a write as its options say: the timeout bounds the whole item, waiting included. */
+export async function sendWrite(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	{
-		path,
-		body,
-		action,
-		options,
-		echo,
-	}: {
-		path: string;
-		body: IDataObject;
-		action: string;
-		options: WriteOptions;
-		echo: IDataObject;
-	},
+	options: WriteOptions,
+	write: Pick<Write, 'path' | 'body' | 'action' | 'echo'>,
 ): Promise<IDataObject> {
-	const accepted = (await lmsRequest.call(this, itemIndex, {
-		method: 'POST',
-		path,
-		body,
-		// Every write here sets a state keyed by its external id (and email): repeating it
-		// after a lost answer has the same effect as sending it once.
-		safeToRepeat: true,
-		action,
-	})) as AcceptedWrite;
-	const transaction = accepted?.data ?? ({} as AcceptedWrite['data']);
-	const output: IDataObject = {
-		...echo,
-		transactionId: transaction.id,
-		status: transaction.status,
-		message: accepted?.message,
-	};
-	if (!options.waitForCompletion || !transaction.id) return output;
-	const done = await waitForTransaction.call(this, itemIndex, String(transaction.id), {
-		timeoutSec: options.timeout,
-		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
+	return await postWrite.call(this, itemIndex, {
+		...write,
+		waitForCompletion: options.waitForCompletion,
+		deadline: operationDeadline.call(this, options.timeout * 1000),
 	});
-	return {
-		...output,
-		status: done.transaction.status,
-		message: done.transaction.response?.message ?? output.message,
-		transaction: done.transaction,
-	};
 }

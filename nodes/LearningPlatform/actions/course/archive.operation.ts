@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/validation';
-import type { WriteOptions } from '../common/writeOptions';
-import { postWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
+import { parseItemInput, safeId } from '../../../shared/validation';
+import { operationDeadline } from '../../transport';
+import { COURSES_PATH, findCourse } from '../../transport/courses';
+import { postWrite } from '../../transport/transactions';
+import { writeOptions, writeOptionsSchema } from '../common/writeOptions';
 import { archiveBodyFrom } from './archiveBody';
-import { forEachCoursePage } from './listCourses';
-import { COURSES_PATH } from './upsert.operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,7 +28,7 @@ export const description = updateDisplayOptions(
 );
 
 const inputSchema = z.object({
-	externalId: z.string({ required_error: 'is required' }).trim().min(1, 'is required'),
+	externalId: safeId,
 	options: writeOptionsSchema,
 });
 
@@ -41,31 +41,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ArchiveInpu
 	});
 }
 
-export async function findCourse(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	externalId: string,
-): Promise<IDataObject | undefined> {
-	let found: IDataObject | undefined;
-	await forEachCoursePage.call(this, itemIndex, {}, (page) => {
-		found = page.find(
-			(course) =>
-				String(
-					course.external_id ??
-						(course.additional_metadata as IDataObject | undefined)?.external_id,
-				) === externalId,
-		);
-		return found === undefined;
-	});
-	return found;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	input: ArchiveInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const course = await findCourse.call(this, itemIndex, input.externalId);
+	// One budget for the whole item: the catalog lookup, the write and the wait.
+	const deadline = operationDeadline.call(this, input.options.timeout * 1000);
+	const course = await findCourse.call(this, itemIndex, input.externalId, deadline);
 	if (!course) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -85,12 +68,12 @@ export async function execute(
 			message: 'The course is already archived',
 		};
 	}
-	const options: WriteOptions = input.options;
 	return await postWrite.call(this, itemIndex, {
 		path: COURSES_PATH,
 		body: archiveBodyFrom(course),
 		action: `Archiving course "${input.externalId}"`,
-		options,
+		waitForCompletion: input.options.waitForCompletion,
+		deadline,
 		echo: { externalId: input.externalId, courseId: course.id },
 	});
 }

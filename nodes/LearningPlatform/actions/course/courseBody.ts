@@ -1,17 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { flexibleDate, flexibleDateTime, listOfStrings } from '../../../shared/validation';
+import {
+	flexibleDate,
+	flexibleDateTime,
+	httpUrl,
+	listOfStrings,
+	positiveAmount,
+	safeId,
+} from '../../../shared/validation';
 
 const nonEmpty = z.string({ required_error: 'is required' }).trim().min(1, 'is required');
-const httpUrl = z.string().trim().url('must be a full URL such as https://…');
 const contentType = z.enum(['article', 'course', 'video']);
 
 const price = z
 	.object({
-		amount: z.coerce
-			.number({ invalid_type_error: 'must be a number' })
-			.positive('must be greater than 0'),
+		amount: positiveAmount,
 		currency: z.enum(['INR', 'USD']),
 	})
 	.strict();
@@ -57,7 +61,7 @@ export const courseAdditionalFieldsSchema = z
 	.strict();
 
 export const courseInputSchema = z.object({
-	externalId: nonEmpty,
+	externalId: safeId,
 	name: nonEmpty,
 	url: httpUrl,
 	prices: z

@@ -2,13 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/validation';
-import { postWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
+import { sendWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
 import type { WriteOptions } from '../common/writeOptions';
 import { courseAdditionalFields, CURRENCIES } from './courseFields';
+import { COURSES_PATH } from '../../transport/courses';
 import type { CourseInput } from './courseBody';
 import { courseBody, courseInputSchema } from './courseBody';
-
-export const COURSES_PATH = '/api/developer/v2/courses.json';
 
 const properties: INodeProperties[] = [
 	{
@@ -110,11 +109,10 @@ export async function execute(
 	input: UpsertInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await postWrite.call(this, itemIndex, {
+	return await sendWrite.call(this, itemIndex, input.options, {
 		path: COURSES_PATH,
 		body: courseBody(input.course),
 		action: `Upserting course "${input.course.externalId}"`,
-		options: input.options,
 		echo: { externalId: input.course.externalId },
 	});
 }

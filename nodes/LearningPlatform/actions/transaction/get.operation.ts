@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
+import { operationDeadline, READ_DEADLINE_MS } from '../../transport';
 import { getTransaction } from '../../transport/transactions';
 import { transactionIdProperty, transactionIdSchema } from './transactionId';
 
@@ -28,6 +29,11 @@ export async function execute(
 	input: GetInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const transaction = await getTransaction.call(this, itemIndex, input.transactionId);
+	const transaction = await getTransaction.call(
+		this,
+		itemIndex,
+		input.transactionId,
+		operationDeadline.call(this, READ_DEADLINE_MS),
+	);
 	return { transactionId: transaction.id, ...transaction };
 }

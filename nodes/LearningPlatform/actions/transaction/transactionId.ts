@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { safeId } from '../../../shared/validation';
+
 export const transactionIdProperty: INodeProperties = {
 	displayName: 'Transaction ID',
 	name: 'transactionId',
@@ -11,7 +13,4 @@ export const transactionIdProperty: INodeProperties = {
 	description: 'The ID a write operation returned (its output field transactionId)',
 };
 
-export const transactionIdSchema = z
-	.union([z.string(), z.number()])
-	.transform(String)
-	.pipe(z.string().trim().min(1, 'is required'));
+export const transactionIdSchema = z.union([z.string(), z.number()]).transform(String).pipe(safeId);

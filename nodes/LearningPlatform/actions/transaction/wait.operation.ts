@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
+import { operationDeadline } from '../../transport';
 import { waitForTransaction } from '../../transport/transactions';
 import { transactionIdProperty, transactionIdSchema } from './transactionId';
 
@@ -31,7 +32,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: 300,
 				description:
-					'Give up after this long; the error names the transaction so it can be polled later',
+					'Give up after this long, checks and their requests included; the error names the transaction so it can be polled later',
 			},
 		],
 	},
@@ -47,7 +48,11 @@ const inputSchema = z.object({
 	options: z
 		.object({
 			pollInterval: z.number().positive('must be more than 0 seconds').default(1),
-			timeout: z.number().positive('must be more than 0 seconds').default(300),
+			timeout: z
+				.number()
+				.positive('must be more than 0 seconds')
+				.max(24 * 3600, 'must be at most 86400 seconds (a day)')
+				.default(300),
 		})
 		.strict(),
 });
@@ -71,8 +76,8 @@ export async function execute(
 		itemIndex,
 		input.transactionId,
 		{
-			timeoutSec: input.options.timeout,
 			pollIntervalSec: input.options.pollInterval,
+			deadline: operationDeadline.call(this, input.options.timeout * 1000),
 		},
 	);
 	return { transactionId: transaction.id, ...transaction, polls, waitedMs };

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { returnAllAndLimit } from '../../../shared/pagination';
 import { parseItemInput } from '../../../shared/validation';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
+import { DEFAULT_PAGING_LIMITS } from '../../../shared/paging';
+import type { PagingLimits } from '../../../shared/paging';
+import { lrsDeadline } from '../../transport';
 import { forEachStatementPage } from '../../transport/statements';
 
 /** Statements asked for per page; stores may send fewer and a `more` link. */
@@ -20,7 +23,37 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: filterProperties({ withTimeAndOrder: true }),
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { returnAll: [true] } },
+		options: [
+			{
+				displayName: 'Max Pages',
+				name: 'maxPages',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1000,
+				description:
+					'Stop with an error after this many pages, so a record store that never stops sending "more" links cannot keep the run going',
+			},
+			{
+				displayName: 'Max Items',
+				name: 'maxItems',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 50000,
+				description: 'Stop with an error after this many statements',
+			},
+		],
+	},
 ];
+
+/** Return All reads every page within this time. */
+const READ_DEADLINE_MS = 5 * 60_000;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['statement'], operation: ['getMany'] } },
@@ -33,11 +66,18 @@ const inputSchema = z.object({
 	returnAll: z.boolean(),
 	limit: z.number().int('must be a whole number').positive('must be at least 1'),
 	filters: filtersSchema,
+	options: z
+		.object({
+			maxPages: z.number().int('must be a whole number').positive('must be at least 1').optional(),
+			maxItems: z.number().int('must be a whole number').positive('must be at least 1').optional(),
+		})
+		.strict(),
 });
 
 interface GetManyInput {
 	wanted: number;
 	qs: IDataObject;
+	limits: PagingLimits;
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
@@ -46,6 +86,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 		returnAll,
 		limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
 		filters: this.getNodeParameter('filters', itemIndex, {}),
+		options: returnAll ? this.getNodeParameter('options', itemIndex, {}) : {},
 	});
 	const query = statementQuery(input.filters, this.getTimezone());
 	if ('problem' in query) {
@@ -57,7 +98,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 			},
 		);
 	}
-	return { wanted: returnAll ? Infinity : input.limit, qs: query.qs };
+	return {
+		wanted: returnAll ? Infinity : input.limit,
+		qs: query.qs,
+		limits: {
+			maxPages: input.options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
+			maxItems: input.options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,
+		},
+	};
 }
 
 export async function execute(
@@ -72,6 +120,8 @@ export async function execute(
 			qs: { ...input.qs, limit: Math.min(PAGE_SIZE, input.wanted) },
 			action: 'Listing statements',
 			itemIndex,
+			deadline: lrsDeadline.call(this, READ_DEADLINE_MS),
+			limits: input.limits,
 		},
 		(page) => {
 			for (const statement of page) {

@@ -1,0 +1,166 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
+
+import { HttpProblem, MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/answer';
+import { clientKey, clientRedactor, fingerprint, sharedToken } from '../../shared/clients';
+import { describeHttpFailure, networkWords } from '../../shared/httpFailure';
+import { documentedAnswer } from '../../shared/validation';
+import { baseUrlOf, originOf, requestTimeoutMs } from './index';
+import { tokenShape } from './shapes';
+
+interface TokenCredentials {
+	baseUrl: string;
+	clientId: string;
+	clientSecret: string;
+}
+
+function tokenCredentialsOf(credentials: ICredentialDataDecryptedObject): TokenCredentials {
+	return {
+		baseUrl: baseUrlOf(credentials),
+		clientId: String(credentials.clientId ?? '').trim(),
+		clientSecret: String(credentials.clientSecret ?? ''),
+	};
+}
+
+/** What a token was issued for: a token is only ever sent with exactly these values. */
+export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const { baseUrl, clientId, clientSecret } = tokenCredentialsOf(credentials);
+	return fingerprint(baseUrl, clientId, clientSecret);
+}
+
+/**
+ * The credential's preAuthentication: a token for the current base URL, client id and secret
+ * (shared with concurrent requests), and the fingerprint of those values, saved beside it.
+ */
+export async function issueAccessToken(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<{ accessToken: string; accessTokenFor: string }> {
+	const values = tokenCredentialsOf(credentials);
+	const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : undefined;
+	const accessToken = await sharedToken(
+		clientKey(values.baseUrl, values.clientId),
+		values.clientSecret,
+		stale || undefined,
+		async () => await requestToken(this, values, requestTimeoutMs(credentials)),
+	);
+	return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
+}
+
+/**
+ * POST /api/oauth/token with the id and secret in the query string, as documented. No
+ * redirect is followed (the URL carries the secret), the answer must be the documented JSON,
+ * and any failure is rebuilt from its status and the API's message only, masked.
+ */
+async function requestToken(
+	context: IHttpRequestHelper,
+	{ baseUrl, clientId, clientSecret }: TokenCredentials,
+	timeoutMs: number,
+): Promise<{ token: string; expiresInSec?: number }> {
+	const redactor = clientRedactor(clientKey(baseUrl, clientId), clientSecret);
+	if (!originOf(baseUrl)) {
+		throw tokenFailure(redactor.text(`The Base URL is not an http(s) address: "${baseUrl}"`));
+	}
+	const signal = AbortSignal.timeout(timeoutMs);
+	let status = 0;
+	let contentType = '';
+	let text = '';
+	try {
+		const response = (await context.helpers.httpRequest({
+			method: 'POST',
+			url: `${baseUrl}/api/oauth/token`,
+			qs: { client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials' },
+			headers: { Accept: 'application/json' },
+			json: true,
+			encoding: 'stream',
+			returnFullResponse: true,
+			disableFollowRedirect: true,
+			timeout: timeoutMs,
+			abortSignal: signal,
+		})) as { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
+		status = Number(response.statusCode ?? 200);
+		contentType = String(response.headers?.['content-type'] ?? '');
+		text = (await readBody(response.body, MAX_ERROR_BODY_BYTES, signal)).text;
+	} catch (error) {
+		throw tokenFailure(
+			redactor.text(
+				`Could not get an access token from the platform (${await failureWords(error, signal)})`,
+			),
+		);
+	}
+	try {
+		const answer = { status, contentType, body: jsonOf(status, contentType, text) };
+		const token = documentedAnswer(answer, tokenShape, 'a token');
+		return { token: token.access_token, expiresInSec: token.expires_in };
+	} catch (error) {
+		const words = error instanceof HttpProblem ? error.message : String(error);
+		throw tokenFailure(redactor.text(`Could not get an access token from the platform (${words})`));
+	}
+}
+
+/**
+ * A token failure: a plain error built from masked words only (preAuthentication has no node
+ * to attach an n8n error to; n8n wraps it for the request that needed the token).
+ */
+function tokenFailure(words: string): Error {
+	return new Error(words);
+}
+
+async function failureWords(error: unknown, signal: AbortSignal): Promise<string> {
+	const failure = describeHttpFailure(error);
+	if (!failure.status) {
+		if (signal.aborted) return 'no answer in time';
+		return failure.networkCode ? networkWords(failure.networkCode) : failure.message;
+	}
+	const text = (await readBody(failure.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' })))
+		.text;
+	let apiMessage = '';
+	try {
+		const body = JSON.parse(text) as { message?: unknown; error?: unknown };
+		apiMessage =
+			typeof body.message === 'string'
+				? body.message
+				: typeof body.error === 'string'
+					? body.error
+					: '';
+	} catch {
+		apiMessage = '';
+	}
+	if (failure.status >= 300 && failure.status < 400) {
+		const location = String(failure.headers?.location ?? '');
+		return `HTTP ${failure.status}: the token endpoint redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret`;
+	}
+	const hint = failure.status === 401 ? ' (check the client ID and secret)' : '';
+	return `HTTP ${failure.status}${apiMessage ? `: ${apiMessage.slice(0, 300)}` : ''}${hint}`;
+}
+
+/**
+ * The credential's authenticate: adds the token only to requests for the base URL it was
+ * issued for, and only while base URL, client id and secret are still the ones it was issued
+ * with. Otherwise the request goes without it, the platform answers 401, and n8n asks
+ * preAuthentication for a token for the current values.
+ */
+export function withAccessToken(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const headers = { ...(requestOptions.headers ?? {}) };
+	for (const name of Object.keys(headers))
+		if (name.toLowerCase() === 'authorization') delete headers[name];
+	const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	const issuedFor = credentials.accessTokenFor;
+	const origin = originOf(baseUrlOf(credentials));
+	let target: string | undefined;
+	try {
+		target = new URL(requestOptions.url, requestOptions.baseURL).origin;
+	} catch {
+		target = undefined;
+	}
+	if (token && origin && target === origin && issuedFor === tokenFingerprint(credentials)) {
+		headers.Authorization = `Bearer ${token}`;
+	}
+	return { ...requestOptions, headers };
+}

@@ -1,0 +1,194 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { Readable } from 'node:stream';
+
+import { Deadline } from '../../../nodes/shared/deadline';
+import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/http';
+import { callApi } from '../../../nodes/shared/http';
+import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/retry';
+
+/** What a scripted server answers: a status (with a JSON body) or a network error code. */
+type Scripted =
+	| { status: number; body?: unknown; headers?: Record<string, string> }
+	| { code: string };
+
+/** A stand-in for n8n's request helper that answers from a script, as n8n would shape it. */
+function scriptedContext(script: Scripted[]) {
+	const sent: unknown[] = [];
+	const context = {
+		helpers: {
+			async httpRequestWithAuthentication(_type: string, options: unknown) {
+				sent.push(options);
+				const next = script.shift() ?? { code: 'ECONNRESET' };
+				if ('code' in next)
+					throw Object.assign(new Error(`failed ${next.code}`), { code: next.code });
+				const headers = { 'content-type': 'application/json', ...(next.headers ?? {}) };
+				const body = Readable.from([
+					Buffer.from(next.body === undefined ? '' : JSON.stringify(next.body)),
+				]);
+				if (next.status >= 200 && next.status < 300)
+					return { body, headers, statusCode: next.status };
+				throw Object.assign(new Error(`failed ${next.status}`), {
+					response: { status: next.status, headers, data: body },
+				});
+			},
+		},
+	} as unknown as RequestingFunctions;
+	return { context, sent };
+}
+
+function call(overrides: Partial<ApiCall> = {}): ApiCall {
+	return {
+		credentialType: 'x',
+		method: 'POST',
+		url: 'https://api.test/things',
+		origin: 'https://api.test',
+		requestTimeoutMs: 1000,
+		deadline: new Deadline(600_000),
+		retry: { safeToRepeat: true, baseDelayMs: 1, maxDelayMs: 2 },
+		...overrides,
+	};
+}
+
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+afterEach(() => jest.useRealTimers());
+
+/** Runs a call while moving the fake clock, and settles it. */
+async function settle<T>(
+	promise: Promise<T>,
+	stepMs = 1_000,
+	steps = 200,
+): Promise<{ value?: T; error?: any }> {
+	let outcome: { value?: T; error?: any } | undefined;
+	promise.then(
+		(value) => (outcome = { value }),
+		(error) => (outcome = { error }),
+	);
+	for (let i = 0; i < steps && !outcome; i++) await jest.advanceTimersByTimeAsync(stepMs);
+	if (!outcome) throw new Error('the call did not settle');
+	return outcome;
+}
+
+describe('callApi retries as the call allows', () => {
+	test('repeats 5xx and network failures when the request is safe to repeat', async () => {
+		const { context, sent } = scriptedContext([
+			{ status: 502 },
+			{ code: 'ECONNRESET' },
+			{ status: 202, body: { ok: 1 } },
+		]);
+		const { value } = await settle(callApi(context, call()));
+		expect(value?.body).toEqual({ ok: 1 });
+		expect(sent).toHaveLength(3);
+	});
+
+	test('never repeats a 5xx or network failure of a request that is not safe to repeat', async () => {
+		const { context, sent } = scriptedContext([{ status: 500 }, { status: 202, body: {} }]);
+		const { error } = await settle(callApi(context, call({ retry: { safeToRepeat: false } })));
+		expect(error.message).toBe('HTTP 500');
+		expect(sent).toHaveLength(1);
+	});
+
+	test('always repeats a 429, which was not processed, after its Retry-After', async () => {
+		const { context, sent } = scriptedContext([
+			{ status: 429, headers: { 'retry-after': '3' } },
+			{ status: 202, body: {} },
+		]);
+		const promise = callApi(context, call({ retry: { safeToRepeat: false } }));
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(sent).toHaveLength(1);
+		await jest.advanceTimersByTimeAsync(1_500);
+		await expect(promise).resolves.toMatchObject({ status: 202, attempts: 2 });
+	});
+
+	test('a 401 is repeated only as often as allowed', async () => {
+		const { context, sent } = scriptedContext([
+			{ status: 401 },
+			{ status: 401 },
+			{ status: 401 },
+			{ status: 401 },
+		]);
+		const { error } = await settle(
+			callApi(context, call({ retry: { safeToRepeat: false, maxUnauthorizedAttempts: 3 } })),
+		);
+		expect(error.status).toBe(401);
+		expect(sent).toHaveLength(3);
+	});
+
+	test('other 4xx answers are not repeated', async () => {
+		const { context, sent } = scriptedContext([{ status: 404, body: { message: 'no' } }]);
+		const { error } = await settle(callApi(context, call()));
+		expect(error).toMatchObject({ kind: 'status', status: 404 });
+		expect(error.details.body).toEqual({ message: 'no' });
+		expect(sent).toHaveLength(1);
+	});
+
+	test('retries end at the deadline', async () => {
+		const { context, sent } = scriptedContext(Array.from({ length: 50 }, () => ({ status: 503 })));
+		const deadline = new Deadline(5_000);
+		const { error } = await settle(
+			callApi(
+				context,
+				call({
+					deadline,
+					retry: { safeToRepeat: true, maxAttempts: 50, baseDelayMs: 2_000, maxDelayMs: 2_000 },
+				}),
+			),
+			500,
+		);
+		expect(error.kind).toBe('deadline');
+		expect(error.message).toMatch(/within the 5 s allowed; the last attempt: HTTP 503/);
+		expect(sent.length).toBeLessThan(50);
+	});
+
+	test('a cancelled call stops at once and sends nothing more', async () => {
+		const controller = new AbortController();
+		const { context, sent } = scriptedContext([
+			{ status: 429, headers: { 'retry-after': '60' } },
+			{ status: 202, body: {} },
+		]);
+		const promise = callApi(context, call({ deadline: new Deadline(600_000, controller.signal) }));
+		await jest.advanceTimersByTimeAsync(10);
+		controller.abort();
+		const { error } = await settle(promise, 10, 5);
+		expect(error.kind).toBe('cancelled');
+		expect(sent).toHaveLength(1);
+	});
+
+	test('every request goes without automatic redirects, with a timeout and a body limit in place', async () => {
+		const { context, sent } = scriptedContext([{ status: 200, body: {} }]);
+		await settle(callApi(context, call()));
+		expect(sent[0]).toMatchObject({
+			disableFollowRedirect: true,
+			encoding: 'stream',
+			returnFullResponse: true,
+			timeout: 1000,
+		});
+	});
+});
+
+describe('Retry-After', () => {
+	test.each([
+		['3', { waitMs: 3_000 }],
+		['0', { waitMs: 1_000 }],
+		['-5', { waitMs: 1_000 }],
+		['Thu, 01 Jan 1970 00:00:00 GMT', { waitMs: 1_000 }],
+		['120', { waitMs: 120_000 }],
+	])('%s is obeyed within the documented range', (header, expected) => {
+		expect(waitAfterThrottle(header, 1, Date.parse('2026-11-23T00:00:00Z'))).toEqual(expected);
+	});
+
+	test('beyond the range it is refused with the time it asks for', () => {
+		expect(waitAfterThrottle('86400', 1, Date.parse('2026-11-23T00:00:00Z'))).toEqual({
+			tooLongMs: 86_400_000,
+			retryAt: '2026-11-24T00:00:00.000Z',
+		});
+		expect(waitAfterThrottle('99999999999999999999', 1, 0)).toMatchObject({ retryAt: 'never' });
+	});
+
+	test('without Retry-After: full-jitter backoff, capped', () => {
+		for (let attempt = 0; attempt < 10; attempt++) {
+			const delay = backoffDelay(attempt, 100, 2000);
+			expect(delay).toBeGreaterThanOrEqual(0);
+			expect(delay).toBeLessThanOrEqual(Math.min(2000, 100 * 2 ** attempt));
+		}
+	});
+});
