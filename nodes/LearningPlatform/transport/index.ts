@@ -8,6 +8,7 @@ import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
 import { callApi } from '../../shared/http';
 import type { Redactor } from '../../shared/redact';
+import { originOf } from '../../shared/origin';
 import { concurrencyFor } from '../../shared/throttle';
 import { documentedAnswer } from '../../shared/validation';
 
@@ -47,16 +48,6 @@ export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
 	return String(credentials.baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
-}
-
-/** The scheme, host and port the credential's requests (and token) belong to. */
-export function originOf(baseUrl: string): string | undefined {
-	try {
-		const url = new URL(baseUrl);
-		return /^https?:$/.test(url.protocol) ? url.origin : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 /** What one execution needs to talk to the platform, worked out once. */

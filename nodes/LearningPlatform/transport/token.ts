@@ -7,8 +7,9 @@ import type {
 import { HttpProblem, MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/answer';
 import { clientKey, clientRedactor, fingerprint, sharedToken } from '../../shared/clients';
 import { describeHttpFailure, networkWords } from '../../shared/httpFailure';
+import { authorizedFor, originOf } from '../../shared/origin';
 import { documentedAnswer } from '../../shared/validation';
-import { baseUrlOf, originOf, requestTimeoutMs } from './index';
+import { baseUrlOf, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
 
 interface TokenCredentials {
@@ -147,20 +148,11 @@ export function withAccessToken(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): IHttpRequestOptions {
-	const headers = { ...(requestOptions.headers ?? {}) };
-	for (const name of Object.keys(headers))
-		if (name.toLowerCase() === 'authorization') delete headers[name];
 	const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
-	const issuedFor = credentials.accessTokenFor;
-	const origin = originOf(baseUrlOf(credentials));
-	let target: string | undefined;
-	try {
-		target = new URL(requestOptions.url, requestOptions.baseURL).origin;
-	} catch {
-		target = undefined;
-	}
-	if (token && origin && target === origin && issuedFor === tokenFingerprint(credentials)) {
-		headers.Authorization = `Bearer ${token}`;
-	}
-	return { ...requestOptions, headers };
+	const current = token && credentials.accessTokenFor === tokenFingerprint(credentials);
+	return authorizedFor(
+		requestOptions,
+		originOf(baseUrlOf(credentials)),
+		current ? `Bearer ${token}` : undefined,
+	);
 }

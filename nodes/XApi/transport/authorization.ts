@@ -1,5 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { authorizedFor, originOf } from '../../shared/origin';
+
 /** The only xAPI version this package speaks; every record store call names it. */
 export const XAPI_VERSION = '1.0.3';
 
@@ -20,16 +22,6 @@ export function authorizationHeader(credentials: {
 /** One answer may take this long when the credential does not say. */
 export const DEFAULT_REQUEST_TIMEOUT_SEC = 60;
 
-/** The origin of the credential's endpoint, where its Authorization may go. */
-function endpointOrigin(endpoint: unknown): string | undefined {
-	try {
-		const url = new URL(String(endpoint ?? '').trim());
-		return /^https?:$/.test(url.protocol) ? url.origin : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * Adds the Authorization and version headers, the first only to requests for the record
  * store's own origin: nothing else ever receives the token or the password.
@@ -38,17 +30,12 @@ export function withLrsAuthorization(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): IHttpRequestOptions {
-	const headers = { ...(requestOptions.headers ?? {}) };
-	for (const name of Object.keys(headers))
-		if (name.toLowerCase() === 'authorization') delete headers[name];
-	headers['X-Experience-API-Version'] = XAPI_VERSION;
-	let target: string | undefined;
-	try {
-		target = new URL(requestOptions.url, requestOptions.baseURL).origin;
-	} catch {
-		target = undefined;
-	}
-	const origin = endpointOrigin(credentials.endpoint);
-	if (origin && target === origin) headers.Authorization = authorizationHeader(credentials);
-	return { ...requestOptions, headers };
+	return authorizedFor(
+		requestOptions,
+		originOf(credentials.endpoint),
+		authorizationHeader(credentials),
+		{
+			'X-Experience-API-Version': XAPI_VERSION,
+		},
+	);
 }

@@ -2,11 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { returnAllAndLimit } from '../../../shared/pagination';
+import {
+	pagingCeilingProperties,
+	pagingCeilingShape,
+	pagingLimitsFrom,
+	returnAllAndLimit,
+} from '../../../shared/pagination';
 import { parseItemInput } from '../../../shared/validation';
 import { operationDeadline, READ_DEADLINE_MS } from '../../transport';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
-import { DEFAULT_PAGING_LIMITS } from '../../../shared/paging';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -25,23 +29,7 @@ const properties: INodeProperties[] = [
 				default: 0,
 				description: 'How many courses to skip from the start of the catalog',
 			},
-			{
-				displayName: 'Max Pages',
-				name: 'maxPages',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1000,
-				description:
-					'With Return All: stop with an error after this many pages, so a server that never stops paging cannot keep the run going',
-			},
-			{
-				displayName: 'Max Items',
-				name: 'maxItems',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50000,
-				description: 'With Return All: stop with an error after this many courses',
-			},
+			...pagingCeilingProperties('courses'),
 		],
 	},
 ];
@@ -57,8 +45,7 @@ const inputSchema = z.object({
 	options: z
 		.object({
 			offset: z.number().int('must be a whole number').nonnegative('cannot be negative').optional(),
-			maxPages: z.number().int('must be a whole number').positive('must be at least 1').optional(),
-			maxItems: z.number().int('must be a whole number').positive('must be at least 1').optional(),
+			...pagingCeilingShape,
 		})
 		.strict(),
 });
@@ -87,10 +74,7 @@ export async function execute(
 		{
 			offset: input.options.offset ?? 0,
 			pageSize: Math.min(PAGE_SIZE, wanted),
-			limits: {
-				maxPages: input.options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
-				maxItems: input.options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,
-			},
+			limits: pagingLimitsFrom(input.options),
 			deadline: operationDeadline.call(this, READ_DEADLINE_MS),
 		},
 		(page) => {

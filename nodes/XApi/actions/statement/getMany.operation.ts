@@ -2,10 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { returnAllAndLimit } from '../../../shared/pagination';
+import {
+	pagingCeilingProperties,
+	pagingCeilingShape,
+	pagingLimitsFrom,
+	returnAllAndLimit,
+} from '../../../shared/pagination';
 import { parseItemInput } from '../../../shared/validation';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
-import { DEFAULT_PAGING_LIMITS } from '../../../shared/paging';
 import type { PagingLimits } from '../../../shared/paging';
 import { lrsDeadline } from '../../transport';
 import { forEachStatementPage } from '../../transport/statements';
@@ -30,25 +34,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show: { returnAll: [true] } },
-		options: [
-			{
-				displayName: 'Max Pages',
-				name: 'maxPages',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1000,
-				description:
-					'Stop with an error after this many pages, so a record store that never stops sending "more" links cannot keep the run going',
-			},
-			{
-				displayName: 'Max Items',
-				name: 'maxItems',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50000,
-				description: 'Stop with an error after this many statements',
-			},
-		],
+		options: [...pagingCeilingProperties('statements')],
 	},
 ];
 
@@ -68,8 +54,7 @@ const inputSchema = z.object({
 	filters: filtersSchema,
 	options: z
 		.object({
-			maxPages: z.number().int('must be a whole number').positive('must be at least 1').optional(),
-			maxItems: z.number().int('must be a whole number').positive('must be at least 1').optional(),
+			...pagingCeilingShape,
 		})
 		.strict(),
 });
@@ -101,10 +86,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 	return {
 		wanted: returnAll ? Infinity : input.limit,
 		qs: query.qs,
-		limits: {
-			maxPages: input.options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
-			maxItems: input.options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,
-		},
+		limits: pagingLimitsFrom(input.options),
 	};
 }
 
