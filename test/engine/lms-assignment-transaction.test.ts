@@ -32,6 +32,8 @@ describe('assignment operations send the documented body', () => {
 		nock(BASE_URL)
 			.post(USER_COURSES, (b) => ((body = b), true))
 			.reply(202, accepted('tx-u'));
+		// Waiting for completion is the default: the item succeeds once its transaction did.
+		nock(BASE_URL).get(tx('tx-u')).reply(200, transaction('tx-u', 'success'));
 
 		const run = await runNode({
 			credentials,
@@ -51,6 +53,8 @@ describe('assignment operations send the documented body', () => {
 			externalId: 'onb-1',
 			assignmentStatus: expected.status,
 			transactionId: 'tx-u',
+			status: 'success',
+			confirmation: 'confirmed',
 		});
 	});
 

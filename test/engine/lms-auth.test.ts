@@ -20,6 +20,7 @@ const upsert = (externalId: string) => ({
 	externalId,
 	name: 'Course',
 	url: 'https://learn.test/c',
+	options: { waitForCompletion: false },
 });
 
 isolateNetwork();

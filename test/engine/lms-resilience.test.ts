@@ -17,6 +17,7 @@ const upsertById = {
 	externalId: '={{ $json.id }}',
 	name: '={{ $json.name }}',
 	url: 'https://learn.test/c',
+	options: { waitForCompletion: false },
 };
 
 isolateNetwork();

@@ -1,11 +1,16 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Deadline } from '../../shared/deadline';
 import type { PagingLimits } from '../../shared/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/paging';
+import type { IndexedCourse } from './catalog';
+import type { CourseValues } from './courseContract';
+import { courseBody, EXTERNAL_ID_FIELD, mergeWithListing, STATUS_FIELD } from './courseContract';
+import type { LmsRun } from './index';
 import { lmsRequest } from './index';
 import { coursePageShape } from './shapes';
+import { postWrite } from './transactions';
 
 export const COURSES_PATH = '/api/developer/v2/courses.json';
 
@@ -20,14 +25,8 @@ export interface CatalogWalk {
 }
 
 /** The id a course is known by in a walk: the platform's id, else its external id. */
-function courseIdOf(course: IDataObject): string | undefined {
-	const id = course.id ?? externalIdOf(course);
-	return id === undefined || id === null ? undefined : String(id);
-}
-
-export function externalIdOf(course: IDataObject): string | undefined {
-	const id =
-		course.external_id ?? (course.additional_metadata as IDataObject | undefined)?.external_id;
+function walkIdOf(course: IDataObject): string | undefined {
+	const id = course.id ?? course[EXTERNAL_ID_FIELD];
 	return id === undefined || id === null ? undefined : String(id);
 }
 
@@ -38,7 +37,7 @@ export function externalIdOf(course: IDataObject): string | undefined {
  * so a server that ignores the offset or claims an endless catalog cannot keep it going.
  */
 export async function forEachCoursePage(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	itemIndex: number,
 	{ offset = 0, pageSize = PAGE_SIZE, limits = DEFAULT_PAGING_LIMITS, deadline }: CatalogWalk,
 	visit: (courses: IDataObject[]) => boolean | Promise<boolean>,
@@ -46,7 +45,7 @@ export async function forEachCoursePage(
 	const guard = new PageGuard('Listing courses', limits);
 	let position = offset;
 	for (;;) {
-		const page = await lmsRequest.call(this, itemIndex, {
+		const page = await lmsRequest(run, itemIndex, {
 			method: 'GET',
 			path: COURSES_PATH,
 			qs: { offset: position, limit: pageSize, return_total_count: true },
@@ -59,9 +58,9 @@ export async function forEachCoursePage(
 		if (courses.length === 0) return;
 		let fresh: boolean[];
 		try {
-			fresh = guard.admit(courses.map(courseIdOf));
+			fresh = guard.admit(courses.map(walkIdOf));
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), error as Error, {
+			throw new NodeOperationError(run.fns.getNode(), error as Error, {
 				itemIndex,
 				description: error instanceof PagingError ? error.hint : undefined,
 			});
@@ -72,17 +71,95 @@ export async function forEachCoursePage(
 	}
 }
 
-/** The catalog entry with this external id, read page by page (one page in memory). */
-export async function findCourse(
-	this: IExecuteFunctions,
+/** The catalog entry of an external id, from the run's catalog index (read once per run). */
+async function catalogEntry(
+	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
 	deadline: Deadline,
-): Promise<IDataObject | undefined> {
-	let found: IDataObject | undefined;
-	await forEachCoursePage.call(this, itemIndex, { deadline }, (courses) => {
-		found = courses.find((course) => externalIdOf(course) === externalId);
-		return found === undefined;
+): Promise<IndexedCourse | undefined> {
+	return await run.catalog.lookup(externalId, async (visit) => {
+		await forEachCoursePage(run, itemIndex, { deadline }, visit);
 	});
-	return found;
+}
+
+export interface CourseWrite {
+	waitForCompletion: boolean;
+	deadline: Deadline;
+}
+
+/**
+ * Creates or updates a course. With `keepCurrentValues`, what the user left empty is filled
+ * from the catalog listing where it has it, and the output names what was kept and what the
+ * platform will clear (the listing cannot return it and the user did not give it).
+ */
+export async function upsertCourse(
+	run: LmsRun,
+	itemIndex: number,
+	given: CourseValues,
+	{ keepCurrentValues, ...write }: CourseWrite & { keepCurrentValues: boolean },
+): Promise<IDataObject> {
+	const externalId = String(given[EXTERNAL_ID_FIELD]);
+	let values = given;
+	const report: IDataObject = {};
+	if (keepCurrentValues) {
+		const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
+		if (current) {
+			const merged = mergeWithListing(given, current.listed, 'upsert');
+			values = merged.values;
+			report.keptFields = merged.kept;
+			report.clearedFields = merged.cleared;
+		} else {
+			report.keptFields = [];
+			report.keepCurrentValues = 'The course is not in the catalog yet: there was nothing to keep.';
+		}
+	}
+	const output = await postWrite(run, itemIndex, {
+		path: COURSES_PATH,
+		body: courseBody(values),
+		action: `Upserting course "${externalId}"`,
+		...write,
+		echo: { externalId },
+	});
+	return { ...output, ...report };
+}
+
+/**
+ * Archives a course from its external id alone. An update must carry the whole course, so the
+ * body is what the catalog listing carries, plus what the user gives for the rest, with
+ * status `archived`; the output names every field the platform will clear because neither
+ * supplied it. A course that is not in the catalog fails the item.
+ */
+export async function archiveCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	given: CourseValues,
+	write: CourseWrite,
+): Promise<IDataObject> {
+	const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
+	if (!current) {
+		throw new NodeOperationError(
+			run.fns.getNode(),
+			`No course with external ID "${externalId}" was found`,
+			{
+				itemIndex,
+				description:
+					"Archive looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.",
+			},
+		);
+	}
+	const merged = mergeWithListing(
+		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
+		current.listed,
+		'archive',
+	);
+	const output = await postWrite(run, itemIndex, {
+		path: COURSES_PATH,
+		body: courseBody({ ...merged.values, [STATUS_FIELD]: 'archived' }),
+		action: `Archiving course "${externalId}"`,
+		...write,
+		echo: { externalId, courseId: current.id },
+	});
+	return { ...output, keptFields: merged.kept, clearedFields: merged.cleared };
 }

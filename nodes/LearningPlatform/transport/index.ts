@@ -2,15 +2,17 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-wo
 import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import type { ClientThrottle } from '../../shared/clients';
 import { clientKey, clientRedactor, clientThrottle } from '../../shared/clients';
 import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
 import { callApi } from '../../shared/http';
-import type { Redactor } from '../../shared/redact';
 import { originOf } from '../../shared/origin';
+import type { Redactor } from '../../shared/redact';
+import type { Run } from '../../shared/router';
+import type { RequestThrottle } from '../../shared/throttle';
 import { concurrencyFor } from '../../shared/throttle';
 import { documentedAnswer } from '../../shared/validation';
+import { CatalogIndex } from './catalog';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
 
@@ -27,6 +29,19 @@ export interface LmsCredentials extends IDataObject {
 	requestsPerMinute: number;
 	requestTimeout?: number;
 	accessToken?: string;
+}
+
+/** One execution of the LMS node: created by the router, passed to operations and transport. */
+export interface LmsRun extends Run {
+	readonly credentials: LmsCredentials;
+	readonly baseUrl: string;
+	readonly origin: string;
+	/** The client's process-wide throttle (see clients.ts). */
+	readonly throttle: RequestThrottle;
+	/** The catalog by external id, read once per execution when an operation first needs it. */
+	readonly catalog: CatalogIndex;
+	/** A deadline for one operation, ending early if the execution is cancelled. */
+	deadline(budgetMs: number): Deadline;
 }
 
 export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
@@ -50,62 +65,9 @@ export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
 		.replace(/\/+$/, '');
 }
 
-/** What one execution needs to talk to the platform, worked out once. */
-interface LmsSession {
-	credentials: LmsCredentials;
-	baseUrl: string;
-	origin?: string;
-	throttle: ClientThrottle['throttle'];
-}
-
-// One execution's credentials do not change while it runs: read (and decrypt) them once.
-const sessionByExecution = new WeakMap<IExecuteFunctions, Promise<LmsSession>>();
-
-async function lmsSession(this: IExecuteFunctions, itemIndex = 0): Promise<LmsSession> {
-	let session = sessionByExecution.get(this);
-	if (!session) {
-		session = this.getCredentials<LmsCredentials>(CREDENTIAL_TYPE, itemIndex).then(
-			(credentials) => {
-				const baseUrl = baseUrlOf(credentials);
-				return {
-					credentials,
-					baseUrl,
-					origin: originOf(baseUrl),
-					throttle: throttleOf(this, credentials).throttle,
-				};
-			},
-		);
-		sessionByExecution.set(this, session);
-	}
-	return await session;
-}
-
-export async function lmsCredentials(
-	this: IExecuteFunctions,
-	itemIndex = 0,
-): Promise<LmsCredentials> {
-	return (await lmsSession.call(this, itemIndex)).credentials;
-}
-
-/**
- * Once an item has failed and the run will stop (Continue On Fail off), requests of other
- * items still waiting for a throttle slot must not go out: the run reports that items not yet
- * started were not sent.
- */
-const stoppedRuns = new WeakSet<IExecuteFunctions>();
-
-export function stopSending(this: IExecuteFunctions): void {
-	stoppedRuns.add(this);
-}
-
-/** How many items the router keeps in flight for this credential's throttle. */
-export function lmsConcurrency(credentials: LmsCredentials): number {
-	return concurrencyFor(Number(credentials.requestsPerMinute) || 300);
-}
-
-/** A deadline for one item's operation, ending early if the execution is cancelled. */
-export function operationDeadline(this: IExecuteFunctions, budgetMs: number): Deadline {
-	return new Deadline(budgetMs, this.getExecutionCancelSignal?.());
+export function requestTimeoutMs(credentials: { requestTimeout?: unknown }): number {
+	const seconds = Number(credentials.requestTimeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
 }
 
 /** Everything to mask for this credential: its secret and every token issued for its client. */
@@ -118,24 +80,56 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
 }
 
 /**
- * The client's throttle. When another credential with the same client id asks for a lower
- * rate, the lower one is used, and the node says so in the execution's hints.
+ * Opens a run: reads (and decrypts) the credential once, checks its base URL, and takes the
+ * client's throttle. When another credential with the same client id asks for a lower rate,
+ * the lower one is used, and the node says so in the execution's hints.
  */
-function throttleOf(context: IExecuteFunctions, credentials: LmsCredentials): ClientThrottle {
+export async function openLmsRun(fns: IExecuteFunctions): Promise<LmsRun> {
+	const credentials = await fns.getCredentials<LmsCredentials>(CREDENTIAL_TYPE);
+	const baseUrl = baseUrlOf(credentials);
+	const origin = originOf(baseUrl);
+	const mask = <E>(error: E): E => lmsRedactor(credentials).error(error);
+	if (!origin) {
+		throw mask(
+			new NodeOperationError(
+				fns.getNode(),
+				`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
+				{ description: 'Set it to your deployment, e.g. https://lms.example.com' },
+			),
+		);
+	}
 	const asked = Number(credentials.requestsPerMinute) || 300;
-	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
+	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
 	const shared = clientThrottle(
-		clientKey(baseUrlOf(credentials), String(credentials.clientId ?? '')),
+		clientKey(baseUrl, String(credentials.clientId ?? '')),
 		credentialId,
 		asked,
 	);
 	if (shared.requestsPerMinute < asked) {
-		context.addExecutionHints?.({
+		fns.addExecutionHints?.({
 			message: `Requests per Minute: another credential with client ID "${credentials.clientId}" asks for ${shared.requestsPerMinute}, so this one is paced at ${shared.requestsPerMinute} too (the lower rate wins: they share the platform's budget)`,
 			location: 'outputPane',
 		});
 	}
-	return shared;
+	const cancelSignal = fns.getExecutionCancelSignal?.();
+	const run: LmsRun = {
+		fns,
+		cancelSignal,
+		stopped: false,
+		mask,
+		credentials,
+		baseUrl,
+		origin,
+		throttle: shared.throttle,
+		catalog: new CatalogIndex(),
+		deadline: (budgetMs) => new Deadline(budgetMs, cancelSignal),
+	};
+	return run;
+}
+
+/** How many items the router keeps in flight for this run's throttle. */
+export function lmsConcurrency(run: LmsRun): number {
+	return concurrencyFor(Number(run.credentials.requestsPerMinute) || 300);
 }
 
 /**
@@ -144,46 +138,32 @@ function throttleOf(context: IExecuteFunctions, credentials: LmsCredentials): Cl
  * errors masked.
  */
 export async function lmsRequest<S extends ZodTypeAny>(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	itemIndex: number,
 	request: LmsRequest<S>,
 ): Promise<z.output<S>> {
-	const { credentials, baseUrl, origin, throttle } = await lmsSession.call(this, itemIndex);
-	const redactor = lmsRedactor(credentials);
-	if (!origin) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The credential's Base URL is not an http(s) address: "${redactor.text(baseUrl)}"`,
-			{ itemIndex, description: 'Set it to your deployment, e.g. https://lms.example.com' },
-		);
-	}
 	try {
-		const answer = await callApi(this, {
+		const answer = await callApi(run.fns, {
 			credentialType: CREDENTIAL_TYPE,
 			method: request.method,
-			url: `${baseUrl}${request.path}`,
+			url: `${run.baseUrl}${request.path}`,
 			qs: request.qs,
 			body: request.body,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-			origin,
-			requestTimeoutMs: requestTimeoutMs(credentials),
+			origin: run.origin,
+			requestTimeoutMs: requestTimeoutMs(run.credentials),
 			deadline: request.deadline,
 			retry: { safeToRepeat: request.safeToRepeat, maxUnauthorizedAttempts: 3 },
-			throttle,
-			stopped: () => stoppedRuns.has(this),
+			throttle: run.throttle,
+			stopped: () => run.stopped,
 		});
 		return documentedAnswer(answer, request.answer.schema, request.answer.is);
 	} catch (error) {
 		// The live token may have been issued during this call: mask with what is known now.
-		throw apiError(this.getNode(), error, {
+		throw apiError(run.fns.getNode(), error, {
 			itemIndex,
 			action: request.action,
-			redactor: lmsRedactor(credentials),
+			redactor: lmsRedactor(run.credentials),
 		});
 	}
-}
-
-export function requestTimeoutMs(credentials: { requestTimeout?: unknown }): number {
-	const seconds = Number(credentials.requestTimeout);
-	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
 }

@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { HttpProblem } from '../../shared/answer';
 import type { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
 import { pollUntil } from '../../shared/polling';
-import { lmsCredentials, lmsRedactor, lmsRequest } from './index';
+import type { LmsRun } from './index';
+import { lmsRedactor, lmsRequest } from './index';
 import type { AcceptedWrite, Transaction } from './shapes';
 import { acceptedWriteShape, transactionAnswerShape } from './shapes';
 
@@ -14,12 +15,12 @@ export type { AcceptedWrite, Transaction };
 export const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
 
 export async function getTransaction(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	itemIndex: number,
 	id: string,
 	deadline: Deadline,
 ): Promise<Transaction> {
-	const answer = await lmsRequest.call(this, itemIndex, {
+	const answer = await lmsRequest(run, itemIndex, {
 		method: 'GET',
 		path: `${TRANSACTIONS_PATH}/${encodeURIComponent(id)}`,
 		safeToRepeat: true,
@@ -28,14 +29,13 @@ export async function getTransaction(
 		answer: { schema: transactionAnswerShape, is: 'a transaction' },
 	});
 	if (answer.data.id.toLowerCase() !== id.toLowerCase()) {
-		const credentials = await lmsCredentials.call(this, itemIndex);
 		throw apiError(
-			this.getNode(),
+			run.fns.getNode(),
 			new HttpProblem(
 				'unexpected',
 				`unexpected answer: asked for transaction ${id}, got ${answer.data.id}`,
 			),
-			{ itemIndex, action: `Reading transaction ${id}`, redactor: lmsRedactor(credentials) },
+			{ itemIndex, action: `Reading transaction ${id}`, redactor: lmsRedactor(run.credentials) },
 		);
 	}
 	return answer.data;
@@ -60,7 +60,7 @@ export interface WaitResult {
  * ends it with an error that says which transaction to poll later.
  */
 export async function waitForTransaction(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	itemIndex: number,
 	id: string,
 	{ pollIntervalSec, deadline }: WaitSettings,
@@ -71,7 +71,7 @@ export async function waitForTransaction(
 	const outcome = await pollUntil(
 		async () => {
 			try {
-				seen = await getTransaction.call(this, itemIndex, id, deadline);
+				seen = await getTransaction(run, itemIndex, id, deadline);
 				return { done: seen.status !== 'initiated', value: seen };
 			} catch (error) {
 				failure = error;
@@ -88,7 +88,7 @@ export async function waitForTransaction(
 	const transaction = seen as Transaction;
 	if (!outcome.done) {
 		const timeout = new NodeOperationError(
-			this.getNode(),
+			run.fns.getNode(),
 			`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
 			{
 				itemIndex,
@@ -104,10 +104,10 @@ export async function waitForTransaction(
 			typeof transaction.response?.message === 'string'
 				? transaction.response.message
 				: 'no message';
-		const failed = new NodeApiError(this.getNode(), { ...transaction } as JsonObject, {
+		const failed = new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
 			itemIndex,
 			message: `Transaction ${id} ended with status "${transaction.status}": ${message}`,
-			description: JSON.stringify(transaction),
+			description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
 		});
 		failed.context.details = { transactionId: id, status: transaction.status };
 		throw failed;
@@ -135,11 +135,11 @@ export interface Write {
  * answer, never a success.
  */
 export async function postWrite(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	itemIndex: number,
 	write: Write,
 ): Promise<IDataObject> {
-	const accepted: AcceptedWrite = await lmsRequest.call(this, itemIndex, {
+	const accepted: AcceptedWrite = await lmsRequest(run, itemIndex, {
 		method: 'POST',
 		path: write.path,
 		body: write.body,
@@ -157,8 +157,8 @@ export async function postWrite(
 		status: transaction.status,
 		message: accepted.message,
 	};
-	if (!write.waitForCompletion) return output;
-	const done = await waitForTransaction.call(this, itemIndex, transaction.id, {
+	if (!write.waitForCompletion) return { ...output, confirmation: 'accepted, not confirmed' };
+	const done = await waitForTransaction(run, itemIndex, transaction.id, {
 		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
 		deadline: write.deadline,
 	});
@@ -166,6 +166,7 @@ export async function postWrite(
 		...output,
 		status: done.transaction.status,
 		message: done.transaction.response?.message ?? output.message,
+		confirmation: 'confirmed',
 		transaction: done.transaction,
 	};
 }

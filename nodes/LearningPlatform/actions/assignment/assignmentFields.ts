@@ -3,21 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { flexibleDate, parseItemInput, safeId } from '../../../shared/validation';
-import type { WriteOptions } from '../common/writeOptions';
-import { sendWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
-import type { ItemOperation } from '../../../shared/operation';
-
-export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
-
-/** The API's status value for each operation (`Started` is capitalised, as documented). */
-export const STATUS_BY_OPERATION = {
-	assign: 'assigned',
-	withdraw: 'withdraw',
-	complete: 'completed',
-	start: 'Started',
-} as const;
-
-export type AssignmentOperation = keyof typeof STATUS_BY_OPERATION;
+import type { ItemOperation } from '../../../shared/router';
+import type { LmsRun } from '../../transport';
+import type { AssignmentOperation } from '../../transport/assignments';
+import { sendAssignment } from '../../transport/assignments';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
 /** The fields every assignment operation has, then its own, then the write options. */
 function assignmentProperties(
@@ -80,31 +70,12 @@ function prepareAssignment(
 	return { ...input, operation };
 }
 
-async function sendAssignment(
-	this: IExecuteFunctions,
-	input: AssignmentInput,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const status = STATUS_BY_OPERATION[input.operation];
-	const body: IDataObject = { email_id: input.email, external_id: input.externalId, status };
-	if (input.dueDate) body.due_date = input.dueDate;
-	if (input.assignedDate) body.assigned_date = input.assignedDate;
-	if (input.endDate) body.end_date = input.endDate;
-	const options: WriteOptions = input.options;
-	return await sendWrite.call(this, itemIndex, options, {
-		path: USER_COURSES_PATH,
-		body,
-		action: `Setting "${input.externalId}" to ${status} for ${input.email}`,
-		echo: { email: input.email, externalId: input.externalId, assignmentStatus: status },
-	});
-}
-
 /** Builds an assignment operation: shared fields and body, plus the operation's own parameters. */
 export function assignmentOperation(
 	operation: AssignmentOperation,
 	own: INodeProperties[] = [],
 	readOwn: (this: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
-): ItemOperation<AssignmentInput> {
+): ItemOperation<LmsRun, AssignmentInput> {
 	return {
 		description: updateDisplayOptions(
 			{ show: { resource: ['assignment'], operation: [operation] } },
@@ -113,8 +84,9 @@ export function assignmentOperation(
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			return prepareAssignment.call(this, itemIndex, operation, readOwn.call(this, itemIndex));
 		},
-		async execute(this: IExecuteFunctions, input: AssignmentInput, itemIndex: number) {
-			return await sendAssignment.call(this, input, itemIndex);
+		async execute(run: LmsRun, input: AssignmentInput, itemIndex: number) {
+			const { options, ...assignment } = input;
+			return await sendAssignment(run, itemIndex, assignment, writeSettings(run, options));
 		},
 	};
 }

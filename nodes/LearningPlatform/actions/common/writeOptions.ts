@@ -1,12 +1,24 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { operationDeadline } from '../../transport';
-import type { Write } from '../../transport/transactions';
-import { postWrite } from '../../transport/transactions';
+import type { LmsRun } from '../../transport';
+import type { CourseWrite } from '../../transport/courses';
 
-/** `options` shared by every write: the platform accepts writes asynchronously. */
-export function writeOptions(resource: string, operations: string[]): INodeProperties {
+const KEEP_CURRENT_VALUES: INodeProperties = {
+	displayName: 'Keep Current Values',
+	name: 'keepCurrentValues',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (name, URL, description, prices, tags, duration, published date, privacy, image, group and channel IDs). The output names the fields kept and those the platform will clear.",
+};
+
+/** `options` of every write: the platform accepts writes asynchronously. */
+export function writeOptions(
+	resource: string,
+	operations: string[],
+	{ keepCurrentValues = false }: { keepCurrentValues?: boolean } = {},
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -15,14 +27,7 @@ export function writeOptions(resource: string, operations: string[]): INodePrope
 		default: {},
 		displayOptions: { show: { resource: [resource], operation: operations } },
 		options: [
-			{
-				displayName: 'Wait for Completion',
-				name: 'waitForCompletion',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to wait until the platform has carried out the write (its transaction ends) before passing the item on. Without it the item carries the transaction ID to check later.',
-			},
+			...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
 			{
 				displayName: 'Timeout (Seconds)',
 				name: 'timeout',
@@ -32,33 +37,36 @@ export function writeOptions(resource: string, operations: string[]): INodePrope
 				description:
 					'The longest this item may take: sending the write (retries included) and, when waiting for completion, the wait for its transaction',
 			},
+			{
+				displayName: 'Wait for Completion',
+				name: 'waitForCompletion',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
+			},
 		],
 	};
 }
 
 export const writeOptionsSchema = z
 	.object({
-		waitForCompletion: z.boolean().default(false),
+		waitForCompletion: z.boolean().default(true),
 		timeout: z
 			.number()
 			.positive('must be more than 0 seconds')
 			.max(24 * 3600, 'must be at most 86400 seconds (a day)')
 			.default(120),
+		keepCurrentValues: z.boolean().default(false),
 	})
 	.strict();
 
 export type WriteOptions = z.infer<typeof writeOptionsSchema>;
 
-/** Sends a write as its options say: the timeout bounds the whole item, waiting included. */
-export async function sendWrite(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	options: WriteOptions,
-	write: Pick<Write, 'path' | 'body' | 'action' | 'echo'>,
-): Promise<IDataObject> {
-	return await postWrite.call(this, itemIndex, {
-		...write,
+/** What the transport needs to send one write: wait or not, and the item's deadline. */
+export function writeSettings(run: LmsRun, options: WriteOptions): CourseWrite {
+	return {
 		waitForCompletion: options.waitForCompletion,
-		deadline: operationDeadline.call(this, options.timeout * 1000),
-	});
+		deadline: run.deadline(options.timeout * 1000),
+	};
 }

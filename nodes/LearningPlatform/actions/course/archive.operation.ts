@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput, safeId } from '../../../shared/validation';
-import { operationDeadline } from '../../transport';
-import { COURSES_PATH, findCourse } from '../../transport/courses';
-import { postWrite } from '../../transport/transactions';
-import { writeOptions, writeOptionsSchema } from '../common/writeOptions';
-import { archiveBodyFrom } from './archiveBody';
+import type { LmsRun } from '../../transport';
+import type { CourseValues } from '../../transport/courseContract';
+import { additionalFieldsProperty, courseValuesSchema } from '../../transport/courseContract';
+import { archiveCourse } from '../../transport/courses';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
+import type { WriteOptions } from '../common/writeOptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -17,8 +18,19 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'The course to archive. Its current metadata is read from the catalog and sent back with status archived. Archived content cannot be made active again.',
+			'The course to archive. What the catalog listing has of it is sent back with status archived. Archived content cannot be made active again.',
 	},
+	{
+		displayName:
+			'The catalog listing has no content type, course type, level, skills, languages or expiration date. Give them below to keep them: fields neither the listing nor you supply are cleared by the platform (the output names them).',
+		name: 'archiveNotice',
+		type: 'notice',
+		default: '',
+	},
+	additionalFieldsProperty(
+		'archive',
+		'Values for what the catalog listing cannot return; a value given here also replaces the listed one',
+	),
 	writeOptions('course', ['archive']),
 ];
 
@@ -27,53 +39,37 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const inputSchema = z.object({
-	externalId: safeId,
-	options: writeOptionsSchema,
-});
+const inputSchema = z.object({ externalId: safeId, options: writeOptionsSchema });
+const valuesSchema = courseValuesSchema('archive', false);
 
-type ArchiveInput = z.infer<typeof inputSchema>;
+interface ArchiveInput {
+	externalId: string;
+	values: CourseValues;
+	options: WriteOptions;
+}
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): ArchiveInput {
-	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
+	const { externalId, options } = parseItemInput(this.getNode(), itemIndex, inputSchema, {
 		externalId: this.getNodeParameter('externalId', itemIndex),
 		options: this.getNodeParameter('options', itemIndex, {}),
 	});
+	const values = parseItemInput(this.getNode(), itemIndex, valuesSchema, {
+		top: {},
+		additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
+	});
+	return { externalId, values, options };
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	input: ArchiveInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	// One budget for the whole item: the catalog lookup, the write and the wait.
-	const deadline = operationDeadline.call(this, input.options.timeout * 1000);
-	const course = await findCourse.call(this, itemIndex, input.externalId, deadline);
-	if (!course) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`No course with external ID "${input.externalId}" was found`,
-			{
-				itemIndex,
-				description:
-					"Archive looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.",
-			},
-		);
-	}
-	if (course.status === 'archived') {
-		return {
-			externalId: input.externalId,
-			courseId: course.id,
-			status: 'skipped',
-			message: 'The course is already archived',
-		};
-	}
-	return await postWrite.call(this, itemIndex, {
-		path: COURSES_PATH,
-		body: archiveBodyFrom(course),
-		action: `Archiving course "${input.externalId}"`,
-		waitForCompletion: input.options.waitForCompletion,
-		deadline,
-		echo: { externalId: input.externalId, courseId: course.id },
-	});
+	return await archiveCourse(
+		run,
+		itemIndex,
+		input.externalId,
+		input.values,
+		writeSettings(run, input.options),
+	);
 }

@@ -9,7 +9,8 @@ import {
 	returnAllAndLimit,
 } from '../../../shared/pagination';
 import { parseItemInput } from '../../../shared/validation';
-import { operationDeadline, READ_DEADLINE_MS } from '../../transport';
+import type { LmsRun } from '../../transport';
+import { READ_DEADLINE_MS } from '../../transport';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
 
 const properties: INodeProperties[] = [
@@ -62,20 +63,20 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	input: GetManyInput,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
 	const courses: IDataObject[] = [];
 	const wanted = input.returnAll ? Infinity : input.limit;
-	await forEachCoursePage.call(
-		this,
+	await forEachCoursePage(
+		run,
 		itemIndex,
 		{
 			offset: input.options.offset ?? 0,
 			pageSize: Math.min(PAGE_SIZE, wanted),
 			limits: pagingLimitsFrom(input.options),
-			deadline: operationDeadline.call(this, READ_DEADLINE_MS),
+			deadline: run.deadline(READ_DEADLINE_MS),
 		},
 		(page) => {
 			for (const course of page) {

@@ -2,78 +2,28 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/validation';
-import { sendWrite, writeOptions, writeOptionsSchema } from '../common/writeOptions';
+import type { LmsRun } from '../../transport';
+import type { CourseValues } from '../../transport/courseContract';
+import {
+	additionalFieldsProperty,
+	courseValuesSchema,
+	topProperties,
+} from '../../transport/courseContract';
+import { upsertCourse } from '../../transport/courses';
 import type { WriteOptions } from '../common/writeOptions';
-import { courseAdditionalFields, CURRENCIES } from './courseFields';
-import { COURSES_PATH } from '../../transport/courses';
-import type { CourseInput } from './courseBody';
-import { courseBody, courseInputSchema } from './courseBody';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The platform replaces the whole course on every upsert: fields left out are cleared, and groups or channels not listed are removed',
+			'The platform replaces the whole course on every upsert: fields left out are cleared, and groups or channels not listed are removed (unless Options → Keep Current Values fills them from the catalog)',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'External ID',
-		name: 'externalId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Your own ID for the course. Sending an existing one updates that course.',
-	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://learn.example.com/courses/onboarding',
-	},
-	{
-		displayName: 'Prices',
-		name: 'prices',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
-		placeholder: 'Add price',
-		description: 'Leave empty for free content. Prices are replaced on every update.',
-		options: [
-			{
-				displayName: 'Price',
-				name: 'price',
-				values: [
-					{
-						displayName: 'Amount',
-						name: 'amount',
-						type: 'number',
-						typeOptions: { minValue: 0, numberPrecision: 2 },
-						default: 0,
-					},
-					{
-						displayName: 'Currency',
-						name: 'currency',
-						type: 'options',
-						options: CURRENCIES,
-						default: 'USD',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		options: courseAdditionalFields,
-	},
-	writeOptions('course', ['upsert']),
+	...topProperties(),
+	additionalFieldsProperty('upsert'),
+	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
 ];
 
 export const description = updateDisplayOptions(
@@ -81,17 +31,21 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const valuesSchema = courseValuesSchema('upsert', true);
+
 interface UpsertInput {
-	course: CourseInput;
+	values: CourseValues;
 	options: WriteOptions;
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): UpsertInput {
-	const course = parseItemInput(this.getNode(), itemIndex, courseInputSchema, {
-		externalId: this.getNodeParameter('externalId', itemIndex),
-		name: this.getNodeParameter('name', itemIndex),
-		url: this.getNodeParameter('url', itemIndex),
-		prices: this.getNodeParameter('prices', itemIndex, {}),
+	const values = parseItemInput(this.getNode(), itemIndex, valuesSchema, {
+		top: {
+			externalId: this.getNodeParameter('externalId', itemIndex),
+			name: this.getNodeParameter('name', itemIndex),
+			url: this.getNodeParameter('url', itemIndex),
+			prices: this.getNodeParameter('prices', itemIndex, {}),
+		},
 		additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
 	});
 	const options = parseItemInput(
@@ -101,18 +55,16 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UpsertInput
 		this.getNodeParameter('options', itemIndex, {}),
 		'Invalid options',
 	);
-	return { course, options };
+	return { values, options };
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	input: UpsertInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await sendWrite.call(this, itemIndex, input.options, {
-		path: COURSES_PATH,
-		body: courseBody(input.course),
-		action: `Upserting course "${input.course.externalId}"`,
-		echo: { externalId: input.course.externalId },
+	return await upsertCourse(run, itemIndex, input.values, {
+		...writeSettings(run, input.options),
+		keepCurrentValues: input.options.keepCurrentValues,
 	});
 }

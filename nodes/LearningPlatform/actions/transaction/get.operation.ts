@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
-import { operationDeadline, READ_DEADLINE_MS } from '../../transport';
+import type { LmsRun } from '../../transport';
+import { READ_DEADLINE_MS } from '../../transport';
 import { getTransaction } from '../../transport/transactions';
 import { transactionIdProperty, transactionIdSchema } from './transactionId';
 
@@ -25,15 +26,15 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	input: GetInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const transaction = await getTransaction.call(
-		this,
+	const transaction = await getTransaction(
+		run,
 		itemIndex,
 		input.transactionId,
-		operationDeadline.call(this, READ_DEADLINE_MS),
+		run.deadline(READ_DEADLINE_MS),
 	);
 	return { transactionId: transaction.id, ...transaction };
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
-import { operationDeadline } from '../../transport';
+import type { LmsRun } from '../../transport';
 import { waitForTransaction } from '../../transport/transactions';
 import { transactionIdProperty, transactionIdSchema } from './transactionId';
 
@@ -67,17 +67,17 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): WaitInput {
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LmsRun,
 	input: WaitInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const { transaction, polls, waitedMs } = await waitForTransaction.call(
-		this,
+	const { transaction, polls, waitedMs } = await waitForTransaction(
+		run,
 		itemIndex,
 		input.transactionId,
 		{
 			pollIntervalSec: input.options.pollInterval,
-			deadline: operationDeadline.call(this, input.options.timeout * 1000),
+			deadline: run.deadline(input.options.timeout * 1000),
 		},
 	);
 	return { transactionId: transaction.id, ...transaction, polls, waitedMs };
