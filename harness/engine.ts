@@ -1,8 +1,10 @@
 /* eslint-disable -- harness code, not part of the n8n package: the community-node rules do not apply */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	INode,
+	INodeListSearchResult,
 	INodeExecutionData,
 	IPinData,
 	IRun,
@@ -100,31 +102,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
 
-	const additionalData = {
-		credentialsHelper,
-		hooks,
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not available in the harness');
-		},
-		getRunExecutionData: async () => undefined,
-		getRuntimeCredential: async () => undefined,
-		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		formBaseUrl: 'http://127.0.0.1:5678/form',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
-		variables: {},
-		logAiEvent: () => {},
-		startRunnerTask: async () => {
-			throw new Error('Code nodes are not available in the harness');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = harnessAdditionalData(credentialsHelper, hooks);
 
 	const startNode = options.startNode
 		? workflow.getNode(options.startNode)
@@ -167,4 +145,71 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 			return taskData.data?.main?.[output] ?? [];
 		},
 	};
+}
+
+/** What n8n's server hands the engine for one execution, as far as the package needs it. */
+function harnessAdditionalData(
+	credentialsHelper: HarnessCredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not available in the harness');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formBaseUrl: 'http://127.0.0.1:5678/form',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code nodes are not available in the harness');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface ListSearchOptions {
+	/** The node (its type and parameters); it gets the test credential. */
+	node: Pick<INode, 'type' | 'parameters'> & { credentialType: string };
+	method: string;
+	filter?: string;
+	paginationToken?: string;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	source?: PackageSource;
+}
+
+/** Calls a node's list search as n8n's editor does (n8n-core's LoadOptionsContext). */
+export async function searchList(options: ListSearchOptions): Promise<INodeListSearchResult> {
+	const source = options.source ?? 'source';
+	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
+	const nodeTypes = nodeTypesBySource.get(source)!;
+	const node: INode = {
+		id: 'node',
+		name: 'Node',
+		type: options.node.type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.node.parameters,
+		credentials: { [options.node.credentialType]: { id: '1', name: 'Test credential' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = harnessAdditionalData(
+		createCredentialsHelper(options.credentials, source),
+	);
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.externalId');
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, 1);
+	const search = nodeType.methods?.listSearch?.[options.method];
+	if (!search) throw new Error(`${node.type} has no list search ${options.method}`);
+	return await search.call(context, options.filter, options.paginationToken);
 }

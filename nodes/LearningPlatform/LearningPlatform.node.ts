@@ -10,6 +10,7 @@ import * as assignment from './actions/assignment';
 import * as course from './actions/course';
 import { router } from './actions/router';
 import * as transaction from './actions/transaction';
+import { searchCourses } from './methods/listSearch';
 
 export class LearningPlatform implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +19,8 @@ export class LearningPlatform implements INodeType {
 		icon: { light: 'file:learningPlatform.svg', dark: 'file:learningPlatform.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle:
+			'={{ { "course:upsert": "Create or update a course", "course:getMany": "Get many courses", "course:archive": "Archive a course", "assignment:assign": "Assign a course", "assignment:start": "Start a course", "assignment:complete": "Complete a course", "assignment:withdraw": "Withdraw an assignment", "transaction:get": "Get a transaction", "transaction:wait": "Wait for a transaction" }[$parameter["resource"] + ":" + $parameter["operation"]] }}',
 		description:
 			"Push courses, assign and complete them, and follow the platform's asynchronous transactions",
 		defaults: { name: 'Learning Platform' },
@@ -44,6 +46,8 @@ export class LearningPlatform implements INodeType {
 			...transaction.description,
 		],
 	};
+
+	methods = { listSearch: { searchCourses } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -22,8 +23,8 @@ import type { RetryPolicy } from './retry';
 import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
 import type { RequestThrottle } from './throttle';
 
-/** Both action nodes and the polling trigger send requests. */
-export type RequestingFunctions = IExecuteFunctions | IPollFunctions;
+/** Action nodes, the polling trigger and the editor's list searches send requests. */
+export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** Same-origin redirects followed per call at most. */
 const MAX_REDIRECTS = 5;

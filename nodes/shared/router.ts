@@ -13,6 +13,7 @@ import {
 	withProgress,
 } from './itemFailures';
 import { errorItem, pairedItems } from './items';
+import type { RequestingFunctions } from './http';
 import { mapWithConcurrency } from './pool';
 
 /**
@@ -22,7 +23,8 @@ import { mapWithConcurrency } from './pool';
  * parts (credentials, throttle, catalog index, …).
  */
 export interface Run {
-	readonly fns: IExecuteFunctions;
+	/** n8n's functions: an execution's, or the editor's when it searches a list. */
+	readonly fns: RequestingFunctions;
 	readonly cancelSignal?: AbortSignal;
 	/** Set once an item failed and the run will stop: nothing more may be sent. */
 	stopped: boolean;

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodType, ZodTypeAny, ZodTypeDef } from 'zod';
 import { z } from 'zod';
@@ -18,9 +18,73 @@ export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+type FormLevel = ReadonlyArray<INodeProperties | INodePropertyCollection>;
+
+/**
+ * A field's path in the words of the form: `prices.price[0].amount` becomes
+ * "Prices → Amount (price 1)", `additionalFields.publishedAt` "Additional Fields → Published
+ * At". Undefined where the path leaves the form (then the path itself is shown).
+ */
+export function formLabel(
+	form: readonly INodeProperties[],
+	path: ReadonlyArray<string | number>,
+): string | undefined {
+	const labels: string[] = [];
+	let level: FormLevel = form;
+	let entry: string | undefined;
+	for (const key of path) {
+		if (typeof key === 'number') {
+			if (!entry || labels.length === 0) return undefined;
+			labels[labels.length - 1] += ` (${entry} ${key + 1})`;
+			continue;
+		}
+		const found =
+			level.find((p) => p.name === key) ??
+			(labels.length === 0 && path.length === 1 ? findDeep(form, key) : undefined);
+		if (!found) return undefined;
+		if ('values' in found) {
+			// A fixedCollection's entry kind ("price"): named with the index, not as a step.
+			entry = found.displayName.toLowerCase();
+			level = found.values;
+			continue;
+		}
+		labels.push(found.displayName);
+		level = (found.options ?? []).filter(
+			(o): o is INodeProperties | INodePropertyCollection =>
+				typeof o === 'object' && 'displayName' in o && !('value' in o),
+		);
+	}
+	if (labels.length === 0) return undefined;
+	// The index belongs to the field inside the entry: "Prices → Amount (price 1)".
+	const last = labels.length - 1;
+	const indexed = / \([a-z ]+ \d+\)$/.exec(labels[last - 1] ?? '');
+	if (indexed && last > 0) {
+		labels[last - 1] = labels[last - 1].slice(0, indexed.index);
+		labels[last] += indexed[0];
+	}
+	return labels.join(' → ');
+}
+
+/** A property anywhere in a form, by name (for inputs read flat from nested parameters). */
+function findDeep(level: FormLevel, name: string): INodeProperties | undefined {
+	for (const entry of level) {
+		if (entry.name === name && !('values' in entry)) return entry as INodeProperties;
+		const nested =
+			'values' in entry
+				? entry.values
+				: ((entry.options ?? []).filter(
+						(o) => typeof o === 'object' && 'displayName' in o && !('value' in o),
+					) as FormLevel);
+		const found = findDeep(nested, name);
+		if (found) return found;
+	}
+	return undefined;
+}
+
 /**
  * Validates one item's input before anything is sent. The error names the item and each
- * offending field, so a no-code user can find the bad value in the input table.
+ * offending field once, in the form's words when the operation's form is given, so a no-code
+ * user can find the bad value.
  */
 export function parseItemInput<Output, Input = Output>(
 	node: INode,
@@ -28,10 +92,19 @@ export function parseItemInput<Output, Input = Output>(
 	schema: ZodType<Output, ZodTypeDef, Input>,
 	input: unknown,
 	what = 'Invalid input',
+	form?: readonly INodeProperties[],
 ): Output {
 	const result = schema.safeParse(input);
 	if (result.success) return result.data;
-	const fields = result.error.issues.map((issue) => describeIssue(issue));
+	const seen = new Set<string>();
+	const fields: string[] = [];
+	for (const issue of result.error.issues) {
+		const path = issuePath(issue.path);
+		if (seen.has(path)) continue;
+		seen.add(path);
+		const label = (form && formLabel(form, issue.path)) ?? path;
+		fields.push(label ? `${label}: ${issue.message}` : issue.message);
+	}
 	throw new NodeOperationError(node, `${what} on item ${itemIndex}: ${fields.join('; ')}`, {
 		itemIndex,
 		description: fields.map((line) => `• ${line}`).join('\n'),

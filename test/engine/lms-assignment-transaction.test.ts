@@ -71,7 +71,7 @@ describe('assignment operations send the documented body', () => {
 				endDate: '={{ $json.finishedOn }}',
 			},
 		});
-		expect(run.error?.message).toBe('Invalid input on item 0: endDate: Required');
+		expect(run.error?.message).toBe('Invalid input on item 0: End Date: Required');
 	});
 });
 
@@ -145,7 +145,6 @@ describe('transactions', () => {
 		const credentials = credentialsWithToken();
 		nock(BASE_URL).get(tx('t-4')).times(20).reply(200, transaction('t-4', 'initiated'));
 
-		const started = Date.now();
 		const run = await runNode({
 			credentials,
 			continueOnFail: true,
@@ -157,7 +156,6 @@ describe('transactions', () => {
 			},
 		});
 
-		expect(Date.now() - started).toBeLessThan(5000);
 		expect(run.items[0].json).toMatchObject({
 			error: 'Transaction t-4 was still in progress after 1 s',
 			details: expect.objectContaining({ transactionId: 't-4', status: 'initiated' }),

@@ -482,39 +482,39 @@ describe('8. input that should be refused is refused before anything is sent', (
 		[
 			'an amount of 1e400',
 			{ prices: { price: [{ amount: '1e400', currency: 'USD' }] } },
-			/amount: must be a number/,
+			/Amount \(price 1\): must be a number/,
 		],
 		[
 			'an amount of Infinity',
 			{ prices: { price: [{ amount: '={{ Infinity }}', currency: 'USD' }] } },
-			/amount: must be a finite number/,
+			/Amount \(price 1\): must be a finite number/,
 		],
 		[
 			'an amount given as [5]',
 			{ prices: { price: [{ amount: '={{ [5] }}', currency: 'USD' }] } },
-			/amount: must be a number/,
+			/Amount \(price 1\): must be a number/,
 		],
 		[
 			'an amount given as true',
 			{ prices: { price: [{ amount: '={{ true }}', currency: 'USD' }] } },
-			/amount: must be a number/,
+			/Amount \(price 1\): must be a number/,
 		],
-		['a javascript: URL', { url: 'javascript:alert(1)' }, /url: must be a full http\(s\) URL/],
-		['a data: URL', { url: 'data:text/html,hi' }, /url: must be a full http\(s\) URL/],
+		['a javascript: URL', { url: 'javascript:alert(1)' }, /URL: must be a full http\(s\) URL/],
+		['a data: URL', { url: 'data:text/html,hi' }, /URL: must be a full http\(s\) URL/],
 		[
 			'a megabyte-long external id',
 			{ externalId: 'x'.repeat(1024 * 1024) },
-			/externalId: must be at most 255 characters/,
+			/External ID: must be at most 255 characters/,
 		],
 		[
 			'a publish date with a +05:00 offset',
 			{ additionalFields: { publishedAt: '2026-05-01T23:30:00+05:00' } },
-			/publishedAt: has a time and a time zone/,
+			/Published At: has a time and a time zone/,
 		],
 		[
 			'an expiry with a time zone',
 			{ additionalFields: { expirationDate: '2026-05-01T23:30:00Z' } },
-			/expirationDate: has a time zone/,
+			/Expiration Date: has a time zone/,
 		],
 	])('%s', async (_, change, expected) => {
 		const platform = await hostilePlatform((__, res) => json(res, 202, accepted('tx')));
@@ -537,7 +537,7 @@ describe('8. input that should be refused is refused before anything is sent', (
 			parameters: { resource: 'transaction', operation: 'get', transactionId: id },
 		});
 
-		expect(run.error?.message).toMatch(/transactionId: (cannot be|must be at most)/);
+		expect(run.error?.message).toMatch(/Transaction ID: (cannot be|must be at most)/);
 		expect(apiCalls(platform)).toHaveLength(0);
 	});
 

@@ -111,10 +111,13 @@ describe('the course contract, field by field', () => {
 			const control = upsertForm.find((p) => p.name === field.param);
 			expect(control?.displayName).toBe(field.form.displayName);
 			expect(control?.type).toBe(field.form.type);
+			// Archive picks its course (External ID) with a course picker, and takes the optional
+			// fields but Status.
 			const inArchive = flatten(archive.description).some(
-				(p) => p.name === field.param && p.displayName === field.form.displayName,
+				(p) =>
+					p.name === field.param &&
+					(p.displayName === field.form.displayName || p.type === 'resourceLocator'),
 			);
-			// Archive names the course by its External ID and takes the optional fields but Status.
 			expect(inArchive).toBe(
 				field.param === 'externalId' || (field.place === 'additional' && !field.upsertOnly),
 			);

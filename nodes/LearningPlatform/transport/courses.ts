@@ -8,7 +8,7 @@ import type { IndexedCourse } from './catalog';
 import type { CourseValues } from './courseContract';
 import { courseBody, EXTERNAL_ID_FIELD, mergeWithListing, STATUS_FIELD } from './courseContract';
 import type { LmsRun } from './index';
-import { lmsRequest } from './index';
+import { lmsRequest, READ_DEADLINE_MS } from './index';
 import { coursePageShape } from './shapes';
 import { postWrite } from './transactions';
 
@@ -162,4 +162,57 @@ export async function archiveCourse(
 		echo: { externalId, courseId: current.id },
 	});
 	return { ...output, keptFields: merged.kept, clearedFields: merged.cleared };
+}
+
+export interface CatalogMatch {
+	name: string;
+	externalId: string;
+	url?: string;
+}
+
+/** Pages a search reads at most per call, so the editor's list answers quickly. */
+const SEARCH_PAGES_PER_CALL = 5;
+
+/** How many matches make a page of the editor's list. */
+const SEARCH_MATCHES_PER_CALL = 50;
+
+/**
+ * Courses whose name or external id contains `filter` (any letter case), from `offset` on. The
+ * platform has no search, so this reads catalog pages until it has enough matches (or a few
+ * pages), and says where the next call should go on.
+ */
+export async function searchCatalog(
+	run: LmsRun,
+	{ filter = '', offset = 0 }: { filter?: string; offset?: number },
+): Promise<{ matches: CatalogMatch[]; nextOffset?: number }> {
+	const wanted = filter.trim().toLowerCase();
+	const matches: CatalogMatch[] = [];
+	let position = offset;
+	let pages = 0;
+	await forEachCoursePage(
+		run,
+		0,
+		{ offset, deadline: run.deadline(READ_DEADLINE_MS) },
+		(courses) => {
+			pages++;
+			position += courses.length;
+			for (const course of courses) {
+				const externalId =
+					course[EXTERNAL_ID_FIELD] ??
+					(course.additional_metadata as IDataObject | undefined)?.[EXTERNAL_ID_FIELD];
+				if (externalId === undefined || externalId === null) continue;
+				const name = typeof course.name === 'string' ? course.name : String(externalId);
+				if (wanted && !`${name} ${String(externalId)}`.toLowerCase().includes(wanted)) continue;
+				matches.push({
+					name,
+					externalId: String(externalId),
+					url: typeof course.url === 'string' ? course.url : undefined,
+				});
+			}
+			return pages < SEARCH_PAGES_PER_CALL && matches.length < SEARCH_MATCHES_PER_CALL;
+		},
+	);
+	// The walk ended on its own (an empty or last page) unless it stopped for the limits above.
+	const more = pages >= SEARCH_PAGES_PER_CALL || matches.length >= SEARCH_MATCHES_PER_CALL;
+	return { matches, nextOffset: more ? position : undefined };
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { clientKey, clientRedactor, clientThrottle } from '../../shared/clients';
 import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
+import type { RequestingFunctions } from '../../shared/http';
 import { callApi } from '../../shared/http';
 import { originOf } from '../../shared/origin';
 import type { Redactor } from '../../shared/redact';
@@ -84,7 +85,7 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
  * client's throttle. When another credential with the same client id asks for a lower rate,
  * the lower one is used, and the node says so in the execution's hints.
  */
-export async function openLmsRun(fns: IExecuteFunctions): Promise<LmsRun> {
+export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const credentials = await fns.getCredentials<LmsCredentials>(CREDENTIAL_TYPE);
 	const baseUrl = baseUrlOf(credentials);
 	const origin = originOf(baseUrl);
@@ -105,13 +106,14 @@ export async function openLmsRun(fns: IExecuteFunctions): Promise<LmsRun> {
 		credentialId,
 		asked,
 	);
-	if (shared.requestsPerMinute < asked) {
-		fns.addExecutionHints?.({
+	if (shared.requestsPerMinute < asked && 'addExecutionHints' in fns) {
+		fns.addExecutionHints({
 			message: `Requests per Minute: another credential with client ID "${credentials.clientId}" asks for ${shared.requestsPerMinute}, so this one is paced at ${shared.requestsPerMinute} too (the lower rate wins: they share the platform's budget)`,
 			location: 'outputPane',
 		});
 	}
-	const cancelSignal = fns.getExecutionCancelSignal?.();
+	const cancelSignal =
+		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
 	const run: LmsRun = {
 		fns,
 		cancelSignal,

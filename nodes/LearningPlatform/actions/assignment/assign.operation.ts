@@ -15,16 +15,19 @@ export const { description, prepare, execute } = assignmentOperation(
 				{
 					displayName: 'Assigned Date',
 					name: 'assignedDate',
-					type: 'dateTime',
+					type: 'string',
 					default: '',
-					description: 'Sent as YYYY-MM-DD',
+					placeholder: 'YYYY-MM-DD',
+					description:
+						'The day of the assignment, as YYYY-MM-DD; the platform uses the day it receives it otherwise',
 				},
 				{
 					displayName: 'Due Date',
 					name: 'dueDate',
-					type: 'dateTime',
+					type: 'string',
 					default: '',
-					description: 'Sent as YYYY-MM-DD',
+					placeholder: 'YYYY-MM-DD',
+					description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
 				},
 			],
 		},

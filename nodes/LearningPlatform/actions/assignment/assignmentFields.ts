@@ -7,6 +7,7 @@ import type { ItemOperation } from '../../../shared/router';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
+import { coursePicker, pickedCourse } from '../common/coursePicker';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
 /** The fields every assignment operation has, then its own, then the write options. */
@@ -24,15 +25,7 @@ function assignmentProperties(
 			default: '',
 			description: "The learner's email address on the platform",
 		},
-		{
-			displayName: 'External ID',
-			name: 'externalId',
-			type: 'string',
-			required: true,
-			default: '',
-			description:
-				'External ID of the course. Only content created through the API can be assigned or completed.',
-		},
+		coursePicker('The course. Only content created through the API can be assigned or completed.'),
 		...own,
 		writeOptions('assignment', [operation]),
 	];
@@ -58,15 +51,23 @@ function prepareAssignment(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	operation: AssignmentOperation,
-	extra: IDataObject = {},
+	extra: IDataObject,
+	form: INodeProperties[],
 ): AssignmentInput {
 	const schema = operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema;
-	const input = parseItemInput(this.getNode(), itemIndex, schema, {
-		email: this.getNodeParameter('email', itemIndex),
-		externalId: this.getNodeParameter('externalId', itemIndex),
-		...extra,
-		options: this.getNodeParameter('options', itemIndex, {}),
-	});
+	const input = parseItemInput(
+		this.getNode(),
+		itemIndex,
+		schema,
+		{
+			email: this.getNodeParameter('email', itemIndex),
+			externalId: pickedCourse(this, itemIndex),
+			...extra,
+			options: this.getNodeParameter('options', itemIndex, {}),
+		},
+		'Invalid input',
+		form,
+	);
 	return { ...input, operation };
 }
 
@@ -76,13 +77,15 @@ export function assignmentOperation(
 	own: INodeProperties[] = [],
 	readOwn: (this: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
 ): ItemOperation<LmsRun, AssignmentInput> {
+	const form = assignmentProperties(operation, own);
 	return {
 		description: updateDisplayOptions(
 			{ show: { resource: ['assignment'], operation: [operation] } },
-			assignmentProperties(operation, own),
+			form,
 		),
 		prepare(this: IExecuteFunctions, itemIndex: number) {
-			return prepareAssignment.call(this, itemIndex, operation, readOwn.call(this, itemIndex));
+			const extra = readOwn.call(this, itemIndex);
+			return prepareAssignment.call(this, itemIndex, operation, extra, form);
 		},
 		async execute(run: LmsRun, input: AssignmentInput, itemIndex: number) {
 			const { options, ...assignment } = input;

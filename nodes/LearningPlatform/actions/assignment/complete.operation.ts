@@ -6,10 +6,12 @@ export const { description, prepare, execute } = assignmentOperation(
 		{
 			displayName: 'End Date',
 			name: 'endDate',
-			type: 'dateTime',
+			type: 'string',
 			required: true,
 			default: '',
-			description: 'When the learner completed the course; sent as YYYY-MM-DD',
+			placeholder: 'YYYY-MM-DD',
+			description:
+				'The day the learner completed the course, as YYYY-MM-DD (e.g. {{ $now.toFormat("yyyy-MM-dd") }})',
 		},
 	],
 	function (itemIndex) {

@@ -7,19 +7,14 @@ import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
 import { additionalFieldsProperty, courseValuesSchema } from '../../transport/courseContract';
 import { archiveCourse } from '../../transport/courses';
+import { coursePicker, pickedCourse } from '../common/coursePicker';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 import type { WriteOptions } from '../common/writeOptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'External ID',
-		name: 'externalId',
-		type: 'string',
-		required: true,
-		default: '',
-		description:
-			'The course to archive. What the catalog listing has of it is sent back with status archived. Archived content cannot be made active again.',
-	},
+	coursePicker(
+		'The course to archive. What the catalog listing has of it is sent back with status archived. Archived content cannot be made active again.',
+	),
 	{
 		displayName:
 			'The catalog listing has no content type, course type, level, skills, languages or expiration date. Give them below to keep them: fields neither the listing nor you supply are cleared by the platform (the output names them).',
@@ -49,14 +44,28 @@ interface ArchiveInput {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): ArchiveInput {
-	const { externalId, options } = parseItemInput(this.getNode(), itemIndex, inputSchema, {
-		externalId: this.getNodeParameter('externalId', itemIndex),
-		options: this.getNodeParameter('options', itemIndex, {}),
-	});
-	const values = parseItemInput(this.getNode(), itemIndex, valuesSchema, {
-		top: {},
-		additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
-	});
+	const { externalId, options } = parseItemInput(
+		this.getNode(),
+		itemIndex,
+		inputSchema,
+		{
+			externalId: pickedCourse(this, itemIndex),
+			options: this.getNodeParameter('options', itemIndex, {}),
+		},
+		'Invalid input',
+		properties,
+	);
+	const values = parseItemInput(
+		this.getNode(),
+		itemIndex,
+		valuesSchema,
+		{
+			top: {},
+			additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
+		},
+		'Invalid input',
+		properties,
+	);
 	return { externalId, values, options };
 }
 

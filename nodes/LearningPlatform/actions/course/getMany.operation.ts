@@ -55,11 +55,18 @@ type GetManyInput = z.infer<typeof inputSchema>;
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
-		returnAll,
-		limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
-		options: this.getNodeParameter('options', itemIndex, {}),
-	});
+	return parseItemInput(
+		this.getNode(),
+		itemIndex,
+		inputSchema,
+		{
+			returnAll,
+			limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
+			options: this.getNodeParameter('options', itemIndex, {}),
+		},
+		'Invalid input',
+		properties,
+	);
 }
 
 export async function execute(

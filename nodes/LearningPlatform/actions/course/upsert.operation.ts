@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
 import type { LmsRun } from '../../transport';
@@ -32,6 +33,10 @@ export const description = updateDisplayOptions(
 );
 
 const valuesSchema = courseValuesSchema('upsert', true);
+const optionsSchema = z.object({ options: writeOptionsSchema });
+
+/** The form as the values' paths see it: top-level fields, and Additional Fields. */
+const labelled = [...topProperties(), additionalFieldsProperty('upsert')];
 
 interface UpsertInput {
 	values: CourseValues;
@@ -39,21 +44,29 @@ interface UpsertInput {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): UpsertInput {
-	const values = parseItemInput(this.getNode(), itemIndex, valuesSchema, {
-		top: {
-			externalId: this.getNodeParameter('externalId', itemIndex),
-			name: this.getNodeParameter('name', itemIndex),
-			url: this.getNodeParameter('url', itemIndex),
-			prices: this.getNodeParameter('prices', itemIndex, {}),
-		},
-		additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
-	});
-	const options = parseItemInput(
+	const values = parseItemInput(
 		this.getNode(),
 		itemIndex,
-		writeOptionsSchema,
-		this.getNodeParameter('options', itemIndex, {}),
+		valuesSchema,
+		{
+			top: {
+				externalId: this.getNodeParameter('externalId', itemIndex),
+				name: this.getNodeParameter('name', itemIndex),
+				url: this.getNodeParameter('url', itemIndex),
+				prices: this.getNodeParameter('prices', itemIndex, {}),
+			},
+			additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
+		},
+		'Invalid input',
+		labelled,
+	);
+	const { options } = parseItemInput(
+		this.getNode(),
+		itemIndex,
+		optionsSchema,
+		{ options: this.getNodeParameter('options', itemIndex, {}) },
 		'Invalid options',
+		properties,
 	);
 	return { values, options };
 }

@@ -20,9 +20,16 @@ const inputSchema = z.object({ transactionId: transactionIdSchema });
 type GetInput = z.infer<typeof inputSchema>;
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
-	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
-		transactionId: this.getNodeParameter('transactionId', itemIndex),
-	});
+	return parseItemInput(
+		this.getNode(),
+		itemIndex,
+		inputSchema,
+		{
+			transactionId: this.getNodeParameter('transactionId', itemIndex),
+		},
+		'Invalid input',
+		properties,
+	);
 }
 
 export async function execute(

@@ -8,8 +8,8 @@ export const transactionIdProperty: INodeProperties = {
 	name: 'transactionId',
 	type: 'string',
 	required: true,
-	default: '',
-	placeholder: '={{ $json.transactionId }}',
+	// The previous node's write output carries it: the usual case needs no typing.
+	default: '={{ $json.transactionId }}',
 	description: 'The ID a write operation returned (its output field transactionId)',
 };
 

@@ -60,10 +60,17 @@ const inputSchema = z.object({
 type WaitInput = z.infer<typeof inputSchema>;
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): WaitInput {
-	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
-		transactionId: this.getNodeParameter('transactionId', itemIndex),
-		options: this.getNodeParameter('options', itemIndex, {}),
-	});
+	return parseItemInput(
+		this.getNode(),
+		itemIndex,
+		inputSchema,
+		{
+			transactionId: this.getNodeParameter('transactionId', itemIndex),
+			options: this.getNodeParameter('options', itemIndex, {}),
+		},
+		'Invalid input',
+		properties,
+	);
 }
 
 export async function execute(

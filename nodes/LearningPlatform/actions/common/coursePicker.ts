@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The course an operation is about: picked from the catalog ("From List", searched by name) or
+ * given by its external id. The parameter keeps its name `externalId`; a plain string (from an
+ * expression or an older workflow) is still accepted.
+ */
+export function coursePicker(description: string): INodeProperties {
+	return {
+		displayName: 'Course',
+		name: 'externalId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a course…',
+				typeOptions: { searchListMethod: 'searchCourses', searchable: true },
+			},
+			{
+				displayName: 'By External ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. onboarding-101',
+			},
+		],
+	};
+}
+
+/** The picked course's external id, whichever way it was given. */
+export function pickedCourse(fns: IExecuteFunctions, itemIndex: number): unknown {
+	return fns.getNodeParameter('externalId', itemIndex, '', { extractValue: true });
+}
