@@ -1,8 +1,12 @@
-/** The authenticated LMS API routes. The server has already checked the token and throttle. */
+/**
+ * The authenticated LMS API routes. The server has already checked the token and throttle;
+ * here every call is held to the documents: the documented headers, only the documented
+ * query parameters, and documented bodies.
+ */
 
 import type { CourseStore } from './courses';
 import { toListItem } from './courses';
-import { parseCourseInput } from './courseInput';
+import { parseCourseInput, type CourseMetadata } from './courseInput';
 import { jsonReply, messageReply, parseJsonBody, type Reply } from './reply';
 import type { SandboxOptions } from './options';
 import { TransactionStore, type TransactionOutcome } from './transactions';
@@ -13,8 +17,11 @@ export const COURSES_PATH = '/api/developer/v2/courses.json';
 export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
 export const REQUEST_DATA_PREFIX = '/api/developer/v2/request_data/';
 
+/** The page served when a list call sends no `limit` (or `maxPageSize`, if that is smaller). */
 export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+
+/** The documented query parameters of each route; any other is refused (422). */
+export const LIST_PARAMETERS = ['offset', 'limit', 'return_total_count'] as const;
 
 export interface ApiContext {
 	options: () => SandboxOptions;
@@ -32,6 +39,45 @@ export interface ApiRequest {
 	now: number;
 }
 
+/** The media type of a header value, lower-cased, without parameters. */
+function mediaTypes(value: string | string[] | undefined): string[] {
+	const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+	return text
+		.split(',')
+		.map((part) => part.split(';')[0].trim().toLowerCase())
+		.filter(Boolean);
+}
+
+/**
+ * "Every call sends these headers: Accept: application/json, Content-Type: application/json,
+ * Authorization: Bearer <ACCESS_TOKEN>" (the token endpoint excepted). The answer to a call
+ * without them is not documented; the sandbox refuses it, so a client that leaves one out
+ * finds out: no `application/json` in Accept → 406, another Content-Type (or none, GET
+ * included) → 415.
+ */
+export function checkDocumentedHeaders(
+	headers: Record<string, string | string[] | undefined>,
+): Reply | null {
+	if (!mediaTypes(headers.accept).includes('application/json')) {
+		return messageReply(406, 'Accept must be application/json');
+	}
+	const contentType = mediaTypes(headers['content-type']);
+	if (contentType.length !== 1 || contentType[0] !== 'application/json') {
+		return messageReply(415, 'Content-Type must be application/json');
+	}
+	return null;
+}
+
+/** Refuses query parameters the documents do not give for the route, and repeated ones. */
+function checkQuery(query: URLSearchParams, documented: readonly string[]): FieldErrors | null {
+	const errors = new FieldErrors();
+	for (const name of new Set(query.keys())) {
+		if (!documented.includes(name)) errors.add(name, 'is not a documented query parameter');
+		else if (query.getAll(name).length > 1) errors.add(name, 'is given more than once');
+	}
+	return errors.isEmpty ? null : errors;
+}
+
 type Handler = (request: ApiRequest, context: ApiContext) => Reply;
 
 export type RouteMatch = { found: true; handler: Handler } | { found: false; reply: Reply };
@@ -40,62 +86,108 @@ function accepted(
 	request: ApiRequest,
 	context: ApiContext,
 	externalId: string,
+	message: string,
 	apply: (now: number) => TransactionOutcome,
+	extra: Record<string, unknown> = {},
 ): Reply {
 	const delay = context.options().transactionDelayMs;
 	const record = context.transactions.create(request.path, externalId, apply, delay, request.now);
-	return jsonReply(202, { message: 'Request accepted', data: TransactionStore.view(record) });
+	return jsonReply(202, { message, data: { ...TransactionStore.view(record), ...extra } });
+}
+
+/** "It echoes name, external_id, content_type, prices_data, url and status." */
+function coursePayload(metadata: CourseMetadata): Record<string, unknown> {
+	return {
+		name: metadata.name,
+		external_id: metadata.external_id,
+		content_type: metadata.content_type,
+		prices_data: metadata.prices_data.map((price) => ({ ...price })),
+		url: metadata.url,
+		status: metadata.status,
+	};
 }
 
 const upsertCourse: Handler = (request, context) => {
+	const query = checkQuery(request.query, []);
+	if (query) return query.toReply();
 	const body = parseJsonBody(request.rawBody, request.contentType);
 	if (!body.ok) return body.reply;
 	const input = parseCourseInput(body.value);
 	if (!input.ok) return input.errors.toReply();
 	const { metadata } = input;
-	return accepted(request, context, metadata.external_id, (now) =>
-		context.courses.apply(metadata, now),
+	return accepted(
+		request,
+		context,
+		metadata.external_id,
+		'Transaction for the course started in background',
+		(now) => context.courses.apply(metadata, now),
+		{ payload: coursePayload(metadata) },
 	);
 };
 
-function readPaging(query: URLSearchParams): { offset: number; limit: number } | FieldErrors {
-	const errors = new FieldErrors();
+type Paging = { offset: number; limit: number; withTotal: boolean };
+
+/**
+ * offset and limit are whole numbers written in digits (offset 0 or more, limit 1 or more),
+ * return_total_count is `true` or `false`. A missing offset is 0; a missing limit gives
+ * DEFAULT_PAGE_SIZE; any limit is cut to maxPageSize. The answer's length, not the limit
+ * asked for, says how far the page went.
+ */
+function readPaging(query: URLSearchParams, maxPageSize: number): Paging | FieldErrors {
+	const errors = checkQuery(query, LIST_PARAMETERS) ?? new FieldErrors();
 	const read = (name: string, fallback: number, minimum: number): number => {
 		const text = query.get(name);
-		if (text === null || text === '') return fallback;
-		const value = Number(text);
-		if (!Number.isInteger(value) || value < minimum) {
-			errors.add(name, `must be an integer of at least ${minimum}`);
+		if (text === null) return fallback;
+		if (!/^\d+$/.test(text) || Number(text) < minimum || !Number.isSafeInteger(Number(text))) {
+			errors.add(name, `must be a whole number of at least ${minimum}`);
 			return fallback;
 		}
-		return value;
+		return Number(text);
 	};
 	const offset = read('offset', 0, 0);
-	const limit = Math.min(read('limit', DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-	return errors.isEmpty ? { offset, limit } : errors;
+	const limit = Math.min(read('limit', DEFAULT_PAGE_SIZE, 1), maxPageSize);
+	const total = query.get('return_total_count');
+	if (total !== null && total !== 'true' && total !== 'false') {
+		errors.add('return_total_count', 'must be true or false');
+	}
+	return errors.isEmpty ? { offset, limit, withTotal: total === 'true' } : errors;
 }
 
 const listCourses: Handler = (request, context) => {
-	const paging = readPaging(request.query);
+	const paging = readPaging(request.query, context.options().maxPageSize);
 	if (paging instanceof FieldErrors) return paging.toReply();
 	const data = context.courses.page(paging.offset, paging.limit).map(toListItem);
-	const withTotal = request.query.get('return_total_count') === 'true';
-	return jsonReply(200, withTotal ? { data, total_count: context.courses.count } : { data });
+	return jsonReply(200, paging.withTotal ? { data, total_count: context.courses.count } : { data });
 };
 
 const writeUserCourse: Handler = (request, context) => {
+	const query = checkQuery(request.query, []);
+	if (query) return query.toReply();
 	const body = parseJsonBody(request.rawBody, request.contentType);
 	if (!body.ok) return body.reply;
 	const input = parseAssignmentInput(body.value);
 	if (!input.ok) return input.errors.toReply();
 	const { write } = input;
-	return accepted(request, context, write.external_id, (now) =>
-		context.assignments.apply(write, now),
+	const receivedAt = request.now;
+	return accepted(
+		request,
+		context,
+		write.external_id,
+		'Transaction for the user course started in background',
+		(now) => context.assignments.apply(write, now, receivedAt),
 	);
 };
 
 const getTransaction: Handler = (request, context) => {
-	const id = decodeURIComponent(request.path.slice(REQUEST_DATA_PREFIX.length));
+	const query = checkQuery(request.query, []);
+	if (query) return query.toReply();
+	const raw = request.path.slice(REQUEST_DATA_PREFIX.length);
+	let id: string;
+	try {
+		id = decodeURIComponent(raw);
+	} catch {
+		id = raw;
+	}
 	const record = context.transactions.get(id);
 	if (!record) return messageReply(404, `Transaction not found: ${id}`);
 	return jsonReply(200, { response: 'success', data: TransactionStore.view(record) });

@@ -33,8 +33,15 @@ export class TokenStore {
 	}
 
 	check(authorization: string | undefined, now: number): TokenCheck {
-		const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-		if (!match) return { ok: false, reply: unauthorized('Missing Bearer token') };
+		// Exactly the documented form, `Bearer <ACCESS_TOKEN>`.
+		const match = /^Bearer (\S+)$/.exec(authorization ?? '');
+		if (!match)
+			return {
+				ok: false,
+				reply: unauthorized(
+					'Missing or malformed Bearer token (send Authorization: Bearer <token>)',
+				),
+			};
 		const token = match[1];
 		const issued = this.tokens.get(token);
 		if (!issued) return { ok: false, reply: unauthorized('Invalid or revoked access token') };

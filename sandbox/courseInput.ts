@@ -10,6 +10,7 @@ import {
 	optionalEnum,
 	optionalText,
 	optionalTextList,
+	refuseUndocumentedFields,
 	requireText,
 	type JsonObject,
 } from './validation';
@@ -25,14 +26,43 @@ export type Level = (typeof LEVELS)[number];
 export type Currency = (typeof CURRENCIES)[number];
 export type GroupId = number | string;
 
+/** The body fields of section 2 ("Content (course) - request body fields"); nothing else. */
+export const COURSE_BODY_FIELDS = [
+	'name',
+	'url',
+	'external_id',
+	'description',
+	'content_type',
+	'course_type',
+	'is_private',
+	'duration_sec',
+	'published_at',
+	'status',
+	'level',
+	'skills',
+	'tags',
+	'image_url',
+	'languages_attributes',
+	'prices_data',
+	'expiration_date',
+	'restricted_group_ids',
+	'group_ids',
+	'channel_ids',
+] as const;
+
+export const PRICE_FIELDS = ['amount', 'currency'] as const;
+export const LANGUAGE_FIELDS = ['language_code', 'title', 'url', 'description'] as const;
+
+/** Both parts are optional in the documents; a price holds the ones that were sent. */
 export interface CoursePrice {
-	amount: number;
-	currency: Currency;
+	amount?: number;
+	currency?: Currency;
 }
 
+/** Every part is optional in the documents; a part that was not sent is null. */
 export interface CourseLanguage {
-	language_code: string;
-	title: string;
+	language_code: string | null;
+	title: string | null;
 	url: string | null;
 	description: string | null;
 }
@@ -82,16 +112,24 @@ function readPrices(body: JsonObject, errors: FieldErrors): CoursePrice[] {
 	value.forEach((entry: unknown, index) => {
 		const field = `prices_data[${index}]`;
 		if (!isJsonObject(entry)) {
-			errors.add(field, 'must be an object with amount and currency');
+			errors.add(field, 'must be an object (with amount and currency)');
 			return;
 		}
+		const before = errors.count;
+		refuseUndocumentedFields(entry, PRICE_FIELDS, errors, `${field}.`);
 		const { amount, currency } = entry;
-		const amountOk = typeof amount === 'number' && Number.isFinite(amount) && amount > 0;
-		const currencyOk =
-			typeof currency === 'string' && (CURRENCIES as readonly string[]).includes(currency);
-		if (!amountOk) errors.add(`${field}.amount`, 'must be a positive number');
-		if (!currencyOk) errors.add(`${field}.currency`, `must be one of: ${CURRENCIES.join(', ')}`);
-		if (amountOk && currencyOk) prices.push({ amount, currency: currency as Currency });
+		const price: CoursePrice = {};
+		if (!isAbsent(amount)) {
+			if (typeof amount === 'number' && Number.isFinite(amount) && amount > 0)
+				price.amount = amount;
+			else errors.add(`${field}.amount`, 'must be a positive number');
+		}
+		if (!isAbsent(currency)) {
+			if (typeof currency === 'string' && (CURRENCIES as readonly string[]).includes(currency))
+				price.currency = currency as Currency;
+			else errors.add(`${field}.currency`, `must be one of: ${CURRENCIES.join(', ')}`);
+		}
+		if (errors.count === before) prices.push(price);
 	});
 	return prices;
 }
@@ -110,22 +148,21 @@ function readLanguages(body: JsonObject, errors: FieldErrors): CourseLanguage[] 
 			errors.add(field, 'must be an object');
 			return;
 		}
+		const before = errors.count;
+		refuseUndocumentedFields(entry, LANGUAGE_FIELDS, errors, `${field}.`);
 		const { language_code: code, title, url, description } = entry;
-		let valid = true;
-		const fail = (name: string, message: string) => {
-			errors.add(`${field}.${name}`, message);
-			valid = false;
-		};
-		if (typeof code !== 'string' || !/^[a-zA-Z]{2}$/.test(code))
-			fail('language_code', 'must be a 2-letter language code');
-		if (typeof title !== 'string' || title.trim() === '') fail('title', "can't be blank");
-		if (!isAbsent(url) && !isHttpUrl(url)) fail('url', 'must be an http(s) URL');
+		// "string, 2 characters": two characters (code points), whatever they are.
+		if (!isAbsent(code) && (typeof code !== 'string' || [...code].length !== 2))
+			errors.add(`${field}.language_code`, 'must be a string of 2 characters');
+		if (!isAbsent(title) && typeof title !== 'string')
+			errors.add(`${field}.title`, 'must be a string');
+		if (!isAbsent(url) && !isHttpUrl(url)) errors.add(`${field}.url`, 'must be an http(s) URL');
 		if (!isAbsent(description) && typeof description !== 'string')
-			fail('description', 'must be a string');
-		if (!valid) return;
+			errors.add(`${field}.description`, 'must be a string');
+		if (errors.count !== before) return;
 		languages.push({
-			language_code: String(code),
-			title: String(title),
+			language_code: isAbsent(code) ? null : String(code),
+			title: isAbsent(title) ? null : String(title),
 			url: isAbsent(url) ? null : String(url),
 			description: isAbsent(description) ? null : String(description),
 		});
@@ -188,6 +225,7 @@ export function parseCourseInput(body: unknown): CourseInput {
 		errors.add('base', 'the body must be a JSON object');
 		return { ok: false, errors };
 	}
+	refuseUndocumentedFields(body, COURSE_BODY_FIELDS, errors);
 	const name = requireText(body, 'name', errors);
 	const url = requireText(body, 'url', errors);
 	if (url !== undefined && !isHttpUrl(url)) errors.add('url', 'must be an http(s) URL');

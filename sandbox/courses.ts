@@ -5,7 +5,9 @@ import type { CourseMetadata, GroupId } from './courseInput';
 import type { TransactionOutcome } from './transactions';
 
 export interface StoredCourse extends CourseMetadata {
+	/** A UUID, given when the content is created and kept by its updates. */
 	id: string;
+	/** Equal to id, as in the documents' samples. */
 	ecl_id: string;
 	created_at: string;
 	updated_at: string;
@@ -18,13 +20,10 @@ export const SANDBOX_SOURCE = Object.freeze({
 	organization_id: 1,
 });
 
-const FIRST_COURSE_ID = 1001;
-
 export class CourseStore {
 	/** Map iteration keeps insertion order, which is the list's creation order. */
 	private readonly byExternalId = new Map<string, StoredCourse>();
 	private readonly writesApplied = new Map<string, number>();
-	private nextId = FIRST_COURSE_ID;
 
 	get(externalId: string): StoredCourse | undefined {
 		return this.byExternalId.get(externalId);
@@ -48,10 +47,11 @@ export class CourseStore {
 			});
 			return { ok: true, message: 'Content updated' };
 		}
+		const id = randomUUID();
 		this.byExternalId.set(metadata.external_id, {
 			...metadata,
-			id: String(this.nextId++),
-			ecl_id: randomUUID(),
+			id,
+			ecl_id: id,
 			created_at: timestamp,
 			updated_at: timestamp,
 		});
@@ -79,7 +79,6 @@ export class CourseStore {
 	clear(): void {
 		this.byExternalId.clear();
 		this.writesApplied.clear();
-		this.nextId = FIRST_COURSE_ID;
 	}
 
 	private countWrite(externalId: string): void {
@@ -87,10 +86,52 @@ export class CourseStore {
 	}
 }
 
-const toRefs = (ids: GroupId[]) => ids.map((id) => ({ id }));
+/**
+ * The documents do not give the entries of restricted_groups[], groups[] and channels[]:
+ * the sandbox lists each id the content was written with as `{id, name}`, the id exactly as
+ * it was sent (number or string) and a name made from it.
+ */
+function toRefs(ids: GroupId[], label: string): Array<{ id: GroupId; name: string }> {
+	return ids.map((id) => ({ id, name: `${label} ${id}` }));
+}
 
-/** One entry of GET courses.json, carrying enough to rebuild the upsert body. */
-export function toListItem(course: StoredCourse): Record<string, unknown> {
+/** ISO 8601 timestamp of the stored YYYY-MM-DD: that day at midnight UTC. */
+function publishedTimestamp(date: string | null): string | null {
+	return date === null ? null : `${date}T00:00:00.000Z`;
+}
+
+/** The documented list item's fields, in the documents' order. */
+export const LIST_ITEM_FIELDS = [
+	'id',
+	'name',
+	'description',
+	'images',
+	'url',
+	'external_id',
+	'additional_metadata',
+	'source_id',
+	'organization_id',
+	'tags',
+	'published_at',
+	'duration',
+	'duration_sec',
+	'restricted_groups',
+	'groups',
+	'channels',
+	'ecl_id',
+	'is_private',
+	'prices_data',
+	'ecl_source_id',
+] as const;
+
+export type ListItem = Record<(typeof LIST_ITEM_FIELDS)[number], unknown>;
+
+/**
+ * One entry of GET courses.json: exactly the documented fields ("Content - list item") and
+ * nothing else, whatever else the sandbox stores (status, level, languages, ... stay in
+ * state() only). A value the content was written without is null ([] for the lists).
+ */
+export function toListItem(course: StoredCourse): ListItem {
 	return {
 		id: course.id,
 		name: course.name,
@@ -102,22 +143,15 @@ export function toListItem(course: StoredCourse): Record<string, unknown> {
 		source_id: SANDBOX_SOURCE.source_id,
 		organization_id: SANDBOX_SOURCE.organization_id,
 		tags: [...course.tags],
-		published_at: course.published_at ? `${course.published_at}T00:00:00.000Z` : null,
+		published_at: publishedTimestamp(course.published_at),
 		duration: course.duration_sec,
 		duration_sec: course.duration_sec,
-		restricted_groups: toRefs(course.restricted_group_ids),
-		groups: toRefs(course.group_ids),
-		channels: toRefs(course.channel_ids),
+		restricted_groups: toRefs(course.restricted_group_ids, 'Restricted group'),
+		groups: toRefs(course.group_ids, 'Group'),
+		channels: toRefs(course.channel_ids, 'Channel'),
 		ecl_id: course.ecl_id,
 		is_private: course.is_private,
 		prices_data: course.prices_data.map((price) => ({ ...price })),
 		ecl_source_id: SANDBOX_SOURCE.ecl_source_id,
-		status: course.status,
-		level: course.level,
-		content_type: course.content_type,
-		course_type: course.course_type,
-		skills: [...course.skills],
-		languages: course.languages_attributes.map((language) => ({ ...language })),
-		expiration_date: course.expiration_date,
 	};
 }

@@ -1,13 +1,16 @@
-/* eslint-disable -- sandbox code (a local test server), not part of the n8n package: the community-node rules do not apply */
 /** Latency waits that close() can cut short, so no timer outlives the server. */
 
+import type { SandboxClock } from './clock';
+
 export class Delays {
-	private readonly waiting = new Map<NodeJS.Timeout, () => void>();
+	private readonly waiting = new Map<unknown, () => void>();
+
+	constructor(private readonly clock: SandboxClock) {}
 
 	wait(ms: number): Promise<void> {
 		if (ms <= 0) return Promise.resolve();
 		return new Promise((resolve) => {
-			const timer = setTimeout(() => {
+			const timer = this.clock.setTimer(() => {
 				this.waiting.delete(timer);
 				resolve();
 			}, ms);
@@ -18,7 +21,7 @@ export class Delays {
 	/** Ends every wait now; the waiting handlers then see the server is closed. */
 	cancelAll(): void {
 		for (const [timer, resolve] of this.waiting) {
-			clearTimeout(timer);
+			this.clock.clearTimer(timer);
 			resolve();
 		}
 		this.waiting.clear();

@@ -12,6 +12,11 @@ export interface SandboxOptions {
 	/** Per client id; 0 turns the throttle off. */
 	rateLimitPerMinute: number;
 	tokenLifetimeSec: number;
+	/**
+	 * The largest page GET courses.json serves; a larger `limit` is cut to it. The platform
+	 * documents no maximum, so a client must page by what it gets back, not by what it asked for.
+	 */
+	maxPageSize: number;
 	clientId: string;
 	clientSecret: string;
 	/** Any email at one of these domains is a known user. */
@@ -36,6 +41,7 @@ type OptionKind =
 	| 'text'
 	| 'list'
 	| 'integer'
+	| 'count'
 	| 'fraction';
 
 const OPTION_KINDS: Record<OptionName, OptionKind> = {
@@ -46,6 +52,7 @@ const OPTION_KINDS: Record<OptionName, OptionKind> = {
 	transactionDelayMs: 'milliseconds',
 	rateLimitPerMinute: 'nonNegative',
 	tokenLifetimeSec: 'positive',
+	maxPageSize: 'count',
 	clientId: 'text',
 	clientSecret: 'text',
 	userDomains: 'list',
@@ -69,6 +76,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = Object.freeze({
 	transactionDelayMs: 1000,
 	rateLimitPerMinute: 300,
 	tokenLifetimeSec: 3600,
+	maxPageSize: 50,
 	clientId: 'sandbox-client',
 	clientSecret: 'sandbox-secret',
 	userDomains: ['example.com', 'example.org'],
@@ -135,6 +143,13 @@ function checkValue(name: OptionName, value: unknown): SandboxOptions[OptionName
 			const integer = checkNumber(name, value);
 			if (!Number.isInteger(integer)) throw new OptionError(`${name} must be an integer`);
 			return integer;
+		}
+		case 'count': {
+			const count = checkNumber(name, value);
+			if (!Number.isInteger(count) || count < 1) {
+				throw new OptionError(`${name} must be a whole number of at least 1`);
+			}
+			return count;
 		}
 		case 'milliseconds':
 		case 'nonNegative': {

@@ -9,8 +9,9 @@ import {
 } from 'http';
 import type { AddressInfo } from 'net';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
-import { matchApiRoute, type ApiContext } from './api';
+import { checkDocumentedHeaders, matchApiRoute, type ApiContext } from './api';
 import { handleTokenRequest, TokenStore, unauthorized } from './auth';
+import { SYSTEM_CLOCK, type SandboxClock } from './clock';
 import { CourseStore } from './courses';
 import { Delays } from './delays';
 import { FaultPicker, faultReply, type FaultKind } from './faults';
@@ -37,6 +38,8 @@ import { TransactionStore } from './transactions';
 import { AssignmentStore } from './userCourses';
 
 export type { SandboxOptions } from './options';
+export type { SandboxClock } from './clock';
+export { ManualClock, SYSTEM_CLOCK } from './clock';
 export type { SandboxState } from './state';
 export type { LoggedRequest } from './log';
 
@@ -58,6 +61,12 @@ export interface Sandbox {
 	close(): Promise<void>;
 }
 
+/** What is not a knob: injection points for tests. */
+export interface SandboxSetup {
+	/** The sandbox's time (token expiry, throttle, transactions, latency, log); the system clock by default. */
+	clock?: SandboxClock;
+}
+
 interface Outcome {
 	/** null: drop the connection without answering. */
 	reply: Reply | null;
@@ -74,15 +83,19 @@ class SandboxCore {
 	readonly transactions = new TransactionStore();
 	readonly tokens = new TokenStore();
 	readonly log = new RequestLog();
-	readonly delays = new Delays();
+	readonly delays: Delays;
 	readonly throttle: Throttle;
 	readonly faults: FaultPicker;
 	private jitter: Random;
 	private readonly apiContext: ApiContext;
 	closed = false;
 
-	constructor(options: SandboxOptions) {
+	constructor(
+		options: SandboxOptions,
+		readonly clock: SandboxClock,
+	) {
 		this.options = options;
+		this.delays = new Delays(clock);
 		this.throttle = new Throttle(options.rateLimitPerMinute);
 		this.faults = new FaultPicker(options.seed);
 		this.jitter = createRandom(options.seed + JITTER_SEED_OFFSET);
@@ -107,7 +120,7 @@ class SandboxCore {
 	}
 
 	state(): SandboxState {
-		this.transactions.settle(Date.now());
+		this.transactions.settle(this.clock.now());
 		const { courses, writesAppliedByExternalId } = this.courses.snapshot();
 		return {
 			courses,
@@ -144,13 +157,20 @@ class SandboxCore {
 			writeReply(res, handleAdmin(method, path, rawBody, contentType, this.adminControls()));
 			return;
 		}
-		const entry = this.log.start(method, path, url.searchParams, req.headers, rawBody, Date.now());
+		const entry = this.log.start(
+			method,
+			path,
+			url.searchParams,
+			req.headers,
+			rawBody,
+			this.clock.now(),
+		);
 		await this.delays.wait(this.latencyMs());
 		if (this.closed) {
 			req.socket.destroy();
 			return;
 		}
-		const now = Date.now();
+		const now = this.clock.now();
 		this.transactions.settle(now);
 		const outcome = this.answer(method, path, url.searchParams, rawBody, req.headers, now);
 		entry.fault = outcome.fault;
@@ -171,6 +191,12 @@ class SandboxCore {
 		now: number,
 	): Outcome {
 		if (path === TOKEN_PATH) {
+			// "All calls are throttled ... per client": a token request counts against the
+			// client it names, whether or not its secret is right.
+			if (method === 'POST' && query.get('client_id') === this.options.clientId) {
+				const refused = this.throttled(this.options.clientId, now);
+				if (refused) return { reply: refused, fault: null };
+			}
 			return {
 				reply: handleTokenRequest(method, query, this.options, this.tokens, now),
 				fault: null,
@@ -180,13 +206,11 @@ class SandboxCore {
 		if (!route.found) return { reply: route.reply, fault: null };
 		const auth = this.tokens.check(headers.authorization, now);
 		if (!auth.ok) return { reply: auth.reply, fault: null };
-		const throttled = this.throttle.take(auth.clientId, now);
-		if (!throttled.allowed) {
-			const headers = { 'Retry-After': String(throttled.retryAfterSec) };
-			return { reply: jsonReply(429, { message: 'Too many requests' }, headers), fault: null };
-		}
+		const refused = this.throttled(auth.clientId, now);
+		if (refused) return { reply: refused, fault: null };
 		const fault = this.faults.pick(this.options);
 		const run = () =>
+			checkDocumentedHeaders(headers) ??
 			route.handler(
 				{ method, path, query, rawBody, contentType: headers['content-type'], now },
 				this.apiContext,
@@ -207,10 +231,19 @@ class SandboxCore {
 		}
 	}
 
+	/** null when the client may go on, else the 429 to answer. */
+	private throttled(clientId: string, now: number): Reply | null {
+		const decision = this.throttle.take(clientId, now);
+		if (decision.allowed) return null;
+		const headers = { 'Retry-After': String(decision.retryAfterSec) };
+		return jsonReply(429, { message: 'Too many requests' }, headers);
+	}
+
+	/** Whole milliseconds (timers have no finer resolution). */
 	private latencyMs(): number {
 		const { latencyMs, latencyJitterMs } = this.options;
 		const spread = latencyJitterMs > 0 ? (this.jitter() * 2 - 1) * latencyJitterMs : 0;
-		return Math.max(0, latencyMs + spread);
+		return Math.max(0, Math.round(latencyMs + spread));
 	}
 
 	private reseed(): void {
@@ -234,8 +267,14 @@ function formatUrl(host: string, port: number): string {
 	return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
-	const core = new SandboxCore(mergeOptions({ ...DEFAULT_OPTIONS }, options));
+export async function startSandbox(
+	options: Partial<SandboxOptions> = {},
+	setup: SandboxSetup = {},
+): Promise<Sandbox> {
+	const core = new SandboxCore(
+		mergeOptions({ ...DEFAULT_OPTIONS }, options),
+		setup.clock ?? SYSTEM_CLOCK,
+	);
 	const server = createServer((req, res) => {
 		core.handle(req, res).catch((error: Error) => {
 			if (res.headersSent) {

@@ -5,9 +5,15 @@ import type { TransactionRecord } from './transactions';
 import type { AssignmentState } from './userCourses';
 
 export interface SandboxState {
-	/** Courses as stored (the full metadata of the last applied upsert), keyed by external_id. */
+	/**
+	 * Courses as stored (the full metadata of the last applied upsert, more than the list
+	 * shows), keyed by external_id. `id` is a UUID and `ecl_id` equals it.
+	 */
 	courses: Record<string, StoredCourse>;
-	/** Keyed by `email|external_id` (email lower-cased). */
+	/**
+	 * Keyed by `email|external_id` (email lower-cased). A write keeps the dates it does not
+	 * carry; after a withdraw the next write starts afresh; `assigned_date` is never null.
+	 */
 	assignments: Record<string, AssignmentState>;
 	/** Every accepted write, oldest first. */
 	transactions: TransactionRecord[];

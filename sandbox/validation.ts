@@ -16,7 +16,12 @@ export class FieldErrors {
 	}
 
 	get isEmpty(): boolean {
-		return Object.keys(this.byField).length === 0;
+		return this.count === 0;
+	}
+
+	/** How many messages so far (to tell whether a part of the body added any). */
+	get count(): number {
+		return Object.values(this.byField).reduce((total, messages) => total + messages.length, 0);
 	}
 
 	toReply(): Reply {
@@ -33,20 +38,20 @@ export function isAbsent(value: unknown): value is undefined | null {
 }
 
 function isRealDate(year: number, month: number, day: number): boolean {
-	const date = new Date(Date.UTC(year, month - 1, day));
-	return (
-		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-	);
+	if (month < 1 || month > 12 || day < 1) return false;
+	const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+	const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+	return day <= days;
 }
 
-/** YYYY-MM-DD naming a real calendar day. */
+/** YYYY-MM-DD naming a real calendar day, and nothing else (no time, no zone). */
 export function isDateOnly(value: unknown): value is string {
 	if (typeof value !== 'string') return false;
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
 	return match !== null && isRealDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
-/** YYYY-MM-DD HH:MM:SS. */
+/** YYYY-MM-DD HH:MM:SS (one space, no T, no fraction, no zone), naming a real moment. */
 export function isDateTime(value: unknown): value is string {
 	if (typeof value !== 'string') return false;
 	const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
@@ -56,16 +61,6 @@ export function isDateTime(value: unknown): value is string {
 		Number(match[2]) < 24 &&
 		Number(match[3]) < 60 &&
 		Number(match[4]) < 60
-	);
-}
-
-/** A date in any of the forms clients send for assignment dates. */
-export function isDateLike(value: unknown): value is string {
-	if (isDateOnly(value) || isDateTime(value)) return true;
-	return (
-		typeof value === 'string' &&
-		/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value) &&
-		!Number.isNaN(Date.parse(value))
 	);
 }
 
@@ -137,4 +132,20 @@ export function optionalTextList(body: JsonObject, field: string, errors: FieldE
 		return [];
 	}
 	return value as string[];
+}
+
+/**
+ * Refuses the fields the documents do not list for this object: the platform's reaction to
+ * them is not documented, and a field that is silently dropped loses what it carried (a
+ * misspelt `image` instead of `image_url` would otherwise go unnoticed).
+ */
+export function refuseUndocumentedFields(
+	body: JsonObject,
+	documented: readonly string[],
+	errors: FieldErrors,
+	prefix = '',
+): void {
+	for (const field of Object.keys(body)) {
+		if (!documented.includes(field)) errors.add(`${prefix}${field}`, 'is not a documented field');
+	}
 }

@@ -71,6 +71,11 @@ describe('admin paths and the programmatic API', () => {
 				method: 'GET',
 				path: COURSES,
 				query: { offset: '0', limit: '5' },
+				headers: {
+					authorization: `Bearer ${token}`,
+					'content-type': 'application/json',
+					accept: 'application/json',
+				},
 				body: null,
 				status: 200,
 			}),
@@ -125,12 +130,31 @@ describe('admin paths and the programmatic API', () => {
 		expect((await get(sandbox, COURSES, token)).status).toBe(200);
 	});
 
+	it('changes the largest page at run time', async () => {
+		expect((await admin(sandbox, 'GET', 'config')).body.options.maxPageSize).toBe(50);
+		for (let index = 0; index < 5; index++) {
+			await writeAndWait(sandbox, token, COURSES, courseBody(`page-${index}`));
+		}
+		const changed = await admin(sandbox, 'POST', 'config', { maxPageSize: 3 });
+		expect(changed.body.options.maxPageSize).toBe(3);
+		try {
+			const page = await get(sandbox, `${COURSES}?limit=5&return_total_count=true`, token);
+			expect(page.body.data).toHaveLength(3);
+			expect(page.body.total_count).toBe(5);
+		} finally {
+			sandbox.configure({ maxPageSize: 50 });
+		}
+	});
+
 	it.each([
 		[{ latencyMs: -5 }],
 		[{ fault5xx: 1.5 }],
 		[{ fault5xx: 0.6, faultDrop: 0.6 }],
 		[{ noSuchKnob: 1 }],
 		[{ port: 1 }],
+		[{ maxPageSize: 0 }],
+		[{ maxPageSize: 2.5 }],
+		[{ maxPageSize: 'many' }],
 	])('refuses the config %j with 400 and keeps the options', async (change) => {
 		const before = sandbox.options;
 		const answer = await admin(sandbox, 'POST', 'config', change);

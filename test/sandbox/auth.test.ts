@@ -1,15 +1,27 @@
+import { ManualClock } from '../../sandbox/clock';
 import type { Sandbox } from '../../sandbox/server';
-import { COURSES, get, issueToken, requestToken, sleep, startTestSandbox } from './helpers';
+import {
+	COURSES,
+	DOCUMENTED_HEADERS,
+	get,
+	issueToken,
+	requestToken,
+	startTestSandbox,
+} from './helpers';
 
 describe('token endpoint and Bearer checks', () => {
+	const clock = new ManualClock();
 	let sandbox: Sandbox;
 
 	beforeAll(async () => {
-		sandbox = await startTestSandbox({
-			tokenLifetimeSec: 1,
-			clientId: 'client-a',
-			clientSecret: 'secret-a',
-		});
+		sandbox = await startTestSandbox(
+			{
+				tokenLifetimeSec: 1,
+				clientId: 'client-a',
+				clientSecret: 'secret-a',
+			},
+			clock,
+		);
 	});
 	afterAll(() => sandbox.close());
 
@@ -50,6 +62,21 @@ describe('token endpoint and Bearer checks', () => {
 		expect(response.status).toBe(401);
 	});
 
+	it('needs none of the API headers on the token endpoint', async () => {
+		const query = new URLSearchParams({
+			client_id: 'client-a',
+			client_secret: 'secret-a',
+			grant_type: 'client_credentials',
+		});
+		const response = await fetch(`${sandbox.url}/api/oauth/token?${query}`, { method: 'POST' });
+		expect(response.status).toBe(200);
+	});
+
+	it('ignores token parameters it does not know, as OAuth 2.0 servers must', async () => {
+		const answer = await requestToken(sandbox, { scope: 'courses' });
+		expect(answer.status).toBe(200);
+	});
+
 	it.each([
 		['no Authorization header', undefined],
 		['an unknown token', 'not-a-token-we-issued'],
@@ -59,10 +86,26 @@ describe('token endpoint and Bearer checks', () => {
 		expect(answer.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
 	});
 
+	it.each([
+		['a lower-case scheme', (token: string) => `bearer ${token}`],
+		['two spaces', (token: string) => `Bearer  ${token}`],
+		['no scheme', (token: string) => token],
+		['another scheme', (token: string) => `Token ${token}`],
+	])('accepts only "Bearer <token>": refuses %s with 401', async (_case, authorization) => {
+		const token = await issueToken(sandbox);
+		const response = await fetch(`${sandbox.url}${COURSES}`, {
+			headers: { ...DOCUMENTED_HEADERS, Authorization: authorization(token) },
+		});
+		expect(response.status).toBe(401);
+		expect((await get(sandbox, COURSES, token)).status).toBe(200);
+	});
+
 	it('rejects a token once its lifetime has passed', async () => {
 		const token = await issueToken(sandbox);
 		expect((await get(sandbox, COURSES, token)).status).toBe(200);
-		await sleep(1100);
+		clock.advance(999);
+		expect((await get(sandbox, COURSES, token)).status).toBe(200);
+		clock.advance(1);
 		const expired = await get(sandbox, COURSES, token);
 		expect(expired.status).toBe(401);
 		expect(expired.body.error).toBe('unauthorized');

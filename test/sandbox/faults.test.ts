@@ -1,5 +1,13 @@
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
-import { COURSES, courseBody, get, issueToken, requestToken, startTestSandbox } from './helpers';
+import {
+	COURSES,
+	DOCUMENTED_HEADERS,
+	courseBody,
+	get,
+	issueToken,
+	requestToken,
+	startTestSandbox,
+} from './helpers';
 
 describe('injected faults', () => {
 	let sandbox: Sandbox;
@@ -48,7 +56,7 @@ describe('injected faults', () => {
 		for (let index = 0; index < attempts; index++) {
 			const sent = fetch(`${sandbox.url}${COURSES}`, {
 				method: 'POST',
-				headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+				headers: { ...DOCUMENTED_HEADERS, Authorization: `Bearer ${token}` },
 				body: JSON.stringify(courseBody(`drop-${index}`)),
 			});
 			await expect(sent).rejects.toThrow();

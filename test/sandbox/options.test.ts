@@ -16,6 +16,7 @@ describe('options', () => {
 		['fault429', '--fault-429', 'SANDBOX_FAULT_429'],
 		['fault5xx', '--fault-5xx', 'SANDBOX_FAULT_5XX'],
 		['rateLimitPerMinute', '--rate-limit-per-minute', 'SANDBOX_RATE_LIMIT_PER_MINUTE'],
+		['maxPageSize', '--max-page-size', 'SANDBOX_MAX_PAGE_SIZE'],
 	] as const)('names %s as %s and %s', (name, flag, env) => {
 		expect(`--${flagName(name)}`).toBe(flag);
 		expect(envName(name)).toBe(env);
@@ -30,10 +31,17 @@ describe('options', () => {
 			'a.test, B.test',
 			'--fault-drop',
 			'0.25',
+			'--max-page-size=25',
 		]);
 		expect(parsed).toEqual({
 			help: false,
-			options: { port: 0, latencyMs: 50, userDomains: ['a.test', 'b.test'], faultDrop: 0.25 },
+			options: {
+				port: 0,
+				latencyMs: 50,
+				userDomains: ['a.test', 'b.test'],
+				faultDrop: 0.25,
+				maxPageSize: 25,
+			},
 		});
 		expect(optionsFromArgs(['--help']).help).toBe(true);
 	});
@@ -43,6 +51,8 @@ describe('options', () => {
 		[['--latency-ms']],
 		[['--port', 'abc']],
 		[['--fault-5xx', '2']],
+		[['--max-page-size', '0']],
+		[['--max-page-size', '12.5']],
 		[['stray']],
 	])('refuses the arguments %j', (argv) => {
 		expect(() => optionsFromArgs(argv)).toThrow(OptionError);
@@ -53,11 +63,13 @@ describe('options', () => {
 			optionsFromEnv({
 				SANDBOX_TRANSACTION_DELAY_MS: '250',
 				SANDBOX_CLIENT_ID: 'env-client',
+				SANDBOX_MAX_PAGE_SIZE: '20',
 				OTHER: 'x',
 			}),
 		).toEqual({
 			transactionDelayMs: 250,
 			clientId: 'env-client',
+			maxPageSize: 20,
 		});
 	});
 
@@ -71,6 +83,13 @@ describe('options', () => {
 		expect(
 			mergeOptions({ ...DEFAULT_OPTIONS }, { fault429: 0.5, faultExpireToken: 0.5 }).fault429,
 		).toBe(0.5);
+	});
+
+	it('serves pages of at most 50 by default: less than a client that assumes 100 expects', () => {
+		expect(DEFAULT_OPTIONS.maxPageSize).toBe(50);
+		expect(() => checkOptions({ maxPageSize: 0 })).toThrow(OptionError);
+		expect(() => checkOptions({ maxPageSize: 1.5 })).toThrow(OptionError);
+		expect(checkOptions({ maxPageSize: '200' })).toEqual({ maxPageSize: 200 });
 	});
 
 	it('startSandbox refuses invalid options', async () => {

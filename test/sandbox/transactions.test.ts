@@ -1,22 +1,24 @@
+import { ManualClock } from '../../sandbox/clock';
 import type { Sandbox } from '../../sandbox/server';
 import {
 	COURSES,
 	REQUEST_DATA,
+	UUID,
 	courseBody,
 	get,
 	issueToken,
 	post,
-	sleep,
 	startTestSandbox,
 } from './helpers';
 
 describe('asynchronous transactions', () => {
+	const clock = new ManualClock();
 	let sandbox: Sandbox;
 	let token: string;
 	const delayMs = 300;
 
 	beforeAll(async () => {
-		sandbox = await startTestSandbox({ transactionDelayMs: delayMs });
+		sandbox = await startTestSandbox({ transactionDelayMs: delayMs }, clock);
 		token = await issueToken(sandbox);
 	});
 	afterAll(() => sandbox.close());
@@ -25,6 +27,7 @@ describe('asynchronous transactions', () => {
 		const accepted = await post(sandbox, COURSES, courseBody('tx-1'), token);
 		expect(accepted.status).toBe(202);
 		const id = accepted.body.data.id as string;
+		expect(id).toMatch(UUID);
 
 		const early = await get(sandbox, `${REQUEST_DATA}${id}`, token);
 		expect(early.status).toBe(200);
@@ -35,7 +38,11 @@ describe('asynchronous transactions', () => {
 		expect((await get(sandbox, COURSES, token)).body.data).toEqual([]);
 		expect(sandbox.state().courses).toEqual({});
 
-		await sleep(delayMs + 50);
+		clock.advance(delayMs - 1);
+		expect((await get(sandbox, `${REQUEST_DATA}${id}`, token)).body.data.status).toBe('initiated');
+		expect(sandbox.state().courses).toEqual({});
+
+		clock.advance(1);
 		const done = await get(sandbox, `${REQUEST_DATA}${id}`, token);
 		expect(done.body.data).toEqual({
 			id,
@@ -45,12 +52,16 @@ describe('asynchronous transactions', () => {
 		});
 		const listed = (await get(sandbox, COURSES, token)).body.data;
 		expect(listed.map((item: { external_id: string }) => item.external_id)).toEqual(['tx-1']);
+		expect(sandbox.state().transactions.find((entry) => entry.id === id)).toMatchObject({
+			created_at: new Date(clock.now() - delayMs).toISOString(),
+			completed_at: new Date(clock.now()).toISOString(),
+		});
 	});
 
 	it('applies writes to the same content in the order they were accepted', async () => {
 		const first = await post(sandbox, COURSES, courseBody('tx-2', { name: 'first' }), token);
 		const second = await post(sandbox, COURSES, courseBody('tx-2', { name: 'second' }), token);
-		await sleep(delayMs + 50);
+		clock.advance(delayMs);
 		const state = sandbox.state();
 		expect(state.courses['tx-2'].name).toBe('second');
 		const messages = [first, second].map(
@@ -61,10 +72,18 @@ describe('asynchronous transactions', () => {
 		expect(messages).toEqual(['Content created', 'Content updated']);
 	});
 
-	it('answers 404 for an unknown transaction id and 401 without a token', async () => {
+	it('answers 404 for an unknown or malformed transaction id and 401 without a token', async () => {
 		const unknown = await get(sandbox, `${REQUEST_DATA}no-such-id`, token);
 		expect(unknown.status).toBe(404);
 		expect(unknown.body.message).toEqual(expect.any(String));
+		expect((await get(sandbox, `${REQUEST_DATA}%E0%A4%A`, token)).status).toBe(404);
 		expect((await get(sandbox, `${REQUEST_DATA}no-such-id`)).status).toBe(401);
+	});
+
+	it('refuses query parameters on request_data', async () => {
+		const accepted = await post(sandbox, COURSES, courseBody('tx-3'), token);
+		const answer = await get(sandbox, `${REQUEST_DATA}${accepted.body.data.id}?verbose=1`, token);
+		expect(answer.status).toBe(422);
+		expect(Object.keys(answer.body.errors)).toEqual(['verbose']);
 	});
 });
