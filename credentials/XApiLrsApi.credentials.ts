@@ -10,7 +10,17 @@ import type {
 import {
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	withLrsAuthorization,
+	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
+
+/**
+ * The answers that fail the credential test: every status from 300 on except 403. n8n fails a
+ * test whose request throws, and reads `except` as the statuses that still throw although HTTP
+ * errors are otherwise ignored.
+ */
+const TEST_FAILURE_STATUSES: number[] = Array.from({ length: 300 }, (_, i) => 300 + i).filter(
+	(status) => status !== 403,
+);
 
 export class XApiLrsApi implements ICredentialType {
 	name = 'xApiLrsApi';
@@ -110,12 +120,41 @@ export class XApiLrsApi implements ICredentialType {
 		return withLrsAuthorization(credentials, requestOptions);
 	}
 
+	// Test asks for one statement. A token that may only record statements is still a valid
+	// credential: the store knows it but will not let it read (403). So 403 passes, as 2xx does;
+	// every other status fails, 401 and 404 saying what to check.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ String($credentials.endpoint).trim().replace(/\\/+$/, "") }}',
+			// The endpoint as the nodes use it: outer spaces, trailing slashes and a pasted "/statements" dropped.
+			baseURL:
+				'={{ String($credentials.endpoint).trim().replace(/\\/+$/, "").replace(/\\/statements$/i, "") }}',
 			url: '/statements',
 			qs: { limit: 1 },
-			headers: { Accept: 'application/json' },
+			headers: {
+				Accept: 'application/json',
+				'Content-Type': 'application/json',
+				charset: 'utf-8',
+				'X-Experience-API-Version': XAPI_VERSION,
+			},
+			ignoreHttpStatusErrors: { ignore: true, except: TEST_FAILURE_STATUSES },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The record store refused the credentials: check the token / username and password',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No xAPI statements resource at this endpoint: the endpoint usually ends with /xAPI, e.g. https://lrs.example.com/data/xAPI',
+				},
+			},
+		],
 	};
 }

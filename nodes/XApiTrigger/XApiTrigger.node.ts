@@ -13,6 +13,7 @@ import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { endpointOf, lrsCredentials } from '../XApi/transport';
 import { prune, readCursor } from './cursor';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
+import { ANY_COMPLETED_VERB, isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
 
 export class XApiTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,7 +23,7 @@ export class XApiTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{ $parameter["filters"] && $parameter["filters"].verb ? "New " + $parameter["filters"].verb.split("/").pop() + " statements" : "New statements" }}',
+			'={{ $parameter["filters"] && $parameter["filters"].verb ? "New " + String($parameter["filters"].verb).trim().split(/\\s+/)[0].split("/").pop() + " statements" : "New statements" }}',
 		description: 'Starts the workflow when new xAPI statements arrive in a learning record store',
 		defaults: { name: 'xAPI Trigger' },
 		polling: true,
@@ -42,36 +43,53 @@ export class XApiTrigger implements INodeType {
 				name: 'filters',
 				type: 'collection',
 				placeholder: 'Add filter',
-				default: { verb: COMPLETED_VERB },
-				options: filterProperties({ withTimeAndOrder: false }),
+				default: { verb: ANY_COMPLETED_VERB },
+				options: filterProperties({ withTimeAndOrder: false, verbFilter: triggerVerbFilter }),
 			},
 		],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const qs = pollQuery(this);
+		const { qs, verbs } = pollFilters(this);
+		// An xAPI statements query takes one verb: several verbs are one query each.
+		const queries = verbs.length === 0 ? [qs] : verbs.map((verb) => ({ ...qs, verb }));
 		if (this.getMode() === 'manual') {
 			// A manual test shows the latest match as sample data and leaves the cursor alone.
-			const latest = await latestStatement.call(this, qs);
+			const latest = await latestStatement.call(this, queries);
 			return latest ? [this.helpers.returnJsonArray([latest])] : null;
 		}
 
 		const endpoint = endpointOf.call(this, await lrsCredentials.call(this));
-		const key = cursorKey(endpoint, qs);
+		const key = cursorKey(
+			endpoint,
+			verbs.length === 0 ? qs : { ...qs, verb: [...verbs].sort().join(' ') },
+		);
+		const continuing = isAnyCompleted(verbs)
+			? [cursorKey(endpoint, { ...qs, verb: COMPLETED_VERB })]
+			: [];
 		const staticData = this.getWorkflowStaticData('node');
-		const cursor = readCursor(staticData.cursor, key);
+		const cursor = readCursor(staticData.cursor, key, continuing);
 		if (!cursor) {
-			staticData.cursor = (await startingCursor.call(this, qs, key)) as unknown as IDataObject;
+			staticData.cursor = (await startingCursor.call(this, queries, key)) as unknown as IDataObject;
 			return null;
 		}
-		const statements = await readNewStatements.call(this, qs, cursor);
+		const statements = await readNewStatements.call(this, queries, cursor);
 		staticData.cursor = prune(cursor) as unknown as IDataObject;
 		return statements.length > 0 ? [this.helpers.returnJsonArray(statements)] : null;
 	}
 }
 
-function pollQuery(context: IPollFunctions): IDataObject {
-	const parsed = filtersSchema.safeParse(context.getNodeParameter('filters', {}));
+/** The query of every filter but the verb, and the verbs to watch (none: every verb). */
+function pollFilters(context: IPollFunctions): { qs: IDataObject; verbs: string[] } {
+	const filters = context.getNodeParameter('filters', {}) as unknown;
+	const isObject = filters !== null && typeof filters === 'object' && !Array.isArray(filters);
+	const { verb, ...others } = isObject ? (filters as IDataObject) : ({} as IDataObject);
+	const verbs = verbsOf(verb);
+	if ('problem' in verbs) {
+		throw new NodeOperationError(context.getNode(), `Invalid filters: ${verbs.problem}`);
+	}
+	// The other filters are checked as Get Many checks them.
+	const parsed = filtersSchema.safeParse(isObject ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => describeIssue(issue, 'filters'));
 		throw new NodeOperationError(context.getNode(), `Invalid filters: ${problems.join('; ')}`);
@@ -80,7 +98,7 @@ function pollQuery(context: IPollFunctions): IDataObject {
 	if ('problem' in query) {
 		throw new NodeOperationError(context.getNode(), `Invalid filters: ${query.problem}`);
 	}
-	return query.qs;
+	return { qs: query.qs, verbs: verbs.verbs };
 }
 
 /** A cursor belongs to one record store and one set of filters; changing either starts afresh. */

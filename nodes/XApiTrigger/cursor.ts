@@ -8,6 +8,10 @@
  * whether the store treats `since` as exclusive (as xAPI says) or inclusive, statements that
  * share a timestamp are never lost or repeated, and a statement that becomes visible up to
  * OVERLAP_MS after a later one is still caught.
+ *
+ * A trigger that watches several verbs sends one query per verb (an xAPI statements query takes
+ * one verb) and keeps one cursor for all of them: the queries read the same store's `stored`
+ * times, and their statements are emitted merged in `stored` order (see newStatements.ts).
  */
 
 export const CURSOR_VERSION = 1;
@@ -33,10 +37,24 @@ export interface SeenStatement {
 	stored?: unknown;
 }
 
-export function readCursor(value: unknown, key: string): Cursor | undefined {
+/**
+ * The saved cursor if it belongs to `key`. A cursor saved under one of `continuing` (the key of
+ * an earlier version of the same watch) is carried over to `key` rather than started afresh,
+ * once it has seen a statement: before that it cannot say where history ends.
+ */
+export function readCursor(
+	value: unknown,
+	key: string,
+	continuing: readonly string[] = [],
+): Cursor | undefined {
 	if (!value || typeof value !== 'object') return undefined;
 	const cursor = value as Partial<Cursor>;
-	if (cursor.version !== CURSOR_VERSION || cursor.key !== key) return undefined;
+	if (cursor.version !== CURSOR_VERSION) return undefined;
+	if (cursor.key !== key) {
+		const carriedOver =
+			continuing.includes(String(cursor.key)) && typeof cursor.storedMs === 'number';
+		if (!carriedOver) return undefined;
+	}
 	if (!cursor.recent || typeof cursor.recent !== 'object') return undefined;
 	return {
 		version: CURSOR_VERSION,

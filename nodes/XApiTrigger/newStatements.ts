@@ -1,11 +1,13 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import type { Deadline } from '../shared/deadline';
 import { lrsDeadline } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';
 import type { Cursor } from './cursor';
 import {
 	emptyCursor,
 	hasSeen,
+	idOf,
 	MAX_REMEMBERED_IDS,
 	OVERLAP_MS,
 	prune,
@@ -23,7 +25,11 @@ export const MAX_STATEMENTS_PER_POLL = 1_000;
 /** A poll reads for at most this long (and within the time n8n gives a poll). */
 const POLL_DEADLINE_MS = 2 * 60_000;
 
-function pollDeadline(context: IPollFunctions) {
+/**
+ * One deadline for everything a poll reads. An xAPI statements query filters by one verb, so a
+ * trigger watching several verbs sends one query per verb (`queries`): they share this deadline.
+ */
+function pollDeadline(context: IPollFunctions): Deadline {
 	const budget =
 		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() * 0.8 : Infinity;
 	return lrsDeadline.call(context, Math.min(POLL_DEADLINE_MS, budget));
@@ -33,88 +39,157 @@ function pollDeadline(context: IPollFunctions) {
  * Where a newly activated trigger starts: just after the newest matching statement, so the
  * first poll emits nothing and history is never replayed. Reading the newest statement instead
  * of taking the local clock keeps n8n's and the store's clocks out of it. The statements within
- * the overlap before it are remembered too, so that none of them counts as new later.
+ * the overlap before it are remembered too, so that none of them counts as new later. With
+ * several queries, the newest statement of any of them sets the start.
  */
 export async function startingCursor(
 	this: IPollFunctions,
-	qs: IDataObject,
+	queries: IDataObject[],
 	key: string,
 ): Promise<Cursor> {
 	const cursor = emptyCursor(key);
-	let newestMs: number | undefined;
-	let read = 0;
-	await forEachStatementPage.call(
-		this,
-		{
-			qs: { ...qs, limit: PAGE_SIZE },
-			action: 'Reading the newest statements',
-			deadline: pollDeadline(this),
-		},
-		(page) => {
-			for (const statement of page) {
-				const storedMs = storedMsOf(statement);
-				newestMs ??= storedMs;
-				if (storedMs !== undefined && newestMs !== undefined && storedMs < newestMs - OVERLAP_MS) {
-					return false;
+	const deadline = pollDeadline(this);
+	for (const qs of queries) {
+		let newestMs: number | undefined;
+		let read = 0;
+		await forEachStatementPage.call(
+			this,
+			{ qs: { ...qs, limit: PAGE_SIZE }, action: 'Reading the newest statements', deadline },
+			(page) => {
+				for (const statement of page) {
+					const storedMs = storedMsOf(statement);
+					newestMs ??= storedMs;
+					if (
+						storedMs !== undefined &&
+						newestMs !== undefined &&
+						storedMs < newestMs - OVERLAP_MS
+					) {
+						return false;
+					}
+					remember(cursor, statement);
+					if (++read >= MAX_REMEMBERED_IDS) return false;
 				}
-				remember(cursor, statement);
-				if (++read >= MAX_REMEMBERED_IDS) return false;
-			}
-			return newestMs !== undefined;
-		},
-	);
+				return newestMs !== undefined;
+			},
+		);
+	}
 	return prune(cursor);
 }
 
-/** The statements stored after the cursor, oldest first, each once; the cursor moves past them. */
+/** What one query's walk found after the cursor. */
+interface QueryRead {
+	/** The statements not seen before, in the store's (ascending `stored`) order. */
+	found: Array<{ statement: IDataObject; storedMs: number }>;
+	/**
+	 * Undefined when the walk reached the end of the query; otherwise the newest `stored` time it
+	 * read before stopping (statement cap or time budget): only up to there is it complete.
+	 */
+	readThroughMs: number | undefined;
+}
+
+/**
+ * The statements stored after the cursor, oldest first, each once; the cursor moves past them.
+ * With several queries (one per verb), their statements are merged in `stored` order. A query
+ * that had to stop early (too many statements, or the poll's time was up) is complete only up
+ * to the last `stored` time it read, so the merge emits nothing newer than that from any query:
+ * the cursor never passes a statement that one of the queries has not read yet, and the next
+ * poll continues from there.
+ */
 export async function readNewStatements(
 	this: IPollFunctions,
-	qs: IDataObject,
+	queries: IDataObject[],
 	cursor: Cursor,
 ): Promise<IDataObject[]> {
 	const since = sinceFor(cursor);
-	const found: IDataObject[] = [];
+	const sinceMs = cursor.storedMs === undefined ? -Infinity : cursor.storedMs - OVERLAP_MS;
 	const startedAt = Date.now();
 	// Stop reading well inside the time n8n gives a poll, and leave the rest to the next one.
 	const budgetMs =
 		typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : Infinity;
-	await forEachStatementPage.call(
-		this,
-		{
-			qs: { ...qs, ascending: true, limit: PAGE_SIZE, ...(since ? { since } : {}) },
-			action: 'Reading new statements',
-			deadline: pollDeadline(this),
-		},
-		(page) => {
-			for (const statement of page) {
-				if (hasSeen(cursor, statement)) continue;
-				remember(cursor, statement);
-				found.push(statement);
-				if (found.length >= MAX_STATEMENTS_PER_POLL) return false;
-			}
-			return Date.now() - startedAt < budgetMs;
-		},
-	);
-	return found;
+	const deadline = pollDeadline(this);
+	const reads: QueryRead[] = [];
+	for (const [index, qs] of queries.entries()) {
+		// Each query gets its share of the time, so that the last one too reads at least a page.
+		const readUntilMs = (budgetMs * (index + 1)) / queries.length;
+		const read: QueryRead = { found: [], readThroughMs: undefined };
+		let stoppedEarly = false;
+		// A statement without `stored` (which stores must set) keeps its place after the one before it.
+		let lastMs = sinceMs;
+		await forEachStatementPage.call(
+			this,
+			{
+				qs: { ...qs, ascending: true, limit: PAGE_SIZE, ...(since ? { since } : {}) },
+				action: 'Reading new statements',
+				deadline,
+			},
+			(page) => {
+				for (const statement of page) {
+					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
+					if (hasSeen(cursor, statement)) continue;
+					read.found.push({ statement, storedMs: lastMs });
+					if (read.found.length >= MAX_STATEMENTS_PER_POLL) {
+						stoppedEarly = true;
+						return false;
+					}
+				}
+				if (page.length > 0 && Date.now() - startedAt >= readUntilMs) {
+					stoppedEarly = true;
+					return false;
+				}
+				return true;
+			},
+		);
+		if (stoppedEarly) read.readThroughMs = lastMs;
+		reads.push(read);
+	}
+	return emitInStoredOrder(reads, cursor);
 }
 
-/** The most recent matching statement, for a manual test of the trigger. */
+/** Merges the queries' statements in `stored` order, up to where every query is complete. */
+function emitInStoredOrder(reads: QueryRead[], cursor: Cursor): IDataObject[] {
+	const horizonMs = Math.min(
+		...reads.map((read) => (read.readThroughMs === undefined ? Infinity : read.readThroughMs)),
+	);
+	const merged = reads.flatMap((read) => read.found).filter((entry) => entry.storedMs <= horizonMs);
+	// A stable sort: statements stored at the same time keep the order their query gave them.
+	if (reads.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
+	const emitted: IDataObject[] = [];
+	const ids = new Set<string>();
+	for (const { statement } of merged) {
+		const id = idOf(statement);
+		if (id !== undefined && ids.has(id)) continue;
+		if (id !== undefined) ids.add(id);
+		remember(cursor, statement);
+		emitted.push(statement);
+		if (emitted.length >= MAX_STATEMENTS_PER_POLL) break;
+	}
+	return emitted;
+}
+
+/** The most recent matching statement (the newest of all the queries'), for a manual test of the trigger. */
 export async function latestStatement(
 	this: IPollFunctions,
-	qs: IDataObject,
+	queries: IDataObject[],
 ): Promise<IDataObject | undefined> {
+	const deadline = pollDeadline(this);
 	let latest: IDataObject | undefined;
-	await forEachStatementPage.call(
-		this,
-		{
-			qs: { ...qs, limit: 1 },
-			action: 'Reading the latest statement',
-			deadline: pollDeadline(this),
-		},
-		(page) => {
-			latest = page[0];
-			return false;
-		},
-	);
+	for (const qs of queries) {
+		let candidate: IDataObject | undefined;
+		await forEachStatementPage.call(
+			this,
+			{ qs: { ...qs, limit: 1 }, action: 'Reading the latest statement', deadline },
+			(page) => {
+				candidate = page[0];
+				return false;
+			},
+		);
+		if (
+			candidate &&
+			(latest === undefined ||
+				(storedMsOf(candidate) ?? -Infinity) > (storedMsOf(latest) ?? -Infinity))
+		) {
+			latest = candidate;
+		}
+	}
 	return latest;
 }

@@ -24,9 +24,12 @@ export function authorizedFor(
 	for (const name of Object.keys(headers)) {
 		if (name.toLowerCase() === 'authorization') delete headers[name];
 	}
+	// n8n's legacy request path (used e.g. by the HTTP Request node) names the address `uri`.
+	const legacy = requestOptions as { uri?: string; baseUrl?: string };
+	const address = requestOptions.url || legacy.uri;
 	let target: string | undefined;
 	try {
-		target = new URL(requestOptions.url, requestOptions.baseURL).origin;
+		target = new URL(String(address), requestOptions.baseURL ?? legacy.baseUrl).origin;
 	} catch {
 		target = undefined;
 	}

@@ -593,3 +593,28 @@ describe('9. two credentials of one client id with different rates', () => {
 		expect(hints).toContain('asks for 6000, so this one is paced at 6000 too');
 	});
 });
+
+test('the HTTP Request node with this credential sends the token to the base URL, and nowhere else', async () => {
+	const foreign = await serve((_, res) => json(res, 200, {}));
+	const platform = await hostilePlatform((_, res) => json(res, 200, { data: [], total_count: 0 }));
+	const request = (url: string) =>
+		runNode({
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			credentialType: 'learningPlatformOAuth2Api',
+			credentials: platformCredentials(platform),
+			parameters: {
+				url,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'learningPlatformOAuth2Api',
+				options: {},
+			},
+		});
+
+	const own = await request(`${platform.url}${COURSES}`);
+	await request(`${foreign.url}/collect`);
+
+	expect(own.error).toBeUndefined();
+	expect(apiCalls(platform)[0].headers.authorization).toBe(`Bearer ${platform.token}`);
+	expect(foreign.received.every((r) => r.headers.authorization === undefined)).toBe(true);
+});

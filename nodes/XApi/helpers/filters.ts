@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { toXapiTimestamp } from './time';
 import { COMPLETED_VERB, VERB_OPTIONS } from './vocabulary';
 
-const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
+export const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const agentEmail: INodeProperties = {
@@ -43,13 +43,18 @@ const registration: INodeProperties = {
 	description: 'Only statements with this registration UUID',
 };
 
-/** The filters both Get Many and the trigger offer, in the form's alphabetical order. */
+/**
+ * The filters both Get Many and the trigger offer, in the form's alphabetical order. The
+ * trigger brings its own verb filter (it can watch several verbs).
+ */
 export function filterProperties({
 	withTimeAndOrder,
+	verbFilter = verb,
 }: {
 	withTimeAndOrder: boolean;
+	verbFilter?: INodeProperties;
 }): INodeProperties[] {
-	if (!withTimeAndOrder) return [activity, agentEmail, registration, verb];
+	if (!withTimeAndOrder) return [activity, agentEmail, registration, verbFilter];
 	return [
 		activity,
 		agentEmail,
@@ -76,7 +81,7 @@ export function filterProperties({
 			default: '',
 			description: 'Only statements stored at or before this time',
 		},
-		verb,
+		verbFilter,
 	];
 }
 

@@ -2,6 +2,10 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 export const COMPLETED_VERB = 'http://adlnet.gov/expapi/verbs/completed';
+/** The other completed IRI the platform's documents use (in a sample statement). */
+export const COMPLETE_VERB = 'http://activitystrea.ms/schema/1.0/complete';
+/** Both documented completed IRIs: the trigger watches for either by default. */
+export const COMPLETED_VERBS = [COMPLETED_VERB, COMPLETE_VERB];
 export const CUSTOM = 'custom';
 
 interface VerbEntry {
@@ -17,11 +21,7 @@ const VERBS: VerbEntry[] = [
 	{ name: 'Bookmarked', iri: 'http://id.tincanapi.com/verb/bookmarked', display: 'bookmarked' },
 	{ name: 'Commented', iri: 'http://adlnet.gov/expapi/verbs/commented', display: 'commented' },
 	{ name: 'Completed', iri: COMPLETED_VERB, display: 'completed' },
-	{
-		name: 'Completed (Activity Streams)',
-		iri: 'http://activitystrea.ms/schema/1.0/complete',
-		display: 'completed',
-	},
+	{ name: 'Completed (Activity Streams)', iri: COMPLETE_VERB, display: 'completed' },
 	{ name: 'Consumed', iri: 'http://activitystrea.ms/schema/1.0/consume', display: 'consumed' },
 	{ name: 'Created', iri: 'http://activitystrea.ms/schema/1.0/create', display: 'created' },
 	{ name: 'Failed', iri: 'http://adlnet.gov/expapi/verbs/failed', display: 'failed' },

@@ -25,7 +25,9 @@ export interface DeliveryOptions {
 }
 
 /**
- * Posts the statements as arrays of up to `batchSize`, in item order, one request at a time.
+ * Posts the statements in batches of up to `batchSize`, in item order, one request at a time:
+ * a batch of one as the statement object itself (the body the platform's documents show), a
+ * larger one as an array. Either way the store answers with the array of the stored ids.
  * A record store takes or rejects a batch as a whole, so a rejection that one statement can
  * cause (400, 409, 413) is narrowed down by halving the batch until the offending statements
  * stand alone; the others are still delivered. Every item gets its own outcome.
@@ -38,6 +40,11 @@ export async function deliverStatements(
 	const delivery = new Delivery(this, options.stopAfterFailure);
 	for (const batch of batchesOf(pending, options.batchSize)) await delivery.send(batch);
 	return delivery.outcomes;
+}
+
+/** The POST body of a batch: one statement as a JSON object, two or more as a JSON array. */
+export function requestBody(batch: PendingStatement[]): Statement | Statement[] {
+	return batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement);
 }
 
 /** Consecutive batches; a repeated id starts a new batch, since stores reject such a batch. */
@@ -80,7 +87,7 @@ class Delivery {
 		const outcome = await tryLrsRequest.call(this.context, {
 			method: 'POST',
 			path: STATEMENTS_PATH,
-			body: batch.map((entry) => entry.statement),
+			body: requestBody(batch),
 			// Every statement carries its id from the first attempt on: a repeat cannot duplicate.
 			safeToRepeat: true,
 			action: describeBatch(batch),

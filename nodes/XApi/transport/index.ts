@@ -111,7 +111,9 @@ export async function tryLrsRequest(this: LrsFunctions, request: LrsRequest): Pr
 			body: request.body,
 			headers: {
 				Accept: 'application/json',
+				// The platform's documents list these for every call, `charset` as a header of its own.
 				'Content-Type': 'application/json',
+				charset: 'utf-8',
 				'X-Experience-API-Version': XAPI_VERSION,
 			},
 			origin: new URL(endpoint).origin,

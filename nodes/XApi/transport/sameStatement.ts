@@ -87,9 +87,13 @@ function normalizeContext(context: Json): Json {
 	return out;
 }
 
-/** `PT1.23456S` and `PT1.23S` are the same duration at the 0.01 s precision stores keep. */
+/**
+ * `PT1.23456S` and `PT1.23S` are the same duration at the 0.01 s precision stores keep, and
+ * `P16559.14S` (the seconds-only form the platform's documents write without "T") is `PT16559.14S`.
+ */
 function truncateDuration(duration: string): string {
-	return duration.replace(/(\d+)\.(\d+)S$/, (_match, whole: string, fraction: string) => {
+	const withT = duration.replace(/^P(?=\d+(?:[.,]\d+)?S$)/, 'PT');
+	return withT.replace(/(\d+)\.(\d+)S$/, (_match, whole: string, fraction: string) => {
 		const kept = fraction.slice(0, 2).replace(/0+$/, '');
 		return kept ? `${whole}.${kept}S` : `${whole}S`;
 	});

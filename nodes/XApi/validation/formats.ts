@@ -136,11 +136,15 @@ const DURATION = new RegExp(
 	`^P(?:${AMOUNT}Y)?(?:${AMOUNT}M)?(?:${AMOUNT}D)?(?:T(?:${AMOUNT}H)?(?:${AMOUNT}M)?(?:${AMOUNT}S)?)?$`,
 );
 const DURATION_WEEKS = new RegExp(`^P${AMOUNT}W$`);
+// The platform's xAPI document lists "P16559.14S" (seconds only, without the "T") among its valid
+// forms, so a period given only in seconds is accepted with or without the "T". No other unit
+// may drop the "T": without it "M" would mean months.
+const DURATION_SECONDS_ONLY = new RegExp(`^P${AMOUNT}S$`);
 const DURATION_ALTERNATIVE_FORMAT = /^P\d{4}-?\d{2}/;
 const DECIMAL_FRACTION = /[.,]/;
 
 export function durationProblem(value: string): string | undefined {
-	if (DURATION_WEEKS.test(value)) return undefined;
+	if (DURATION_WEEKS.test(value) || DURATION_SECONDS_ONLY.test(value)) return undefined;
 	const parts = DURATION.exec(value);
 	if (parts) {
 		const given = parts.slice(1).filter((part): part is string => part !== undefined);
@@ -157,7 +161,7 @@ export function durationProblem(value: string): string | undefined {
 	if (DURATION_ALTERNATIVE_FORMAT.test(value)) {
 		return 'the alternative format (like "P0001-02-03T...") is not allowed';
 	}
-	return 'expected a form like "PT1H30M", "PT16559.14S" or "P3Y1M29DT4H35M59.14S"';
+	return 'expected a form like "PT4H35M59.14S", "P16559.14S", "P3Y1M29DT4H35M59.14S", "P3Y" or "P4W"';
 }
 
 // RFC 5646 language tags: the langtag production, private-use tags and the irregular grandfathered tags.

@@ -66,7 +66,11 @@ export async function seedCourses(lms: Sandbox, bodies: Array<Record<string, unk
 		for (const body of bodies) {
 			const answer = await fetch(`${lms.url}${COURSES_PATH}`, {
 				method: 'POST',
-				headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+				headers: {
+					Authorization: `Bearer ${token}`,
+					Accept: 'application/json',
+					'Content-Type': 'application/json',
+				},
 				body: JSON.stringify(body),
 			});
 			if (answer.status !== 202) throw new Error(`seeding a course: ${answer.status} ${await answer.text()}`);

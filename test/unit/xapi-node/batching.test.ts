@@ -15,13 +15,14 @@ const activityOf = (s: IDataObject) => (s.object as { id: string }).id;
 const hasBad = (body: IDataObject[]) => body.some((s) => activityOf(s).includes('/bad-'));
 const ids = (body: IDataObject[]) => body.map((s) => s.id);
 
-test('batch size 3 sends 7 items as arrays of 3, 3 and 1, in item order', async () => {
-	const { bodies } = recordPosts();
+test('batch size 3 sends 7 items as batches of 3, 3 and 1, in item order (the last one as an object)', async () => {
+	const { bodies, raw } = recordPosts();
 
 	const run = await sendJson(items(7), { options: { batchSize: 3 } });
 
 	expect(run.error).toBeUndefined();
 	expect(bodies.map((body) => body.length)).toEqual([3, 3, 1]);
+	expect(raw.map((body) => Array.isArray(body))).toEqual([true, true, false]);
 	expect(bodies.flat().map(activityOf)).toEqual(items(7).map((item) => item.statement.object.id));
 	expect(run.items.map((item) => item.pairedItem)).toEqual(
 		Array.from({ length: 7 }, (_, item) => ({ item })),
@@ -48,7 +49,7 @@ test('a batch size above 500 is refused before sending', async () => {
 });
 
 test('a 413 splits the batch in halves until each part fits', async () => {
-	const { bodies } = recordPosts((body) =>
+	const { bodies, raw } = recordPosts((body) =>
 		body.length > 2 ? [413, { message: 'Payload Too Large' }] : [200, ids(body)],
 	);
 
@@ -56,6 +57,7 @@ test('a 413 splits the batch in halves until each part fits', async () => {
 
 	expect(run.error).toBeUndefined();
 	expect(bodies.map((body) => body.length)).toEqual([5, 3, 2, 1, 2]);
+	expect(raw.map((body) => Array.isArray(body))).toEqual([true, true, true, false, true]);
 	expect(run.items).toHaveLength(5);
 	expect(run.items.map((item) => item.json.statementId)).toEqual(bodies[0].map((s) => s.id));
 });
@@ -66,7 +68,9 @@ test("a statement too large on its own is its item's error", async () => {
 	const run = await sendJson(items(1), { continueOnFail: true });
 
 	expect(run.items[0].json.error).toMatch(/failed \(HTTP 413: Payload Too Large\)$/);
-	expect((run.items[0].json.details as { description: string }).description).toMatch(/larger than the record store accepts/);
+	expect((run.items[0].json.details as { description: string }).description).toMatch(
+		/larger than the record store accepts/,
+	);
 });
 
 test('a 400 on a batch is narrowed to the bad statement; the others are stored (Continue On Fail)', async () => {

@@ -1,6 +1,7 @@
 import nock from 'nock';
 
 import { XApiLrsApi } from '../../../credentials/XApiLrsApi.credentials';
+import { runCredentialTest } from './credentialTest';
 import {
 	ENDPOINT,
 	LRS_ORIGIN,
@@ -10,6 +11,7 @@ import {
 	runXApi,
 	sendJson,
 	statement,
+	storedIdsOf,
 	tokenCredentials,
 } from './helpers';
 
@@ -28,10 +30,11 @@ test('token authentication sends the token verbatim, with the xAPI version and J
 			authorization: TOKEN,
 			'x-experience-api-version': '1.0.3',
 			'content-type': 'application/json',
+			charset: 'utf-8',
 		},
 	})
 		.post(STATEMENTS_PATH)
-		.reply(200, (_uri, body) => (body as Array<{ id: string }>).map((s) => s.id));
+		.reply(200, (_uri, body) => storedIdsOf(body));
 
 	const run = await sendJson([{ statement: statement() }]);
 
@@ -128,7 +131,12 @@ describe('the credential type', () => {
 	});
 
 	test('authenticate sends the Authorization to the record store only, never to another host', async () => {
-		const credentials = { endpoint: ENDPOINT, authentication: 'basic', username: 'key', password: 'secret' };
+		const credentials = {
+			endpoint: ENDPOINT,
+			authentication: 'basic',
+			username: 'key',
+			password: 'secret',
+		};
 		for (const url of ['https://elsewhere.test/statements', 'http://other.test:8080/x']) {
 			const options = await credential.authenticate(credentials, {
 				url,
@@ -136,12 +144,114 @@ describe('the credential type', () => {
 			});
 			expect(options.headers).toEqual({ 'X-Experience-API-Version': '1.0.3' });
 		}
-		const relative = await credential.authenticate(credentials, { baseURL: ENDPOINT, url: '/statements' });
+		const relative = await credential.authenticate(credentials, {
+			baseURL: ENDPOINT,
+			url: '/statements',
+		});
 		expect(relative.headers?.Authorization).toMatch(/^Basic /);
 	});
 
-	test('the connection test asks the LRS for one statement', () => {
+	test('the connection test asks the LRS for one statement, and keeps a test request', () => {
 		expect(credential.test.request).toMatchObject({ url: '/statements', qs: { limit: 1 } });
 		expect(credential.test.request.baseURL).toContain('$credentials.endpoint');
+		// Only 2xx and 403 pass: every other final status still fails the test.
+		const ignored = credential.test.request.ignoreHttpStatusErrors as {
+			ignore: boolean;
+			except: number[];
+		};
+		expect(ignored.ignore).toBe(true);
+		for (const status of [300, 304, 400, 401, 404, 405, 429, 500, 503, 599]) {
+			expect(ignored.except).toContain(status);
+		}
+		for (const status of [200, 204, 403]) expect(ignored.except).not.toContain(status);
+	});
+});
+
+describe('the credential Test, as n8n runs it', () => {
+	const STATEMENT_RESULT = { statements: [], more: '' };
+
+	/** The test request as the LRS receives it; answers with `status`. */
+	function lrsAnswering(status: number, body: unknown = { message: 'no' }, times = 1) {
+		const seen: Array<{ path: string; headers: Record<string, unknown> }> = [];
+		nock(LRS_ORIGIN)
+			.get(STATEMENTS_PATH)
+			.query({ limit: '1' })
+			.times(times)
+			.reply(function reply() {
+				seen.push({ path: this.req.path, headers: this.req.headers });
+				return [status, body];
+			});
+		return seen;
+	}
+
+	test('a token that may read passes', async () => {
+		const seen = lrsAnswering(200, STATEMENT_RESULT);
+
+		const result = await runCredentialTest('xApiLrsApi', tokenCredentials().xApiLrsApi);
+
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(seen).toHaveLength(1);
+		expect(seen[0].headers).toMatchObject({
+			authorization: TOKEN,
+			'x-experience-api-version': '1.0.3',
+			'content-type': 'application/json',
+			charset: 'utf-8',
+		});
+	});
+
+	test('a write-only token (authenticated, not allowed to read: 403) passes', async () => {
+		lrsAnswering(403, { message: 'Forbidden: this client may not read statements' });
+
+		const result = await runCredentialTest('xApiLrsApi', tokenCredentials().xApiLrsApi);
+
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	test('refused credentials (401) fail, saying what to check', async () => {
+		// n8n asks once more after a 401, with the credential applied again.
+		const seen = lrsAnswering(401, { message: 'Unauthorized' }, 2);
+
+		const result = await runCredentialTest(
+			'xApiLrsApi',
+			tokenCredentials({ authentication: 'basic', username: 'key', password: 'wrong' }).xApiLrsApi,
+		);
+
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The record store refused the credentials: check the token / username and password',
+		});
+		expect(seen).toHaveLength(2);
+	});
+
+	test('an endpoint without a statements resource (404) fails, saying what the endpoint looks like', async () => {
+		lrsAnswering(404, '<html>Not Found</html>');
+
+		const result = await runCredentialTest('xApiLrsApi', tokenCredentials().xApiLrsApi);
+
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'No xAPI statements resource at this endpoint: the endpoint usually ends with /xAPI, e.g. https://lrs.example.com/data/xAPI',
+		});
+	});
+
+	test.each([400, 500, 503])('any other failure status (%i) fails', async (status) => {
+		lrsAnswering(status);
+
+		const result = await runCredentialTest('xApiLrsApi', tokenCredentials().xApiLrsApi);
+
+		expect(result.status).toBe('Error');
+	});
+
+	test('asks where the nodes would: a trailing slash or a pasted /statements is dropped', async () => {
+		const seen = lrsAnswering(200, STATEMENT_RESULT);
+
+		const result = await runCredentialTest(
+			'xApiLrsApi',
+			tokenCredentials({ endpoint: ` ${ENDPOINT}/statements/ ` }).xApiLrsApi,
+		);
+
+		expect(result.status).toBe('OK');
+		expect(seen[0].path).toBe(`${STATEMENTS_PATH}?limit=1`);
 	});
 });

@@ -116,7 +116,12 @@ test('get, getMany and void have their documented parameters', () => {
 	expect(
 		(named(forOperation('get'), 'options')?.options as INodeProperties[]).map((o) => o.name),
 	).toEqual(['voided']);
-	expect(forOperation('getMany').map((p) => p.name)).toEqual(['returnAll', 'limit', 'filters', 'options']);
+	expect(forOperation('getMany').map((p) => p.name)).toEqual([
+		'returnAll',
+		'limit',
+		'filters',
+		'options',
+	]);
 	expect(
 		(named(forOperation('getMany'), 'filters')?.options as INodeProperties[])
 			.map((o) => o.name)
@@ -141,16 +146,31 @@ test('option lists are sorted by name, as n8n expects', () => {
 	}
 });
 
-test('the trigger polls, with the filters of getMany and completed as the default verb', () => {
+test('the trigger polls, with the filters of getMany and both completed IRIs as the default verb', () => {
 	expect(trigger.name).toBe('xApiTrigger');
 	expect(trigger.polling).toBe(true);
 	expect(trigger.inputs).toEqual([]);
 	const filters = named(trigger.properties, 'filters');
-	expect(filters?.default).toEqual({ verb: 'http://adlnet.gov/expapi/verbs/completed' });
-	expect((filters?.options as INodeProperties[]).map((o) => o.name).sort()).toEqual([
+	const both = 'http://adlnet.gov/expapi/verbs/completed http://activitystrea.ms/schema/1.0/complete';
+	expect(filters?.default).toEqual({ verb: both });
+	const options = filters?.options as INodeProperties[];
+	expect(options.map((o) => o.name).sort()).toEqual([
 		'activity',
 		'agentEmail',
 		'registration',
 		'verb',
 	]);
+	const verb = named(options, 'verb');
+	expect(verb?.default).toBe(both);
+	// Every verb of Get Many, each alone, and the two completed IRIs together.
+	expect(optionValues(verb).sort()).toEqual([...VERB_IRIS, both].sort());
+	const names = optionNames(verb);
+	expect(names).toEqual([...names].sort());
+});
+
+test('Get Many keeps one verb per query, with no default', () => {
+	const filters = named(forOperation('getMany'), 'filters');
+	expect(filters?.default).toEqual({});
+	const verb = named(filters?.options as INodeProperties[], 'verb');
+	expect(optionValues(verb).sort()).toEqual([...VERB_IRIS].sort());
 });

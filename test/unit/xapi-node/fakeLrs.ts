@@ -6,9 +6,13 @@ import { ENDPOINT_PATH, LRS_ORIGIN, STATEMENTS_PATH } from './helpers';
 /**
  * GET /statements over an in-memory list, with the query semantics that matter to the trigger:
  * verb filter, `since` (exclusive as xAPI says, or inclusive as some stores do), `ascending`,
- * `limit`, and `more` links (relative) that carry the offset. Every query is recorded.
+ * `limit`, and `more` links (relative) that carry the offset. Every query is recorded; each
+ * answer may come after a delay.
  */
-export function fakeLrs({ sinceInclusive = false }: { sinceInclusive?: boolean } = {}) {
+export function fakeLrs({
+	sinceInclusive = false,
+	delayMs = 0,
+}: { sinceInclusive?: boolean; delayMs?: number } = {}) {
 	const store: IDataObject[] = [];
 	const queries: IDataObject[] = [];
 	const pending = new Map<string, IDataObject>();
@@ -18,6 +22,7 @@ export function fakeLrs({ sinceInclusive = false }: { sinceInclusive?: boolean }
 		.persist()
 		.get(STATEMENTS_PATH)
 		.query(true)
+		.delay(delayMs)
 		.reply((uri) => {
 			const params = Object.fromEntries(new URL(uri, LRS_ORIGIN).searchParams);
 			let query: IDataObject = params;

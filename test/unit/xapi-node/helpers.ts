@@ -71,24 +71,39 @@ export async function runXApi(
 	return await runNode({ type: XAPI_NODE, parameters, items, credentials, continueOnFail });
 }
 
-/** Records every statements POST body, answering each with `reply(body, n)` (n counts from 0). */
+/** The statements a POST body carries: one statement is sent as the object itself, several as an array. */
+export function statementsIn(body: unknown): IDataObject[] {
+	return Array.isArray(body) ? (body as IDataObject[]) : [body as IDataObject];
+}
+
+/** What a record store answers to a statements POST (xAPI 1.0.3): the array of the stored ids, for one statement too. */
+export function storedIdsOf(body: unknown): string[] {
+	return statementsIn(body).map((s) => s.id as string);
+}
+
+/**
+ * Records every statements POST, answering each with `reply(statements, n)` (n counts from 0):
+ * `raw` holds the bodies exactly as sent, `bodies` the statements of each.
+ */
 export function recordPosts(
-	reply: (body: IDataObject[], call: number) => [number, unknown] = (body) => [
+	reply: (statements: IDataObject[], call: number) => [number, unknown] = (statements) => [
 		200,
-		body.map((s) => s.id),
+		statements.map((s) => s.id),
 	],
 	times = 50,
 ) {
 	const bodies: IDataObject[][] = [];
+	const raw: unknown[] = [];
 	const scope = nock(LRS_ORIGIN)
 		.post(STATEMENTS_PATH)
 		.times(times)
 		.reply((_uri, body) => {
-			const list = body as IDataObject[];
+			raw.push(body);
+			const list = statementsIn(body);
 			bodies.push(list);
 			return reply(list, bodies.length - 1);
 		});
-	return { bodies, scope };
+	return { bodies, raw, scope };
 }
 
 export function resetNock() {

@@ -24,6 +24,9 @@ export class TriggerPoller {
 	/** The workflow's static data as saved after the last poll. */
 	savedStaticData: IDataObject = {};
 
+	/** The time n8n gives one poll (n8n-core's default when not set). */
+	pollBudgetMs: number | undefined;
+
 	constructor(
 		private readonly parameters: IDataObject,
 		private readonly credentials: Record<string, ICredentialDataDecryptedObject>,
@@ -52,12 +55,19 @@ export class TriggerPoller {
 			currentNodeExecutionIndex: 0,
 			variables: {},
 		} as unknown as IWorkflowExecuteAdditionalData;
+		const budget = this.pollBudgetMs;
 		const context = new PollContext(
 			workflow,
 			node,
 			additionalData,
 			mode,
 			mode === 'manual' ? 'manual' : 'activate',
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			budget === undefined ? undefined : () => budget,
 		);
 		const nodeType = nodeTypes.getByNameAndVersion(TRIGGER, 1);
 		try {

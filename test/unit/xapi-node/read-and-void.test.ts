@@ -177,8 +177,8 @@ describe('getMany', () => {
 });
 
 describe('void', () => {
-	test('posts a voiding statement with its own id, the actor, the voided verb and a StatementRef', async () => {
-		const { bodies } = recordPosts();
+	test('posts a voiding statement (one JSON object) with its own id, the actor, the voided verb and a StatementRef', async () => {
+		const { bodies, raw } = recordPosts();
 
 		const run = await runXApi({
 			resource: 'statement',
@@ -189,15 +189,13 @@ describe('void', () => {
 		});
 
 		expect(run.error).toBeUndefined();
-		expect(bodies).toEqual([
-			[
-				{
-					id: expect.stringMatching(UUID_V4),
-					actor: { name: 'Admin', mbox: 'mailto:admin@example.com' },
-					verb: { id: 'http://adlnet.gov/expapi/verbs/voided', display: { 'en-US': 'voided' } },
-					object: { objectType: 'StatementRef', id: ID },
-				},
-			],
+		expect(raw).toEqual([
+			{
+				id: expect.stringMatching(UUID_V4),
+				actor: { name: 'Admin', mbox: 'mailto:admin@example.com' },
+				verb: { id: 'http://adlnet.gov/expapi/verbs/voided', display: { 'en-US': 'voided' } },
+				object: { objectType: 'StatementRef', id: ID },
+			},
 		]);
 		expect(bodies[0][0].id).not.toBe(ID);
 		expect(run.items[0].json).toMatchObject({

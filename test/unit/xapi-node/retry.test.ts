@@ -1,26 +1,35 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { LRS_ORIGIN, STATEMENTS_PATH, asStored, resetNock, sendJson, statement } from './helpers';
+import {
+	LRS_ORIGIN,
+	STATEMENTS_PATH,
+	asStored,
+	resetNock,
+	sendJson,
+	statement,
+	statementsIn,
+	storedIdsOf,
+} from './helpers';
 
 beforeEach(resetNock);
 afterAll(() => nock.enableNetConnect());
 
 type Answer = 'reset' | ((body: IDataObject[]) => [number, unknown]);
 
-/** Records the POST bodies of a scripted sequence of answers ('reset' drops the connection). */
+/** Records the statements POSTed in a scripted sequence of answers ('reset' drops the connection). */
 function postsAnswering(...answers: Answer[]) {
 	const bodies: IDataObject[][] = [];
 	for (const answer of answers) {
 		const interceptor = nock(LRS_ORIGIN).post(STATEMENTS_PATH, (body) => {
-			bodies.push(body as IDataObject[]);
+			bodies.push(statementsIn(body));
 			return true;
 		});
 		if (answer === 'reset')
 			interceptor.replyWithError(
 				Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
 			);
-		else interceptor.reply((_uri, body) => answer(body as IDataObject[]));
+		else interceptor.reply((_uri, body) => answer(statementsIn(body)));
 	}
 	return bodies;
 }
@@ -58,10 +67,10 @@ test('a dropped connection is retried with the very same statement id', async ()
 test('a 429 is waited out (Retry-After) and the same statement is sent again', async () => {
 	const bodies: IDataObject[][] = [];
 	nock(LRS_ORIGIN)
-		.post(STATEMENTS_PATH, (body) => (bodies.push(body), true))
+		.post(STATEMENTS_PATH, (body) => (bodies.push(statementsIn(body)), true))
 		.reply(429, { message: 'slow down' }, { 'Retry-After': '0' })
-		.post(STATEMENTS_PATH, (body) => (bodies.push(body), true))
-		.reply(200, (_uri, body) => (body as IDataObject[]).map((s) => s.id));
+		.post(STATEMENTS_PATH, (body) => (bodies.push(statementsIn(body)), true))
+		.reply(200, (_uri, body) => storedIdsOf(body));
 
 	const run = await sendJson([{ statement: statement() }]);
 
@@ -117,7 +126,9 @@ test("a 409 on the first attempt is the item's error, without a lookup", async (
 	expect(run.error).toBeUndefined();
 	expect(lookup.isDone()).toBe(false);
 	expect(run.items[0].json.error).toBe(`A different statement already has id ${id} (item 0)`);
-	expect((run.items[0].json.details as { description: string }).description).toMatch(/409 Conflict/);
+	expect((run.items[0].json.details as { description: string }).description).toMatch(
+		/409 Conflict/,
+	);
 });
 
 test("a 400 is not retried: one bad statement is its item's error", async () => {

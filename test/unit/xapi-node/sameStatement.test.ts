@@ -69,3 +69,24 @@ test.each([
 ])('%s makes it a different statement', (_name, change) => {
 	expect(isSameStatement(sent, { ...storedCopy, ...change })).toBe(false);
 });
+
+test('the seconds-only duration of the platform\'s document, "P16559.14S", is the same as "PT16559.14S"', () => {
+	const withDocumentedForm = {
+		...sent,
+		result: { score: { scaled: 0.5 }, duration: 'P16559.14S' },
+	};
+	const storedWithT = {
+		...storedCopy,
+		result: { duration: 'PT16559.14S', score: { scaled: 0.5 } },
+	};
+	const storedLonger = {
+		...storedCopy,
+		result: { duration: 'PT16559.15S', score: { scaled: 0.5 } },
+	};
+
+	expect(isSameStatement(withDocumentedForm, storedWithT)).toBe(true);
+	expect(
+		isSameStatement(withDocumentedForm, { ...storedWithT, result: withDocumentedForm.result }),
+	).toBe(true);
+	expect(isSameStatement(withDocumentedForm, storedLonger)).toBe(false);
+});

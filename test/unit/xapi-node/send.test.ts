@@ -48,14 +48,14 @@ const fullForm = {
 	},
 };
 
-test('the form builds the platform-shaped statement, exactly', async () => {
-	const { bodies } = recordPosts();
+test('the form builds the platform-shaped statement, exactly, and posts it as one JSON object', async () => {
+	const { raw } = recordPosts();
 
 	const run = await runXApi(fullForm);
 
 	expect(run.error).toBeUndefined();
-	expect(bodies).toHaveLength(1);
-	expect(bodies[0]).toEqual([
+	// One POST whose body is the statement itself, as the platform's documents show it.
+	expect(raw).toEqual([
 		{
 			id: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
 			actor: { name: 'Ada Lovelace', mbox: 'mailto:ada@example.com' },
@@ -96,7 +96,7 @@ test('the form builds the platform-shaped statement, exactly', async () => {
 	expect(run.items).toHaveLength(1);
 	expect(run.items[0].pairedItem).toEqual({ item: 0 });
 	expect(run.items[0].json.statementId).toBe('0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b');
-	expect(run.items[0].json.statement).toEqual(bodies[0][0]);
+	expect(run.items[0].json.statement).toEqual(raw[0]);
 });
 
 test('a minimal form leaves out every empty part and uses en-US', async () => {
@@ -230,4 +230,30 @@ test('with Continue On Fail an invalid item becomes an error item and the others
 	expect(run.items[1].json.error).toMatch(/^Invalid statement on item 1: verb\.id: /);
 	expect(run.items[1].pairedItem).toEqual({ item: 1 });
 	expect((bodies[0][0].verb as { id: string }).id).toBe(COMPLETED);
+});
+
+test.each(['PT4H35M59.14S', 'P16559.14S', 'P3Y1M29DT4H35M59.14S', 'P3Y', 'P4W'])(
+	"the document's duration form %s is sent as given",
+	async (duration) => {
+		const { raw } = recordPosts();
+
+		const run = await runXApi({
+			...fullForm,
+			additionalFields: { duration, statementId: fullForm.additionalFields.statementId },
+		});
+
+		expect(run.error).toBeUndefined();
+		expect((raw[0] as { result: unknown }).result).toEqual({ duration });
+	},
+);
+
+test('the duration P4W1D is refused before anything is sent', async () => {
+	const post = nock(LRS_ORIGIN).post(STATEMENTS_PATH).reply(200, []);
+
+	const run = await runXApi({ ...fullForm, additionalFields: { duration: 'P4W1D' } });
+
+	expect(post.isDone()).toBe(false);
+	expect(run.error?.message).toBe(
+		'Invalid statement on item 0: result.duration: "P4W1D" is not an ISO 8601 duration (weeks cannot be combined with other units)',
+	);
 });

@@ -335,6 +335,49 @@ const rejectedBeyondCorpus: Array<[string, Change, string]> = [
 	],
 ];
 
+describe("the duration forms of the platform's xAPI document (section 2, result)", () => {
+	// The document lists five valid forms, "P16559.14S" without a "T" as it writes it, and
+	// "P4W1D" as invalid: weeks cannot be combined with other periods.
+	test.each(['PT4H35M59.14S', 'P16559.14S', 'P3Y1M29DT4H35M59.14S', 'P3Y', 'P4W'])(
+		'accepts %s',
+		(duration) => {
+			expect(outcomeOf(typicalStatementWith((s) => (at(s, 'result').duration = duration)))).toBe(
+				'accepted',
+			);
+		},
+	);
+
+	test('rejects P4W1D at result.duration, naming the weeks rule', () => {
+		const result = validateStatement(
+			typicalStatementWith((s) => (at(s, 'result').duration = 'P4W1D')),
+		);
+		expect(result.ok ? [] : formatIssues(result.issues)).toBe(
+			'result.duration: "P4W1D" is not an ISO 8601 duration (weeks cannot be combined with other units)',
+		);
+	});
+
+	test.each(['P16559S', 'P0.5S', 'PT16559.14S'])(
+		'accepts seconds alone, with or without the "T": %s',
+		(duration) => {
+			expect(outcomeOf(typicalStatementWith((s) => (at(s, 'result').duration = duration)))).toBe(
+				'accepted',
+			);
+		},
+	);
+
+	test.each(['P5H', 'P1Y5S', 'P16559.14', 'PS', 'P4W2W'])(
+		'still rejects other units without "T", and malformed forms: %s',
+		(duration) => {
+			const result = validateStatement(
+				typicalStatementWith((s) => (at(s, 'result').duration = duration)),
+			);
+			expect(result.ok ? [] : result.issues.map((issue) => issue.path)).toContain(
+				'result.duration',
+			);
+		},
+	);
+});
+
 describe('rules beyond the corpus', () => {
 	test.each(acceptedBeyondCorpus)('accepts %s', (_description, change) => {
 		expect(outcomeOf(typicalStatementWith(change))).toBe('accepted');

@@ -1,0 +1,69 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { IRI } from '../XApi/helpers/filters';
+import { COMPLETED_VERB, COMPLETED_VERBS, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
+
+/**
+ * The trigger's default verb filter: either of the two completed IRIs the platform's documents
+ * use. One option value names both, separated by a space (IRIs never contain spaces).
+ */
+export const ANY_COMPLETED_VERB = COMPLETED_VERBS.join(' ');
+
+/** More verbs than this would mean as many queries on every poll. */
+export const MAX_VERBS = 20;
+
+const anyCompleted: INodePropertyOptions = {
+	name: 'Completed (Either IRI)',
+	value: ANY_COMPLETED_VERB,
+	description: `Statements with either completed verb: ${COMPLETED_VERBS.join(' or ')}`,
+};
+
+/** The trigger's Verb filter: the verbs of Get Many, and either completed IRI (the default). */
+export const triggerVerbFilter: INodeProperties = {
+	displayName: 'Verb',
+	name: 'verb',
+	type: 'options',
+	options: [...VERB_OPTIONS, anyCompleted].sort((a, b) => (a.name < b.name ? -1 : 1)),
+	default: ANY_COMPLETED_VERB,
+	description:
+		'Only statements with this verb. For other verbs, switch to Expression and enter an IRI, or several separated by spaces.',
+};
+
+const verbProblem = `filters.verb: must be a verb IRI, like ${COMPLETED_VERB}, or several separated by spaces`;
+
+export type VerbsOrProblem = { verbs: string[] } | { problem: string };
+
+/**
+ * The verbs a Verb filter names: none (every verb), one IRI, several separated by whitespace, or
+ * a list of IRIs (from an expression). Verbs are case-sensitive; repeats are dropped.
+ */
+export function verbsOf(value: unknown): VerbsOrProblem {
+	if (value === undefined || value === null) return { verbs: [] };
+	const given = Array.isArray(value) ? value : [value];
+	const verbs: string[] = [];
+	for (const entry of given) {
+		if (typeof entry !== 'string') return { problem: verbProblem };
+		for (const iri of entry.trim().split(/\s+/)) {
+			if (iri === '') continue;
+			if (!IRI.test(iri)) return { problem: verbProblem };
+			if (!verbs.includes(iri)) verbs.push(iri);
+		}
+	}
+	if (verbs.length > MAX_VERBS) {
+		return {
+			problem: `filters.verb: at most ${MAX_VERBS} verbs (each is one more query on every poll)`,
+		};
+	}
+	return { verbs };
+}
+
+/**
+ * Whether the verbs are the two completed IRIs. The earlier trigger watched only the first one
+ * by default; a cursor it saved for that default carries over to the two-IRI default (same
+ * store, same other filters), so that an update neither replays nor skips statements.
+ */
+export function isAnyCompleted(verbs: readonly string[]): boolean {
+	return (
+		verbs.length === COMPLETED_VERBS.length && COMPLETED_VERBS.every((iri) => verbs.includes(iri))
+	);
+}
