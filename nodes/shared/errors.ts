@@ -20,9 +20,13 @@ export function apiError(
 	const body = redactor.value(problem.details.body);
 	const apiMessage = problem.kind === 'status' ? messageFromBody(body) : undefined;
 	const what = action ? `${action} failed` : 'The request failed';
-	const reason = redactor.text(`${problem.message}${apiMessage ? `: ${apiMessage}` : ''}`);
 	const description = describeBody(body, problem);
-	const message = `${what} (${reason})`;
+	// The platform's own reason comes first when it gives one; what was asked follows.
+	const message = redactor.text(
+		apiMessage
+			? `${apiMessage} (${problem.message}${action ? ` while ${lowerFirst(action)}` : ''})`
+			: `${what} (${problem.message})`,
+	);
 	const plain: JsonObject = { message };
 	if (status) plain.httpCode = String(status);
 	const apiError = new NodeApiError(node, plain, {
@@ -32,6 +36,10 @@ export function apiError(
 		description: description && redactor.text(description),
 	});
 	return redactor.error(apiError);
+}
+
+function lowerFirst(text: string): string {
+	return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function fromUnknown(error: unknown): HttpProblem {

@@ -136,7 +136,7 @@ describe('transactions', () => {
 		});
 
 		expect(run.items[0].json).toMatchObject({
-			error: 'Transaction t-3 ended with status "failed": User not found: bob@nowhere.test',
+			error: 'User not found: bob@nowhere.test (transaction t-3 ended with status "failed")',
 			details: expect.objectContaining({ transactionId: 't-3', status: 'failed' }),
 		});
 	});

@@ -99,7 +99,7 @@ describe('writes are confirmed by default', () => {
 			},
 		});
 
-		expect(String(run.items[0].json.error)).toMatch(/ended with status "failed": User not found/);
+		expect(String(run.items[0].json.error)).toMatch(/^User not found: nobody@unknown.test \(transaction [\w-]+ ended with status "failed"\)$/);
 	});
 
 	test('with waiting off the output says, in words, that the write is not confirmed', async () => {

@@ -89,7 +89,7 @@ test('a 4xx other than 401/429 is not retried and surfaces the API message', asy
 		parameters: upsertById,
 	});
 
-	expect(run.error?.message).toBe('Upserting course "a" failed (HTTP 422: Validation failed)');
+	expect(run.error?.message).toBe('Validation failed (HTTP 422 while upserting course "a")');
 	expect((run.error as { description?: string }).description).toContain('is invalid');
 });
 
@@ -177,7 +177,7 @@ test('with Continue On Fail, bad items become error items and the others go on, 
 	]);
 	expect(run.items[0].json.transactionId).toBe('tx-a');
 	expect(run.items[1].json.error).toBe('Invalid input on item 1: Name: is required');
-	expect(run.items[2].json.error).toBe('Upserting course "c" failed (HTTP 422: Name taken)');
+	expect(run.items[2].json.error).toBe('Name taken (HTTP 422 while upserting course "c")');
 	expect(run.items[3].json.transactionId).toBe('tx-d');
 });
 
@@ -200,7 +200,7 @@ test('without Continue On Fail an API failure says how far the run got', async (
 		parameters: upsertById,
 	});
 
-	expect(run.error?.message).toBe('Upserting course "b" failed (HTTP 400: Broken)');
+	expect(run.error?.message).toBe('Broken (HTTP 400 while upserting course "b")');
 	expect((run.error as { description?: string }).description).toContain(
 		'1 of 3 items had completed before this failure',
 	);

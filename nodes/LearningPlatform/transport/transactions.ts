@@ -106,7 +106,7 @@ export async function waitForTransaction(
 				: 'no message';
 		const failed = new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
 			itemIndex,
-			message: `Transaction ${id} ended with status "${transaction.status}": ${message}`,
+			message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
 			description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
 		});
 		failed.context.details = { transactionId: id, status: transaction.status };

@@ -67,7 +67,7 @@ test("a statement too large on its own is its item's error", async () => {
 
 	const run = await sendJson(items(1), { continueOnFail: true });
 
-	expect(run.items[0].json.error).toMatch(/failed \(HTTP 413: Payload Too Large\)$/);
+	expect(run.items[0].json.error).toMatch(/^Payload Too Large \(HTTP 413 while sending the statement of item 0 /);
 	expect((run.items[0].json.details as { description: string }).description).toMatch(
 		/larger than the record store accepts/,
 	);
@@ -90,7 +90,7 @@ test('a 400 on a batch is narrowed to the bad statement; the others are stored (
 	expect(bodies.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(6)));
 	expect(run.items).toHaveLength(6);
 	expect(run.items[3].json.error).toMatch(
-		/^Sending the statement of item 3 \(id .+\) failed \(HTTP 400: bad statement\)$/,
+		/^bad statement \(HTTP 400 while sending the statement of item 3 \(id .+\)\)$/,
 	);
 	expect(run.items[3].pairedItem).toEqual({ item: 3 });
 	for (const i of [0, 1, 2, 4, 5])
@@ -108,10 +108,10 @@ test('without Continue On Fail the good statements are stored, then the node fai
 	const run = await sendJson(items(8, [2, 6]), { options: { batchSize: 4 } });
 
 	expect(stored).toHaveLength(6);
-	expect(run.error?.message).toMatch(/^Sending the statement of item 2 .*HTTP 400/);
+	expect(run.error?.message).toMatch(/^bad statement \(HTTP 400 while sending the statement of item 2 /);
 	const description = (run.error as { description?: string }).description ?? '';
 	expect(description).toContain('6 of 8 statements were stored.');
-	expect(description).toMatch(/• item 6: Sending the statement of item 6 .*HTTP 400/);
+	expect(description).toMatch(/• item 6: bad statement \(HTTP 400 while sending the statement of item 6 /);
 });
 
 test("a failure that is not one statement's fault stops the run; later batches are not sent", async () => {
@@ -123,7 +123,7 @@ test("a failure that is not one statement's fault stops the run; later batches a
 
 	expect(bodies).toHaveLength(2);
 	expect(run.error?.message).toBe(
-		'Sending 3 statements (items 3 to 5) failed (HTTP 403: forbidden)',
+		'forbidden (HTTP 403 while sending 3 statements (items 3 to 5))',
 	);
 	const description = (run.error as { description?: string }).description ?? '';
 	expect(description).toContain('3 of 7 statements were stored.');

@@ -92,7 +92,7 @@ describe('one statement is POSTed as a JSON object, several as a JSON array', ()
 			objectType: 'Activity',
 			id: 'https://learn.test/cards/bad-2',
 		});
-		expect(run.items[2].json.error).toMatch(/HTTP 400: bad statement/);
+		expect(run.items[2].json.error).toMatch(/^bad statement \(HTTP 400 while sending/);
 		expect(run.items[0].json.statementId).toEqual(expect.any(String));
 	});
 

@@ -69,7 +69,7 @@ describe('get', () => {
 
 		const run = await runXApi({ resource: 'statement', operation: 'get', statementId: ID });
 
-		expect(run.error?.message).toBe(`Getting statement ${ID} failed (HTTP 404: No statement)`);
+		expect(run.error?.message).toBe(`No statement (HTTP 404 while getting statement ${ID})`);
 	});
 });
 

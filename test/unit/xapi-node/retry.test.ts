@@ -138,6 +138,6 @@ test("a 400 is not retried: one bad statement is its item's error", async () => 
 
 	expect(bodies).toHaveLength(1);
 	expect(run.error?.message).toMatch(
-		/^Sending the statement of item 0 \(id [0-9a-f-]{36}\) failed \(HTTP 400: Invalid statement: objectType\)$/,
+		/^Invalid statement: objectType \(HTTP 400 while sending the statement of item 0 \(id [0-9a-f-]{36}\)\)$/,
 	);
 });
