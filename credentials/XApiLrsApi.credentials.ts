@@ -33,7 +33,7 @@ export class XApiLrsApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/learning-platform-n8n/n8n-nodes-learning-platform#xapi-credentials';
+		'https://github.com/learning-platform-n8n/n8n-nodes-learning-platform#xapi-learning-record-store-api-xapilrsapi';
 
 	properties: INodeProperties[] = [
 		{
@@ -77,6 +77,7 @@ export class XApiLrsApi implements ICredentialType {
 			name: 'token',
 			type: 'string',
 			typeOptions: { password: true },
+			required: true,
 			default: '',
 			description:
 				'Sent verbatim as the Authorization header (if the support team gave you "Basic …", paste all of it)',
@@ -86,6 +87,7 @@ export class XApiLrsApi implements ICredentialType {
 			displayName: 'Username',
 			name: 'username',
 			type: 'string',
+			required: true,
 			default: '',
 			description: 'Also called the key or client ID of the record store',
 			displayOptions: { show: { authentication: ['basic'] } },
@@ -95,6 +97,7 @@ export class XApiLrsApi implements ICredentialType {
 			name: 'password',
 			type: 'string',
 			typeOptions: { password: true },
+			required: true,
 			default: '',
 			description: 'Also called the secret of the record store',
 			displayOptions: { show: { authentication: ['basic'] } },

@@ -13,6 +13,7 @@ import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { endpointOf, lrsCredentials } from '../XApi/transport';
 import { prune, readCursor } from './cursor';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
+import { simplifiedStatement } from './simplify';
 import { ANY_COMPLETED_VERB, isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
 
 export class XApiTrigger implements INodeType {
@@ -46,6 +47,23 @@ export class XApiTrigger implements INodeType {
 				default: { verb: ANY_COMPLETED_VERB },
 				options: filterProperties({ withTimeAndOrder: false, verbFilter: triggerVerbFilter }),
 			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Simplify',
+						name: 'simplify',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to output flat fields a workflow usually needs (email, name, verb, course, score, success, time) with the full statement under "statement", instead of the statement as the record store sent it',
+					},
+				],
+			},
 		],
 	};
 
@@ -56,7 +74,7 @@ export class XApiTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			// A manual test shows the latest match as sample data and leaves the cursor alone.
 			const latest = await latestStatement.call(this, queries);
-			return latest ? [this.helpers.returnJsonArray([latest])] : null;
+			return latest ? [this.helpers.returnJsonArray(shaped(this, [latest]))] : null;
 		}
 
 		const endpoint = endpointOf.call(this, await lrsCredentials.call(this));
@@ -75,8 +93,14 @@ export class XApiTrigger implements INodeType {
 		}
 		const statements = await readNewStatements.call(this, queries, cursor);
 		staticData.cursor = prune(cursor) as unknown as IDataObject;
-		return statements.length > 0 ? [this.helpers.returnJsonArray(statements)] : null;
+		return statements.length > 0 ? [this.helpers.returnJsonArray(shaped(this, statements))] : null;
 	}
+}
+
+/** The statements as the Simplify option asks: raw by default, so saved workflows keep working. */
+function shaped(context: IPollFunctions, statements: IDataObject[]): IDataObject[] {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return options.simplify === true ? statements.map(simplifiedStatement) : statements;
 }
 
 /** The query of every filter but the verb, and the verbs to watch (none: every verb). */

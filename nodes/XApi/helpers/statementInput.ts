@@ -17,21 +17,60 @@ export function checkedStatement(
 	node: INode,
 	itemIndex: number,
 	statement: unknown,
+	labelOf: (path: string) => string = (path) => path,
 ): StatementWithId {
 	const result = validateStatement(statement);
 	if (!result.ok) {
+		const issues = result.issues.map((issue) => ({ ...issue, path: labelOf(issue.path) }));
 		throw new NodeOperationError(
 			node,
-			`Invalid statement on item ${itemIndex}: ${formatIssues(result.issues)}`,
+			`Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`,
 			{
 				itemIndex,
-				description: result.issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n'),
+				description: issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n'),
 			},
 		);
 	}
 	const original = statement as Statement;
 	// The id goes first so that it is the first thing seen in the output and in the store's logs.
 	return { id: original.id ?? randomUUID(), ...original } as StatementWithId;
+}
+
+/**
+ * Where each part of a statement built from the form comes from, in the form's words, so that a
+ * problem reads "Activity ID: …" rather than "object.id: …".
+ */
+const FORM_LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
+	[/^actor\.name$/, () => 'Actor Name'],
+	[/^actor(\.mbox)?$/, () => 'Actor Email'],
+	[/^verb(\.id)?$/, () => 'Verb'],
+	[/^object(\.id)?$/, () => 'Activity ID'],
+	[/^object\.definition\.type$/, () => 'Activity Type'],
+	[/^object\.definition\.name/, () => 'Activity Name'],
+	[/^object\.definition\.description/, () => 'Additional Fields → Activity Description'],
+	[/^result\.score(\.scaled)?$/, () => 'Additional Fields → Score (Scaled)'],
+	[/^result\.success$/, () => 'Additional Fields → Success'],
+	[/^result\.completion$/, () => 'Additional Fields → Completion'],
+	[/^result\.duration$/, () => 'Additional Fields → Duration'],
+	[/^context\.registration$/, () => 'Additional Fields → Registration'],
+	[
+		/^context\.contextActivities\.category\[(\d+)\](\.id)?/,
+		(m) => `Additional Fields → Categories → ID (category ${Number(m[1]) + 1})`,
+	],
+	[/^context\.instructor\.name$/, () => 'Additional Fields → Instructor Name'],
+	[/^context\.instructor\.account\.homePage$/, () => 'Additional Fields → Instructor Home Page'],
+	[/^context\.instructor\.account\.name$/, () => 'Additional Fields → Instructor Account Name'],
+	[/^timestamp$/, () => 'Additional Fields → Timestamp'],
+	[/^id$/, () => 'Additional Fields → Statement ID'],
+];
+
+/** A statement path as the Fields form labels it (unchanged where the form has no such field). */
+export function formLabelOf(path: string): string {
+	for (const [pattern, label] of FORM_LABELS) {
+		const match = pattern.exec(path);
+		if (match) return label(match);
+	}
+	return path;
 }
 
 /** A statement ID as a user types or maps it. */

@@ -11,6 +11,7 @@ export const CUSTOM = 'custom';
 interface VerbEntry {
 	name: string;
 	iri: string;
+	description?: string;
 	/** The English word the statement's `verb.display` carries. */
 	display: string;
 }
@@ -20,8 +21,20 @@ const VERBS: VerbEntry[] = [
 	{ name: 'Assigned', iri: 'http://activitystrea.ms/schema/1.0/assign', display: 'assigned' },
 	{ name: 'Bookmarked', iri: 'http://id.tincanapi.com/verb/bookmarked', display: 'bookmarked' },
 	{ name: 'Commented', iri: 'http://adlnet.gov/expapi/verbs/commented', display: 'commented' },
-	{ name: 'Completed', iri: COMPLETED_VERB, display: 'completed' },
-	{ name: 'Completed (Activity Streams)', iri: COMPLETE_VERB, display: 'completed' },
+	{
+		name: 'Completed (ADL)',
+		iri: COMPLETED_VERB,
+		display: 'completed',
+		description:
+			"http://adlnet.gov/expapi/verbs/completed, the completed verb of the platform's verb list. The xAPI Trigger catches it by default.",
+	},
+	{
+		name: 'Completed (Activity Streams)',
+		iri: COMPLETE_VERB,
+		display: 'completed',
+		description:
+			"http://activitystrea.ms/schema/1.0/complete, the completed IRI of the platform's sample statement. The xAPI Trigger catches it by default too.",
+	},
 	{ name: 'Consumed', iri: 'http://activitystrea.ms/schema/1.0/consume', display: 'consumed' },
 	{ name: 'Created', iri: 'http://activitystrea.ms/schema/1.0/create', display: 'created' },
 	{ name: 'Failed', iri: 'http://adlnet.gov/expapi/verbs/failed', display: 'failed' },
@@ -49,10 +62,10 @@ const ACTIVITY_TYPES: Array<{ name: string; iri: string }> = [
 export const COURSE_ACTIVITY_TYPE = 'http://adlnet.gov/expapi/activities/course';
 
 /** The verbs as options whose values are their IRIs (without "Custom"). */
-export const VERB_OPTIONS: INodePropertyOptions[] = VERBS.map(({ name, iri }) => ({
+export const VERB_OPTIONS: INodePropertyOptions[] = VERBS.map(({ name, iri, description }) => ({
 	name,
 	value: iri,
-	description: iri,
+	description: description ?? iri,
 }));
 
 export const VERB_OPTIONS_WITH_CUSTOM: INodePropertyOptions[] = [

@@ -211,7 +211,7 @@ test('invalid JSON text and a missing form field name the item', async () => {
 
 	expect(post.isDone()).toBe(false);
 	expect(json.error?.message).toMatch(/^The statement of item 0 is not valid JSON/);
-	expect(form.error?.message).toBe('Invalid input on item 0: activityName: is required');
+	expect(form.error?.message).toBe('Invalid input on item 0: Activity Name: is required');
 	expect(form.error?.description).toMatch(/2 items are invalid; nothing was sent/);
 });
 
@@ -254,6 +254,6 @@ test('the duration P4W1D is refused before anything is sent', async () => {
 
 	expect(post.isDone()).toBe(false);
 	expect(run.error?.message).toBe(
-		'Invalid statement on item 0: result.duration: "P4W1D" is not an ISO 8601 duration (weeks cannot be combined with other units)',
+		'Invalid statement on item 0: Additional Fields → Duration: "P4W1D" is not an ISO 8601 duration (weeks cannot be combined with other units)',
 	);
 });

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/validation';
-import { checkedStatement } from '../../helpers/statementInput';
+import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
 import type { PreparedItem, StatementOutcome } from '../operation';
 import { buildStatement, statementFormSchema } from './buildStatement';
@@ -43,8 +43,9 @@ const properties: INodeProperties[] = [
 		name: 'statement',
 		type: 'json',
 		required: true,
-		default:
-			'{\n  "actor": { "name": "Ada Lovelace", "mbox": "mailto:ada@example.com" },\n  "verb": { "id": "http://adlnet.gov/expapi/verbs/completed", "display": { "en-US": "completed" } },\n  "object": { "id": "https://learn.example.com/cards/123", "definition": { "name": { "en-US": "Onboarding" } } }\n}',
+		// Empty, not a sample: executed unedited, a sample would record a made-up completion.
+		default: '',
+		hint: 'For example: { "actor": { "name": …, "mbox": "mailto:…" }, "verb": { "id": "http://adlnet.gov/expapi/verbs/completed" }, "object": { "id": "https://…" } }',
 		description:
 			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one.',
 		displayOptions: { show: { inputMode: ['json'] } },
@@ -103,9 +104,13 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SendInput {
 		'Invalid options',
 	);
 	const inputMode = this.getNodeParameter('inputMode', itemIndex, 'fields') as string;
-	const statement =
-		inputMode === 'json' ? statementFromJson(this, itemIndex) : statementFromForm(this, itemIndex);
-	return { statement: checkedStatement(node, itemIndex, statement), batchSize };
+	const fromForm = inputMode !== 'json';
+	const statement = fromForm
+		? statementFromForm(this, itemIndex)
+		: statementFromJson(this, itemIndex);
+	// Built from the form, a problem is named by the form's field; in JSON, by its path.
+	const labels = fromForm ? formLabelOf : undefined;
+	return { statement: checkedStatement(node, itemIndex, statement, labels), batchSize };
 }
 
 export async function execute(
@@ -137,22 +142,29 @@ function statementFromForm(context: IExecuteFunctions, itemIndex: number): unkno
 		context.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const verb = parameter('verb');
 	const activityType = parameter('activityType');
-	const form = parseItemInput(context.getNode(), itemIndex, statementFormSchema, {
-		actorName: parameter('actorName'),
-		actorEmail: parameter('actorEmail'),
-		verb,
-		customVerbId: verb === 'custom' ? parameter('customVerbId') : undefined,
-		activityId: parameter('activityId'),
-		activityType,
-		customActivityType: activityType === 'custom' ? parameter('customActivityType') : undefined,
-		activityName: parameter('activityName'),
-		additionalFields: parameter('additionalFields', {}),
-	});
+	const form = parseItemInput(
+		context.getNode(),
+		itemIndex,
+		statementFormSchema,
+		{
+			actorName: parameter('actorName'),
+			actorEmail: parameter('actorEmail'),
+			verb,
+			customVerbId: verb === 'custom' ? parameter('customVerbId') : undefined,
+			activityId: parameter('activityId'),
+			activityType,
+			customActivityType: activityType === 'custom' ? parameter('customActivityType') : undefined,
+			activityName: parameter('activityName'),
+			additionalFields: parameter('additionalFields', {}),
+		},
+		'Invalid input',
+		properties,
+	);
 	const { statement, badTimestamp } = buildStatement(form, context.getTimezone());
 	if (badTimestamp !== undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Invalid input on item ${itemIndex}: additionalFields.timestamp: "${badTimestamp}" is not a date and time`,
+			`Invalid input on item ${itemIndex}: Additional Fields → Timestamp: "${badTimestamp}" is not a date and time`,
 			{ itemIndex },
 		);
 	}
