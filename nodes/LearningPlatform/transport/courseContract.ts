@@ -241,7 +241,12 @@ export const COURSE_FIELDS: CourseField[] = [
 			.number({ invalid_type_error: 'must be a number' })
 			.int('must be a whole number of seconds')
 			.nonnegative('cannot be negative'),
-		fromListing: (c) => (typeof c.duration_sec === 'number' ? c.duration_sec : undefined),
+		fromListing: (c) =>
+			typeof c.duration_sec === 'number'
+				? c.duration_sec
+				: c.duration_sec === null
+					? null
+					: undefined,
 	},
 	{
 		param: 'expirationDate',
@@ -277,8 +282,10 @@ export const COURSE_FIELDS: CourseField[] = [
 		},
 		schema: httpUrl,
 		fromListing: (c) => {
-			const images = Array.isArray(c.images) ? (c.images as IDataObject[]) : [];
-			return typeof images[0]?.url === 'string' ? images[0].url : undefined;
+			if (!Array.isArray(c.images)) return undefined;
+			const first = (c.images as IDataObject[])[0];
+			// No image listed: known to have none.
+			return typeof first?.url === 'string' ? first.url : first === undefined ? null : undefined;
 		},
 	},
 	{
@@ -361,7 +368,9 @@ export const COURSE_FIELDS: CourseField[] = [
 		fromListing: (c) =>
 			typeof c.published_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(c.published_at)
 				? c.published_at.slice(0, 10)
-				: undefined,
+				: c.published_at === null
+					? null
+					: undefined,
 	},
 	{
 		param: 'restrictedGroupIds',
@@ -493,8 +502,10 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 export function courseBody(values: CourseValues): IDataObject {
 	const body: IDataObject = {};
 	for (const field of COURSE_FIELDS) {
-		if (values[field.api] !== undefined)
-			body[field.api] = values[field.api] as IDataObject[keyof IDataObject];
+		const value = values[field.api];
+		// null: known to be empty (from the listing); not sent, and the platform keeps it empty.
+		if (value !== undefined && value !== null)
+			body[field.api] = value as IDataObject[keyof IDataObject];
 	}
 	// The documents require prices_data on every write: an empty list means free content.
 	if (body.prices_data === undefined) body.prices_data = [];
@@ -506,8 +517,8 @@ export function valuesFromListing(course: IDataObject): CourseValues {
 	const values: CourseValues = {};
 	for (const field of COURSE_FIELDS) {
 		const value = field.fromListing?.(course);
-		// An empty list or text in the listing is known to be empty: carrying it over loses nothing.
-		if (value !== undefined && value !== null) values[field.api] = value;
+		// A listed empty value (null, [], '') is known to be empty: carrying it over loses nothing.
+		if (value !== undefined) values[field.api] = value;
 	}
 	return values;
 }
