@@ -1,8 +1,8 @@
-
 /**
- * Reads a CSV file's text into records keyed by the header row (RFC 4180 quoting). The demo
- * reads the catalog itself with this, independently of the workflow's Extract from File node,
- * so that it can check what the workflow did against the file.
+ * Reads a CSV file's text into records keyed by the header row (RFC 4180: quoted cells may hold
+ * commas, line breaks and doubled quotes). The demo and the end-to-end suite read the catalog
+ * with this, independently of the workflow's Extract from File node, so that what they expect
+ * does not come from the code under test.
  */
 export function parseCsv(text: string): Array<Record<string, string>> {
 	const rows: string[][] = [];
@@ -30,7 +30,7 @@ export function parseCsv(text: string): Array<Record<string, string>> {
 		} else field += char;
 	}
 	if (field !== '' || row.length > 0) rows.push([...row, field]);
-	const [header, ...records] = rows.filter((r) => r.length > 1 || r[0] !== '');
+	const [header, ...records] = rows.filter((r) => r.some((value) => value !== ''));
 	return records.map((values) =>
 		Object.fromEntries(header.map((name, index) => [name, values[index] ?? ''])),
 	);

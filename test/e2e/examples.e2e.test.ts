@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { parseCsv } from './lib/csv';
+import { parseCsv } from '../../harness/csv';
 import { examplesDir, loadExample, pinnedTrigger, startingWith, withParameters } from './lib/examples';
 import { outputItems } from './lib/execute-output';
 import { startHttpSink, type HttpSink } from './lib/http-sink';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { stable } from '../checks';
-import { listOf, parseCsv } from '../csv';
+import { listOf, parseCsv } from '../../../harness/csv';
 import { EXAMPLES_DIR, loadExample, pinnedItems, setField, triggerOf } from '../examples';
 import { jsonOf, refusedByThrottle, runExample, type DemoContext } from '../run';
 
