@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemOperation as SharedItemOperation } from '../../shared/operation';
 import type { DeliveryOutcome } from '../transport/delivery';
 
 /**
@@ -12,8 +11,15 @@ import type { DeliveryOutcome } from '../transport/delivery';
  * valid item at once, because their statements travel in batches; they report an outcome per
  * item instead of throwing, and the router turns those into output or errors.
  */
-export interface ItemOperation<Input = unknown> extends SharedItemOperation<Input> {
+export interface ItemOperation<Input = unknown> {
 	kind: 'item';
+	description: INodeProperties[];
+	prepare(this: IExecuteFunctions, itemIndex: number): Input;
+	execute(
+		this: IExecuteFunctions,
+		input: Input,
+		itemIndex: number,
+	): Promise<IDataObject | IDataObject[]>;
 }
 
 export interface PreparedItem<Input> {
