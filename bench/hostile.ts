@@ -1,0 +1,166 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/**
+ * What hostile servers cost with default settings, measured through n8n's execution engine
+ * against loopback servers: `npx tsx --expose-gc bench/hostile.ts [memory] [hang]`.
+ * - memory: Return All against a catalog that never ends (every page new courses, a huge
+ *   total), beside the same Return All of a real 50,000-course catalog in the same run: the
+ *   ratio of peak heap shows the ceiling, not the server, bounds it.
+ * - hang: one upsert against a server that accepts the connection and never answers, with the
+ *   default timeouts (takes about two minutes).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { runWorkflow } from '../harness/engine';
+
+const PAGE = 100;
+const REAL_CATALOG = 50_000;
+
+function course(n: number) {
+	return {
+		id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+		name: `Course ${n} ${'x'.repeat(600)}`,
+		description: 'd'.repeat(300),
+		images: [],
+		url: `https://learn.test/${n}`,
+		external_id: `c-${n}`,
+		tags: ['t'],
+		prices_data: [],
+	};
+}
+
+async function serve(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void>; requests(): number }> {
+	let requests = 0;
+	const sockets = new Set<import('node:net').Socket>();
+	const server = http.createServer((req, res) => {
+		requests++;
+		handler(req, res);
+	});
+	server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		requests: () => requests,
+		async close() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+function platform(pageOf: (offset: number) => unknown) {
+	return serve((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://x');
+		if (url.pathname === '/api/oauth/token') {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			return res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3600 }));
+		}
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(JSON.stringify(pageOf(Number(url.searchParams.get('offset') ?? 0))));
+	});
+}
+
+let clients = 0;
+function credentials(baseUrl: string, extra: Record<string, unknown> = {}) {
+	return {
+		learningPlatformOAuth2Api: {
+			baseUrl,
+			clientId: `bench-${++clients}-${Date.now()}`,
+			clientSecret: 'bench-secret',
+			requestsPerMinute: 1_000_000,
+			accessToken: '',
+			...extra,
+		},
+	};
+}
+
+function node(parameters: Record<string, unknown>) {
+	return {
+		nodes: [
+			{ id: 'in', name: 'In', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} },
+			{
+				id: 'lp',
+				name: 'Node',
+				type: 'n8n-nodes-learning-platform.learningPlatform',
+				typeVersion: 1,
+				position: [200, 0] as [number, number],
+				parameters,
+				credentials: { learningPlatformOAuth2Api: { id: '1', name: 'c' } },
+			},
+		],
+		connections: { In: { main: [[{ node: 'Node', type: 'main' as const, index: 0 }]] } },
+	};
+}
+
+function heapMb(): number {
+	(globalThis as { gc?: () => void }).gc?.();
+	return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+async function returnAll(pageOf: (offset: number) => unknown) {
+	const server = await platform(pageOf);
+	const before = heapMb();
+	let peak = before;
+	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed / 1024 / 1024)), 10);
+	const started = Date.now();
+	const run = await runWorkflow({
+		workflow: node({ resource: 'course', operation: 'getMany', returnAll: true }),
+		credentials: credentials(server.url),
+		startNode: 'In',
+	});
+	clearInterval(sampler);
+	const items = run.run.data.resultData.runData.Node?.[0]?.data?.main?.[0]?.length ?? 0;
+	const result = { items, error: run.error?.message, requests: server.requests(), seconds: (Date.now() - started) / 1000, peakMb: peak - before };
+	await server.close();
+	return result;
+}
+
+async function memory(): Promise<void> {
+	if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for retained-heap figures)');
+	const real = await returnAll((offset) => ({
+		data: Array.from({ length: Math.max(0, Math.min(PAGE, REAL_CATALOG - offset)) }, (_, i) => course(offset + i)),
+		total_count: REAL_CATALOG,
+	}));
+	const endless = await returnAll((offset) => ({
+		data: Array.from({ length: PAGE }, (_, i) => course(offset + i)),
+		total_count: 1_000_000_000,
+	}));
+	console.log('\nReturn All, default ceilings (Max Pages 1,000, Max Items 50,000)');
+	console.log(`  real catalog of ${REAL_CATALOG}: ${real.items} items, ${real.requests} requests, ${real.seconds.toFixed(1)} s, peak heap +${real.peakMb.toFixed(0)} MB`);
+	console.log(`  endless catalog: ${endless.items} items, ${endless.requests} requests, ${endless.seconds.toFixed(1)} s, peak heap +${endless.peakMb.toFixed(0)} MB`);
+	console.log(`    error: ${endless.error}`);
+	console.log(`  ratio endless / real (peak heap): ${(endless.peakMb / Math.max(real.peakMb, 1)).toFixed(2)}`);
+}
+
+async function hang(): Promise<void> {
+	const server = await serve((req, res) => {
+		if (req.url?.startsWith('/api/oauth/token')) {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3600 }));
+		}
+		// Every API request: accepted, never answered.
+	});
+	const started = Date.now();
+	const run = await runWorkflow({
+		workflow: node({ resource: 'course', operation: 'upsert', externalId: 'c-1', name: 'n', url: 'https://learn.test/c' }),
+		credentials: credentials(server.url),
+		startNode: 'In',
+	});
+	console.log('\nOne upsert against a server that never answers (defaults: Request Timeout 30 s, Options → Timeout 120 s)');
+	console.log(`  ended after ${((Date.now() - started) / 1000).toFixed(1)} s with ${server.requests() - 1} attempts: ${run.error?.message}`);
+	await server.close();
+}
+
+async function main(): Promise<void> {
+	const chosen = process.argv.slice(2);
+	if (chosen.length === 0 || chosen.includes('memory')) await memory();
+	if (chosen.length === 0 || chosen.includes('hang')) await hang();
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
