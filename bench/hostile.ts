@@ -11,6 +11,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { runWorkflow } from '../harness/engine';
 
 const PAGE = 100;
@@ -53,7 +55,8 @@ function platform(pageOf: (offset: number) => unknown) {
 		const url = new URL(req.url ?? '/', 'http://x');
 		if (url.pathname === '/api/oauth/token') {
 			res.writeHead(200, { 'content-type': 'application/json' });
-			return res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3600 }));
+			res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3600 }));
+			return;
 		}
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(JSON.stringify(pageOf(Number(url.searchParams.get('offset') ?? 0))));
@@ -74,7 +77,7 @@ function credentials(baseUrl: string, extra: Record<string, unknown> = {}) {
 	};
 }
 
-function node(parameters: Record<string, unknown>) {
+function node(parameters: INodeParameters) {
 	return {
 		nodes: [
 			{ id: 'in', name: 'In', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} },

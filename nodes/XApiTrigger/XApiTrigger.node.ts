@@ -10,8 +10,9 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { describeIssue } from '../shared/validation';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
-import { endpointOf, lrsCredentials } from '../XApi/transport';
+import { openLrsRun } from '../XApi/transport';
 import { prune, readCursor } from './cursor';
+import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
 import { simplifiedStatement } from './simplify';
 import { ANY_COMPLETED_VERB, isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
@@ -73,11 +74,12 @@ export class XApiTrigger implements INodeType {
 		const queries = verbs.length === 0 ? [qs] : verbs.map((verb) => ({ ...qs, verb }));
 		if (this.getMode() === 'manual') {
 			// A manual test shows the latest match as sample data and leaves the cursor alone.
-			const latest = await latestStatement.call(this, queries);
+			const latest = await latestStatement(await openTriggerRun(this), queries);
 			return latest ? [this.helpers.returnJsonArray(shaped(this, [latest]))] : null;
 		}
 
-		const endpoint = endpointOf.call(this, await lrsCredentials.call(this));
+		const run = await openTriggerRun(this);
+		const { endpoint } = run;
 		const key = cursorKey(
 			endpoint,
 			verbs.length === 0 ? qs : { ...qs, verb: [...verbs].sort().join(' ') },
@@ -88,13 +90,18 @@ export class XApiTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const cursor = readCursor(staticData.cursor, key, continuing);
 		if (!cursor) {
-			staticData.cursor = (await startingCursor.call(this, queries, key)) as unknown as IDataObject;
+			staticData.cursor = (await startingCursor(run, queries, key)) as unknown as IDataObject;
 			return null;
 		}
-		const statements = await readNewStatements.call(this, queries, cursor);
+		const statements = await readNewStatements(run, queries, cursor);
 		staticData.cursor = prune(cursor) as unknown as IDataObject;
 		return statements.length > 0 ? [this.helpers.returnJsonArray(shaped(this, statements))] : null;
 	}
+}
+
+/** One poll's run: the credential read once, the endpoint checked. */
+async function openTriggerRun(context: IPollFunctions): Promise<TriggerRun> {
+	return { ...(await openLrsRun(context)), fns: context };
 }
 
 /** The statements as the Simplify option asks: raw by default, so saved workflows keep working. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { Deadline } from '../shared/deadline';
-import { lrsDeadline } from '../XApi/transport';
+import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';
 import type { Cursor } from './cursor';
 import {
@@ -29,11 +29,18 @@ const POLL_DEADLINE_MS = 2 * 60_000;
  * One deadline for everything a poll reads. An xAPI statements query filters by one verb, so a
  * trigger watching several verbs sends one query per verb (`queries`): they share this deadline.
  */
-function pollDeadline(context: IPollFunctions): Deadline {
-	const budget =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() * 0.8 : Infinity;
-	return lrsDeadline.call(context, Math.min(POLL_DEADLINE_MS, budget));
+function pollDeadline(run: TriggerRun): Deadline {
+	const budget = pollBudgetMs(run);
+	return run.deadline(Math.min(POLL_DEADLINE_MS, budget * 0.8));
 }
+
+/** The time n8n gives one poll (unbounded where n8n does not say). */
+function pollBudgetMs(run: TriggerRun): number {
+	return typeof run.fns.getPollBudgetMs === 'function' ? run.fns.getPollBudgetMs() : Infinity;
+}
+
+/** A poll's run: the record store's run over n8n's poll functions. */
+export type TriggerRun = LrsRun & { readonly fns: IPollFunctions };
 
 /**
  * Where a newly activated trigger starts: just after the newest matching statement, so the
@@ -43,17 +50,17 @@ function pollDeadline(context: IPollFunctions): Deadline {
  * several queries, the newest statement of any of them sets the start.
  */
 export async function startingCursor(
-	this: IPollFunctions,
+	run: TriggerRun,
 	queries: IDataObject[],
 	key: string,
 ): Promise<Cursor> {
 	const cursor = emptyCursor(key);
-	const deadline = pollDeadline(this);
+	const deadline = pollDeadline(run);
 	for (const qs of queries) {
 		let newestMs: number | undefined;
 		let read = 0;
-		await forEachStatementPage.call(
-			this,
+		await forEachStatementPage(
+			run,
 			{ qs: { ...qs, limit: PAGE_SIZE }, action: 'Reading the newest statements', deadline },
 			(page) => {
 				for (const statement of page) {
@@ -96,7 +103,7 @@ interface QueryRead {
  * poll continues from there.
  */
 export async function readNewStatements(
-	this: IPollFunctions,
+	run: TriggerRun,
 	queries: IDataObject[],
 	cursor: Cursor,
 ): Promise<IDataObject[]> {
@@ -104,9 +111,8 @@ export async function readNewStatements(
 	const sinceMs = cursor.storedMs === undefined ? -Infinity : cursor.storedMs - OVERLAP_MS;
 	const startedAt = Date.now();
 	// Stop reading well inside the time n8n gives a poll, and leave the rest to the next one.
-	const budgetMs =
-		typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() / 2 : Infinity;
-	const deadline = pollDeadline(this);
+	const budgetMs = pollBudgetMs(run) / 2;
+	const deadline = pollDeadline(run);
 	const reads: QueryRead[] = [];
 	for (const [index, qs] of queries.entries()) {
 		// Each query gets its share of the time, so that the last one too reads at least a page.
@@ -115,8 +121,8 @@ export async function readNewStatements(
 		let stoppedEarly = false;
 		// A statement without `stored` (which stores must set) keeps its place after the one before it.
 		let lastMs = sinceMs;
-		await forEachStatementPage.call(
-			this,
+		await forEachStatementPage(
+			run,
 			{
 				qs: { ...qs, ascending: true, limit: PAGE_SIZE, ...(since ? { since } : {}) },
 				action: 'Reading new statements',
@@ -168,15 +174,15 @@ function emitInStoredOrder(reads: QueryRead[], cursor: Cursor): IDataObject[] {
 
 /** The most recent matching statement (the newest of all the queries'), for a manual test of the trigger. */
 export async function latestStatement(
-	this: IPollFunctions,
+	run: TriggerRun,
 	queries: IDataObject[],
 ): Promise<IDataObject | undefined> {
-	const deadline = pollDeadline(this);
+	const deadline = pollDeadline(run);
 	let latest: IDataObject | undefined;
 	for (const qs of queries) {
 		let candidate: IDataObject | undefined;
-		await forEachStatementPage.call(
-			this,
+		await forEachStatementPage(
+			run,
 			{ qs: { ...qs, limit: 1 }, action: 'Reading the latest statement', deadline },
 			(page) => {
 				candidate = page[0];

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Statement } from '../validation';
+import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
 import { isSameStatement } from './sameStatement';
 import { storedIdsShape } from './shapes';
@@ -33,11 +33,11 @@ export interface DeliveryOptions {
  * stand alone; the others are still delivered. Every item gets its own outcome.
  */
 export async function deliverStatements(
-	this: IExecuteFunctions,
+	run: LrsRun,
 	pending: PendingStatement[],
 	options: DeliveryOptions,
 ): Promise<Map<number, DeliveryOutcome>> {
-	const delivery = new Delivery(this, options.stopAfterFailure);
+	const delivery = new Delivery(run, options.stopAfterFailure);
 	for (const batch of batchesOf(pending, options.batchSize)) await delivery.send(batch);
 	return delivery.outcomes;
 }
@@ -73,7 +73,7 @@ class Delivery {
 	private stoppedBecause: string | undefined;
 
 	constructor(
-		private readonly context: IExecuteFunctions,
+		private readonly run: LrsRun,
 		private readonly stopAfterFailure: boolean,
 	) {}
 
@@ -84,7 +84,7 @@ class Delivery {
 			}
 			return;
 		}
-		const outcome = await tryLrsRequest.call(this.context, {
+		const outcome = await tryLrsRequest(this.run, {
 			method: 'POST',
 			path: STATEMENTS_PATH,
 			body: requestBody(batch),
@@ -102,7 +102,7 @@ class Delivery {
 				return;
 			}
 			const error = new NodeApiError(
-				this.context.getNode(),
+				this.run.fns.getNode(),
 				{ message: 'unexpected answer' },
 				{
 					itemIndex: batch[0].itemIndex,
@@ -148,7 +148,7 @@ class Delivery {
 	private async resolveConflictOnRetry(batch: PendingStatement[]): Promise<void> {
 		const missing: PendingStatement[] = [];
 		for (const entry of batch) {
-			const lookup = await findStatement.call(this.context, entry.statement.id, entry.itemIndex);
+			const lookup = await findStatement(this.run, entry.statement.id, entry.itemIndex);
 			if ('error' in lookup) this.fail(entry, lookup.error);
 			else if (!lookup.found) missing.push(entry);
 			else if (isSameStatement(entry.statement, lookup.statement)) this.store([entry], true);
@@ -173,7 +173,7 @@ class Delivery {
 	private conflictError(entry: PendingStatement, cause?: NodeApiError): NodeOperationError {
 		const id = entry.statement.id;
 		return new NodeOperationError(
-			this.context.getNode(),
+			this.run.fns.getNode(),
 			`A different statement already has id ${id} (item ${entry.itemIndex})`,
 			{
 				itemIndex: entry.itemIndex,

@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
+	INode,
 	IPollFunctions,
 	NodeApiError,
 } from 'n8n-workflow';
@@ -14,6 +15,7 @@ import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
 import { callApi } from '../../shared/http';
 import { Redactor } from '../../shared/redact';
+import type { Run } from '../../shared/router';
 import { documentedAnswer } from '../../shared/validation';
 import { authorizationHeader, DEFAULT_REQUEST_TIMEOUT_SEC, XAPI_VERSION } from './authorization';
 
@@ -57,22 +59,40 @@ export type LrsOutcome =
 	| { ok: true; body: unknown; attempts: number }
 	| { ok: false; status?: number; attempts: number; error: NodeApiError };
 
+/** The headers of every record store request, as the platform's document lists them. */
+const LRS_HEADERS = {
+	Accept: 'application/json',
+	// The platform's documents list these for every call, `charset` as a header of its own.
+	'Content-Type': 'application/json',
+	charset: 'utf-8',
+	'X-Experience-API-Version': XAPI_VERSION,
+};
+
 /** One call (with its retries) ends by this when the operation gives no deadline of its own. */
 export const CALL_DEADLINE_MS = 3 * 60_000;
 
-export async function lrsCredentials(this: LrsFunctions): Promise<LrsCredentials> {
-	return await this.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
+/** One execution of the xAPI node, or one poll of the trigger: created once, passed explicitly. */
+export interface LrsRun extends Run {
+	readonly fns: LrsFunctions;
+	readonly credentials: LrsCredentials;
+	/** The xAPI base, without trailing slashes. */
+	readonly endpoint: string;
+	/** The origin the credentials belong to: requests and `more` links stay on it. */
+	readonly origin: string;
+	readonly redactor: Redactor;
+	/** A deadline for one operation, ending early if the execution is cancelled. */
+	deadline(budgetMs: number): Deadline;
 }
 
 /** The xAPI base without trailing slashes (and without a pasted `/statements`). */
-export function endpointOf(this: LrsFunctions, credentials: LrsCredentials): string {
+export function endpointOf(node: INode, credentials: LrsCredentials): string {
 	const endpoint = String(credentials.endpoint ?? '')
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/statements$/i, '');
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
 		throw new NodeOperationError(
-			this.getNode(),
+			node,
 			`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
 			{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
 		);
@@ -86,10 +106,24 @@ export function lrsRedactor(credentials: LrsCredentials): Redactor {
 	return new Redactor([credentials.token, credentials.password, header]);
 }
 
-/** A deadline for one operation of the node or the trigger, ending early on cancellation. */
-export function lrsDeadline(this: LrsFunctions, budgetMs: number): Deadline {
-	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal?.() : undefined;
-	return new Deadline(budgetMs, cancel);
+/** Opens a run: reads (and decrypts) the credential once and checks its endpoint. */
+export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
+	const credentials = await fns.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
+	const endpoint = endpointOf(fns.getNode(), credentials);
+	const redactor = lrsRedactor(credentials);
+	const cancelSignal =
+		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
+	return {
+		fns,
+		cancelSignal,
+		stopped: false,
+		mask: (error) => redactor.error(error),
+		credentials,
+		endpoint,
+		origin: new URL(endpoint).origin,
+		redactor,
+		deadline: (budgetMs) => new Deadline(budgetMs, cancelSignal),
+	};
 }
 
 /**
@@ -99,27 +133,20 @@ export function lrsDeadline(this: LrsFunctions, budgetMs: number): Deadline {
  * status and the number of attempts made, so that callers can tell a 409 on a retry from one
  * on a first attempt.
  */
-export async function tryLrsRequest(this: LrsFunctions, request: LrsRequest): Promise<LrsOutcome> {
-	const credentials = await lrsCredentials.call(this);
-	const endpoint = endpointOf.call(this, credentials);
+export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<LrsOutcome> {
 	try {
-		const answer = await callApi(this, {
+		const answer = await callApi(run.fns, {
 			credentialType: CREDENTIAL_TYPE,
 			method: request.method,
-			url: request.url ?? `${endpoint}${request.path ?? ''}`,
+			url: request.url ?? `${run.endpoint}${request.path ?? ''}`,
 			qs: request.qs,
 			body: request.body,
-			headers: {
-				Accept: 'application/json',
-				// The platform's documents list these for every call, `charset` as a header of its own.
-				'Content-Type': 'application/json',
-				charset: 'utf-8',
-				'X-Experience-API-Version': XAPI_VERSION,
-			},
-			origin: new URL(endpoint).origin,
-			requestTimeoutMs: requestTimeoutMs(credentials),
-			deadline: request.deadline ?? lrsDeadline.call(this, CALL_DEADLINE_MS),
+			headers: LRS_HEADERS,
+			origin: run.origin,
+			requestTimeoutMs: requestTimeoutMs(run.credentials),
+			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
 			retry: { safeToRepeat: request.safeToRepeat },
+			stopped: () => run.stopped,
 		});
 		const body = request.answer
 			? documentedAnswer(answer, request.answer.schema, request.answer.is)
@@ -131,18 +158,18 @@ export async function tryLrsRequest(this: LrsFunctions, request: LrsRequest): Pr
 			ok: false,
 			status: problem?.status,
 			attempts: problem?.details.attempts ?? 1,
-			error: apiError(this.getNode(), failure, {
+			error: apiError(run.fns.getNode(), failure, {
 				itemIndex: request.itemIndex,
 				action: request.action,
-				redactor: lrsRedactor(credentials),
+				redactor: run.redactor,
 			}),
 		};
 	}
 }
 
 /** Like tryLrsRequest, but a failure is thrown. */
-export async function lrsRequest(this: LrsFunctions, request: LrsRequest): Promise<unknown> {
-	const outcome = await tryLrsRequest.call(this, request);
+export async function lrsRequest(run: LrsRun, request: LrsRequest): Promise<unknown> {
+	const outcome = await tryLrsRequest(run, request);
 	if (!outcome.ok) throw outcome.error;
 	return outcome.body;
 }

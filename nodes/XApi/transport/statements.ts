@@ -4,15 +4,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Deadline } from '../../shared/deadline';
 import type { PagingLimits } from '../../shared/paging';
 import { DEFAULT_PAGING_LIMITS, LinkGuard, PageGuard, PagingError } from '../../shared/paging';
-import type { LrsFunctions } from './index';
-import {
-	endpointOf,
-	lrsCredentials,
-	lrsRedactor,
-	lrsRequest,
-	resolveMoreLink,
-	tryLrsRequest,
-} from './index';
+import type { LrsRun } from './index';
+import { lrsRequest, resolveMoreLink, tryLrsRequest } from './index';
 import type { StatementResult } from './shapes';
 import { statementResultShape, storedStatementShape } from './shapes';
 
@@ -20,11 +13,11 @@ export const STATEMENTS_PATH = '/statements';
 
 /** Reads one statement by id; a voided statement is only found with `voided`. */
 export async function getStatement(
-	this: LrsFunctions,
+	run: LrsRun,
 	statementId: string,
 	{ voided = false, itemIndex }: { voided?: boolean; itemIndex?: number },
 ): Promise<IDataObject> {
-	const statement = (await lrsRequest.call(this, {
+	const statement = (await lrsRequest(run, {
 		method: 'GET',
 		path: STATEMENTS_PATH,
 		qs: voided ? { voidedStatementId: statementId } : { statementId },
@@ -33,20 +26,20 @@ export async function getStatement(
 		itemIndex,
 		answer: { schema: storedStatementShape, is: 'a statement' },
 	})) as IDataObject;
-	assertSameId.call(this, statementId, statement, itemIndex);
+	assertSameId(run, statementId, statement, itemIndex);
 	return statement;
 }
 
 /** A store that answers with another statement than the one asked for is not believed. */
 function assertSameId(
-	this: LrsFunctions,
+	run: LrsRun,
 	asked: string,
 	statement: IDataObject,
 	itemIndex?: number,
 ): void {
 	if (String(statement.id).toLowerCase() === asked.toLowerCase()) return;
 	throw new NodeApiError(
-		this.getNode(),
+		run.fns.getNode(),
 		{ message: 'unexpected answer' },
 		{
 			itemIndex,
@@ -62,11 +55,11 @@ export type Lookup =
 
 /** Reads a statement that may not exist: a 404 is an answer here, not a failure. */
 export async function findStatement(
-	this: LrsFunctions,
+	run: LrsRun,
 	statementId: string,
 	itemIndex?: number,
 ): Promise<Lookup> {
-	const outcome = await tryLrsRequest.call(this, {
+	const outcome = await tryLrsRequest(run, {
 		method: 'GET',
 		path: STATEMENTS_PATH,
 		qs: { statementId, format: 'exact' },
@@ -78,7 +71,7 @@ export async function findStatement(
 	if (outcome.ok) {
 		const statement = outcome.body as IDataObject;
 		try {
-			assertSameId.call(this, statementId, statement, itemIndex);
+			assertSameId(run, statementId, statement, itemIndex);
 		} catch (error) {
 			return { error: error as NodeApiError };
 		}
@@ -105,16 +98,16 @@ export interface StatementWalk {
  * twice.
  */
 export async function forEachStatementPage(
-	this: LrsFunctions,
+	run: LrsRun,
 	{ qs, action, itemIndex, deadline, limits = DEFAULT_PAGING_LIMITS }: StatementWalk,
 	visit: (statements: IDataObject[]) => boolean | Promise<boolean>,
 ): Promise<void> {
-	const endpoint = endpointOf.call(this, await lrsCredentials.call(this));
+	const { endpoint } = run;
 	const pages = new PageGuard(action, limits);
 	const links = new LinkGuard(action);
 	let next: { path: string; qs: IDataObject } | { url: string } = { path: STATEMENTS_PATH, qs };
 	for (;;) {
-		const page = (await lrsRequest.call(this, {
+		const page = (await lrsRequest(run, {
 			method: 'GET',
 			...next,
 			safeToRepeat: true,
@@ -133,7 +126,7 @@ export async function forEachStatementPage(
 				if (url) links.follow(url);
 			}
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), error as Error, {
+			throw new NodeOperationError(run.fns.getNode(), error as Error, {
 				itemIndex,
 				description: error instanceof PagingError ? error.hint : undefined,
 			});
@@ -143,8 +136,8 @@ export async function forEachStatementPage(
 		const url = resolveMoreLink(endpoint, more);
 		if (!url) {
 			throw new NodeOperationError(
-				this.getNode(),
-				`The record store sent a "more" link that is not on its own host: ${lrsRedactor(await lrsCredentials.call(this)).text(more)}`,
+				run.fns.getNode(),
+				`The record store sent a "more" link that is not on its own host: ${run.redactor.text(more)}`,
 				{
 					itemIndex,
 					description: 'It was not followed, so that the credentials stay with the record store.',

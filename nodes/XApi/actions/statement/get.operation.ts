@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { statementIdSchema } from '../../helpers/statementInput';
 
 import { parseItemInput } from '../../../shared/validation';
+import type { LrsRun } from '../../transport';
 import { getStatement } from '../../transport/statements';
 
 const properties: INodeProperties[] = [
@@ -40,8 +41,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const kind = 'item' as const;
-
 const inputSchema = z.object({
 	statementId: statementIdSchema,
 	options: z.object({ voided: z.boolean().default(false) }).strict(),
@@ -57,11 +56,11 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LrsRun,
 	input: GetInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await getStatement.call(this, input.statementId, {
+	return await getStatement(run, input.statementId, {
 		voided: input.options.voided,
 		itemIndex,
 	});

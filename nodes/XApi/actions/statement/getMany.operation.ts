@@ -11,7 +11,7 @@ import {
 import { parseItemInput } from '../../../shared/validation';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
 import type { PagingLimits } from '../../../shared/paging';
-import { lrsDeadline } from '../../transport';
+import type { LrsRun } from '../../transport';
 import { forEachStatementPage } from '../../transport/statements';
 
 /** Statements asked for per page; stores may send fewer and a `more` link. */
@@ -45,8 +45,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['statement'], operation: ['getMany'] } },
 	properties,
 );
-
-export const kind = 'item' as const;
 
 const inputSchema = z.object({
 	returnAll: z.boolean(),
@@ -91,18 +89,18 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LrsRun,
 	input: GetManyInput,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
 	const statements: IDataObject[] = [];
-	await forEachStatementPage.call(
-		this,
+	await forEachStatementPage(
+		run,
 		{
 			qs: { ...input.qs, limit: Math.min(PAGE_SIZE, input.wanted) },
 			action: 'Listing statements',
 			itemIndex,
-			deadline: lrsDeadline.call(this, READ_DEADLINE_MS),
+			deadline: run.deadline(READ_DEADLINE_MS),
 			limits: input.limits,
 		},
 		(page) => {

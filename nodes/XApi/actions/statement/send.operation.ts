@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { parseItemInput } from '../../../shared/validation';
 import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
-import type { PreparedItem, StatementOutcome } from '../operation';
+import type { ItemOutcome, PreparedItem } from '../../../shared/router';
+import type { LrsRun } from '../../transport';
 import { buildStatement, statementFormSchema } from './buildStatement';
 import { sendStatements } from './sendStatements';
 import { statementFormFields } from './sendFields';
@@ -76,7 +77,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const kind = 'statements' as const;
+export const kind = 'batch' as const;
 
 const optionsSchema = z
 	.object({
@@ -114,13 +115,13 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SendInput {
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LrsRun,
 	items: Array<PreparedItem<SendInput>>,
 	control: { stopAfterFailure: boolean },
-): Promise<Map<number, StatementOutcome>> {
+): Promise<Map<number, ItemOutcome>> {
 	// One batch size for the run: statements of different items travel together.
 	const batchSize = items[0]?.input.batchSize ?? DEFAULT_BATCH_SIZE;
-	return await sendStatements.call(this, items, { batchSize, ...control });
+	return await sendStatements(run, items, { batchSize, ...control });
 }
 
 function statementFromJson(context: IExecuteFunctions, itemIndex: number): unknown {

@@ -6,7 +6,8 @@ import { parseItemInput } from '../../../shared/validation';
 import { checkedStatement, statementIdSchema } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
 import { VOIDED_VERB } from '../../helpers/vocabulary';
-import type { PreparedItem, StatementOutcome } from '../operation';
+import type { ItemOutcome, PreparedItem } from '../../../shared/router';
+import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE } from './send.operation';
 import { sendStatements } from './sendStatements';
 
@@ -50,7 +51,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export const kind = 'statements' as const;
+export const kind = 'batch' as const;
 
 const inputSchema = z.object({
 	statementId: statementIdSchema,
@@ -85,12 +86,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): VoidInput {
 }
 
 export async function execute(
-	this: IExecuteFunctions,
+	run: LrsRun,
 	items: Array<PreparedItem<VoidInput>>,
 	control: { stopAfterFailure: boolean },
-): Promise<Map<number, StatementOutcome>> {
-	return await sendStatements.call(
-		this,
+): Promise<Map<number, ItemOutcome>> {
+	return await sendStatements(
+		run,
 		items,
 		{ batchSize: DEFAULT_BATCH_SIZE, ...control },
 		(statement) => ({ voidedStatementId: (statement.object as { id: string }).id }),
