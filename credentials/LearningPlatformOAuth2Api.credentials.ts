@@ -112,7 +112,8 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/api/developer/v2/courses.json',
 			qs: { offset: 0, limit: 1 },
-			headers: { Accept: 'application/json' },
+			// The documents require both headers on every call, reads included.
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
 	};
 }

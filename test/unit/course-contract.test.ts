@@ -110,7 +110,10 @@ describe('the course contract, field by field', () => {
 			const upsertForm = flatten(upsert.description);
 			const control = upsertForm.find((p) => p.name === field.param);
 			expect(control?.displayName).toBe(field.form.displayName);
-			expect(control?.type).toBe(field.form.type);
+			// External ID is typed by default but can also pick an existing course.
+			expect(control?.type).toBe(
+				field.param === 'externalId' ? 'resourceLocator' : field.form.type,
+			);
 			// Archive picks its course (External ID) with a course picker, and takes the optional
 			// fields but Status.
 			const inArchive = flatten(archive.description).some(

@@ -5,12 +5,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
  * given by its external id. The parameter keeps its name `externalId`; a plain string (from an
  * expression or an older workflow) is still accepted.
  */
-export function coursePicker(description: string): INodeProperties {
+export function coursePicker(
+	description: string,
+	{
+		displayName = 'Course',
+		firstMode = 'list',
+	}: { displayName?: string; firstMode?: 'list' | 'id' } = {},
+): INodeProperties {
 	return {
-		displayName: 'Course',
+		displayName,
 		name: 'externalId',
 		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
+		default: { mode: firstMode, value: '' },
 		required: true,
 		description,
 		modes: [
@@ -31,7 +37,11 @@ export function coursePicker(description: string): INodeProperties {
 	};
 }
 
-/** The picked course's external id, whichever way it was given. */
+/**
+ * The picked course's external id, whichever way it was given. (Upsert shares the parameter
+ * name: its External ID is a picker too, typed by default, so that switching operations in the
+ * editor never carries a picker's value into a text field.)
+ */
 export function pickedCourse(fns: IExecuteFunctions, itemIndex: number): unknown {
 	return fns.getNodeParameter('externalId', itemIndex, '', { extractValue: true });
 }

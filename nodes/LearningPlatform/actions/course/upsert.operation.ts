@@ -11,6 +11,7 @@ import {
 	topProperties,
 } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
+import { coursePicker, pickedCourse } from '../common/coursePicker';
 import type { WriteOptions } from '../common/writeOptions';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
@@ -22,7 +23,12 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...topProperties(),
+	// External ID (typed by default, or an existing course picked), then Name, URL, Prices.
+	coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
+		displayName: 'External ID',
+		firstMode: 'id',
+	}),
+	...topProperties().filter((p) => p.name !== 'externalId'),
 	additionalFieldsProperty('upsert'),
 	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
 ];
@@ -50,7 +56,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UpsertInput
 		valuesSchema,
 		{
 			top: {
-				externalId: this.getNodeParameter('externalId', itemIndex),
+				externalId: pickedCourse(this, itemIndex),
 				name: this.getNodeParameter('name', itemIndex),
 				url: this.getNodeParameter('url', itemIndex),
 				prices: this.getNodeParameter('prices', itemIndex, {}),
