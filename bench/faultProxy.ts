@@ -5,9 +5,9 @@
  * after the request reached the store, and 401 for an expired token. Which request gets which
  * fault is decided by a seeded random number, so a run can be repeated.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 
+import { forward, listenOnLoopback, readBody } from '../harness/loopback';
 import { createRandom, type Random } from '../sandbox/random';
 
 export type ProxyFault =
@@ -114,76 +114,59 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 	const log: ProxiedRequest[] = [];
 
 	/** Forwards the request; resolves with the store's status and answer. */
-	const forward = (request: http.IncomingMessage, body: Buffer) =>
-		new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-			const upstream = http.request(
-				{
-					host: target.hostname,
-					port: target.port,
-					method: request.method,
-					path: request.url,
-					headers: { ...request.headers, host: target.host, connection: 'close' },
-				},
-				(answer) => {
-					const chunks: Buffer[] = [];
-					answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-					answer.on('end', () => resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: Buffer.concat(chunks) }));
-					answer.on('error', reject);
-				},
-			);
-			upstream.on('error', reject);
-			upstream.end(body);
-		});
+	const forwardAll = async (request: http.IncomingMessage, body: Buffer) => {
+		const answer = await forward(request, body, target, { connection: 'close' });
+		return { status: answer.statusCode ?? 0, headers: answer.headers, body: await readBody(answer, Infinity) };
+	};
 
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			const entry: ProxiedRequest = {
-				seq: log.length + 1,
-				method: request.method ?? '',
-				url: request.url ?? '',
-				fault: pickFault(random, faultRate, mix),
-				status: null,
-				upstreamStatus: null,
-			};
-			log.push(entry);
-			if (entry.fault === 'drop-before-forward') {
-				request.socket.destroy();
-				return;
-			}
-			if (entry.fault && entry.fault !== 'drop-after-forward') {
-				entry.status = answerFault(entry.fault, response);
-				return;
-			}
-			forward(request, Buffer.concat(chunks)).then(
-				(answer) => {
-					entry.upstreamStatus = answer.status;
-					if (entry.fault === 'drop-after-forward') {
-						request.socket.destroy();
-						return;
-					}
-					const headers = { ...answer.headers };
-					delete headers['transfer-encoding'];
-					delete headers.connection;
-					headers['content-length'] = String(answer.body.length);
-					response.writeHead(answer.status, headers).end(answer.body);
-					entry.status = answer.status;
-				},
-				(error: Error) => {
-					response.writeHead(502, { 'content-type': 'text/plain' }).end(`Proxy could not reach the store: ${error.message}`);
-					entry.status = 502;
-				},
-			);
-		});
+	const server = await listenOnLoopback((request, response) => {
+		// A proxy forwards the whole body.
+		readBody(request, Infinity).then(
+			(requestBody) => {
+				const entry: ProxiedRequest = {
+					seq: log.length + 1,
+					method: request.method ?? '',
+					url: request.url ?? '',
+					fault: pickFault(random, faultRate, mix),
+					status: null,
+					upstreamStatus: null,
+				};
+				log.push(entry);
+				if (entry.fault === 'drop-before-forward') {
+					request.socket.destroy();
+					return;
+				}
+				if (entry.fault && entry.fault !== 'drop-after-forward') {
+					entry.status = answerFault(entry.fault, response);
+					return;
+				}
+				forwardAll(request, requestBody).then(
+					(answer) => {
+						entry.upstreamStatus = answer.status;
+						if (entry.fault === 'drop-after-forward') {
+							request.socket.destroy();
+							return;
+						}
+						const headers = { ...answer.headers };
+						delete headers['transfer-encoding'];
+						delete headers.connection;
+						headers['content-length'] = String(answer.body.length);
+						response.writeHead(answer.status, headers).end(answer.body);
+						entry.status = answer.status;
+					},
+					(error: Error) => {
+						response.writeHead(502, { 'content-type': 'text/plain' }).end(`Proxy could not reach the store: ${error.message}`);
+						entry.status = 502;
+					},
+				);
+			},
+			() => {
+				// The client went away mid-body: nothing to forward.
+			},
+		);
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => resolve());
-	});
-	const { port } = server.address() as AddressInfo;
 	return {
-		origin: `http://127.0.0.1:${port}`,
+		origin: server.url,
 		log,
 		setFaultRate: (rate) => {
 			faultRate = rate;
@@ -193,10 +176,6 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 			for (const entry of log) if (entry.fault) counts[entry.fault] = (counts[entry.fault] ?? 0) + 1;
 			return counts;
 		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		close: server.close,
 	};
 }

@@ -8,12 +8,12 @@
  * - hang: one upsert against a server that accepts the connection and never answers, with the
  *   default timeouts (takes about two minutes).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../harness/engine';
+import { listenOnLoopback } from '../harness/loopback';
 
 const PAGE = 100;
 const REAL_CATALOG = 50_000;
@@ -33,21 +33,11 @@ function course(n: number) {
 
 async function serve(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void>; requests(): number }> {
 	let requests = 0;
-	const sockets = new Set<import('node:net').Socket>();
-	const server = http.createServer((req, res) => {
+	const server = await listenOnLoopback((req, res) => {
 		requests++;
 		handler(req, res);
 	});
-	server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		requests: () => requests,
-		async close() {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
+	return { url: server.url, requests: () => requests, close: server.close };
 }
 
 function platform(pageOf: (offset: number) => unknown) {

@@ -6,9 +6,9 @@ import * as path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { parseCsv } from '../../harness/csv';
+import { json, startLoopback, type Loopback } from '../../harness/loopback';
 import { examplesDir, loadExample, pinnedTrigger, startingWith, withParameters } from './lib/examples';
 import { outputItems } from './lib/execute-output';
-import { startHttpSink, type HttpSink } from './lib/http-sink';
 import {
 	acceptedWrites,
 	COURSES_PATH,
@@ -46,7 +46,7 @@ const LRS_CREDENTIAL = { id: 'lrs-local', name: 'Local LRS' };
 
 let lms: Sandbox;
 let lrs: RunningLrs;
-let chat: HttpSink;
+let chat: Loopback;
 let filesDir: string;
 let n8n: N8nSandbox;
 /** The xAPI trigger of completion-chain-trigger.json, activated before anything is recorded. */
@@ -87,7 +87,8 @@ beforeAll(async () => {
 	[lms, lrs, chat] = await Promise.all([
 		startSandbox({ clientSecret, transactionDelayMs: 200 }),
 		startLrs({ requiredAuthorization: lrsToken }),
-		startHttpSink(),
+		// A stand-in for the chat's incoming webhook: records every request, answers 200.
+		startLoopback((_, response) => json(response, 200, { ok: true })),
 	]);
 	// n8n 2.x reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO names.
 	filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-files-'));
@@ -312,7 +313,7 @@ describe('completion-chain-trigger.json', () => {
 
 		const triggerName = pinnedTrigger(chatExample).name;
 		const workflow = withParameters(startingWith(toCustomNodeTypes(chatExample), triggerName, statements), 'Post to team chat', (parameters) => {
-			parameters.url = `${chat.origin}/hooks/learning-wins`;
+			parameters.url = `${chat.url}/hooks/learning-wins`;
 		});
 		const id = await n8n.importWorkflows([workflow]).then(([imported]) => imported);
 		const execution = await runExample(id);

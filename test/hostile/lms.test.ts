@@ -5,7 +5,7 @@
  * through n8n's execution engine. Each test names the point of the hardening it holds.
  */
 import { createCredentialsHelper } from '../../harness/engine';
-import { json, text } from '../helpers/loopback';
+import { json, text } from '../../harness/loopback';
 import { LMS_NODE, runNode } from '../helpers/workflows';
 import {
 	SECRET,

@@ -2,8 +2,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
-import type { Handler, Loopback, Received } from '../helpers/loopback';
-import { json, startLoopback } from '../helpers/loopback';
+import type { Handler, Loopback, Received } from '../../harness/loopback';
+import { json, startLoopback } from '../../harness/loopback';
 
 export const SECRET = 'hostile-Secret+/=value';
 

@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { Loopback } from '../helpers/loopback';
-import { json, text } from '../helpers/loopback';
+import type { Loopback } from '../../harness/loopback';
+import { json, text } from '../../harness/loopback';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
 import { expectNoSecret, realNetwork, serve } from './platform';
 

@@ -1,6 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { forward, listenOnLoopback, readBody } from '../../../harness/loopback';
 
 export interface AnswerDroppingProxy {
 	/** `http://127.0.0.1:PORT`, no trailing slash. */
@@ -29,52 +28,35 @@ export async function startAnswerDroppingProxy(
 	const target = new URL(options.target);
 	let seen = 0;
 	let dropped = 0;
-	const server = http.createServer((request, response) => {
+	const server = await listenOnLoopback((request, response) => {
 		const index = seen++;
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			const drop = options.shouldDrop({ method: request.method ?? '', url: request.url ?? '' }, index);
-			const upstream = http.request(
-				{
-					host: target.hostname,
-					port: target.port,
-					method: request.method,
-					path: request.url,
-					headers: { ...request.headers, host: target.host },
-				},
-				(upstreamResponse) => {
-					if (drop) {
-						// Read the whole answer first, so the target has surely finished.
-						upstreamResponse.resume();
-						upstreamResponse.on('end', () => {
-							dropped++;
-							request.socket.destroy();
-						});
-						return;
-					}
-					response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
-					upstreamResponse.pipe(response);
-				},
-			);
-			upstream.on('error', (error) => {
-				response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
-			});
-			upstream.end(Buffer.concat(chunks));
-		});
+		// A proxy forwards the whole body.
+		readBody(request, Infinity).then(
+			(body) => {
+				const drop = options.shouldDrop({ method: request.method ?? '', url: request.url ?? '' }, index);
+				forward(request, body, target).then(
+					(upstreamResponse) => {
+						if (drop) {
+							// Read the whole answer first, so the target has surely finished.
+							upstreamResponse.resume();
+							upstreamResponse.on('end', () => {
+								dropped++;
+								request.socket.destroy();
+							});
+							return;
+						}
+						response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+						upstreamResponse.pipe(response);
+					},
+					(error) => {
+						response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
+					},
+				);
+			},
+			() => {
+				// The client went away mid-body: nothing to forward.
+			},
+		);
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolve);
-	});
-	const { port } = server.address() as AddressInfo;
-	return {
-		origin: `http://127.0.0.1:${port}`,
-		dropped: () => dropped,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
+	return { origin: server.url, dropped: () => dropped, close: server.close };
 }

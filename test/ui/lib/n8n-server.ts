@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { N8N_VERSION, n8nBin, node24Binary } from '../../e2e/lib/paths';
-import { freeLoopbackPort } from '../../e2e/lib/ports';
+import { freeLoopbackPort } from '../../../harness/loopback';
 import {
 	delay,
 	spawnCaptured,
