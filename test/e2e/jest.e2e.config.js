@@ -1,7 +1,8 @@
 /**
- * End-to-end tests: the built package inside a real n8n 2.x (on Node 24) and
- * a real Learning Record Store, both on loopback. Run through test/e2e/run.sh,
- * which installs both into a cache folder and builds the package first.
+ * End-to-end tests: the built package inside a real n8n (on Node 24; 2.x, or
+ * 1.x with LP_E2E_N8N_MAJOR=1) and a real Learning Record Store, both on
+ * loopback. Run through test/e2e/run.sh, which installs them into a cache
+ * folder, builds the package first and runs these suites once per n8n major.
  * @type {import('jest').Config}
  */
 module.exports = {
@@ -13,7 +14,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 	},
-	// Each n8n CLI call starts the whole application (about 7-10 s).
+	// Each n8n CLI call starts the whole application (about 7-10 s on 2.x, 2-4 s on 1.x).
 	testTimeout: 300_000,
 	// One n8n at a time: 2 cores, and every instance runs migrations on start.
 	maxWorkers: 1,

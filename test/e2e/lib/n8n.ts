@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 import { freeLoopbackPort } from './ports';
 import { parseExecuteOutput, type ExecutionResult } from './execute-output';
-import { n8nBin, node24Binary } from './paths';
+import { N8N_MAJOR, N8N_VERSION, n8nBin, node24Binary } from './paths';
 import { spawnCaptured, stopProcessGroup } from './processes';
 import { withId, type CredentialJson, type WorkflowJson } from './workflow-json';
 
@@ -43,9 +43,12 @@ export interface ExportedNodeType {
 const DEFAULT_COMMAND_TIMEOUT_MS = 180_000;
 
 /**
- * A throw-away n8n 2.x instance driven through its CLI: its own user folder
+ * A throw-away n8n instance driven through its CLI: its own user folder
  * (SQLite database, encryption key), removed by `dispose()`. Every CLI call
- * starts the whole application (about 7 s), so import in batches.
+ * starts the whole application (about 7 s on 2.x, 2 s on 1.x), so import in
+ * batches. Which n8n it is (the current 2.x or the last 1.x) follows
+ * `LP_E2E_N8N_MAJOR` (see paths.ts); the CLI calls used here behave alike on
+ * both, except activation (`activate`).
  */
 export class N8nSandbox {
 	/** Every CLI call's output, so tests can check that no secret was printed. */
@@ -60,7 +63,7 @@ export class N8nSandbox {
 	static async create(options: N8nSandboxOptions = {}): Promise<N8nSandbox> {
 		for (const required of [node24Binary, n8nBin]) {
 			if (!fs.existsSync(required)) {
-				throw new Error(`missing ${required}: run scripts/install-n8n.sh first`);
+				throw new Error(`missing ${required} (n8n ${N8N_VERSION}): run scripts/install-n8n.sh first`);
 			}
 		}
 		const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-n8n-'));
@@ -147,6 +150,19 @@ export class N8nSandbox {
 		return parseExecuteOutput(result);
 	}
 
+	/**
+	 * Makes a workflow active, for a server (`n8n start`) started afterwards:
+	 * n8n 2.x publishes its current version (`update:workflow --active` is
+	 * deprecated there); n8n 1.x has no versions and sets the active flag.
+	 */
+	async activate(workflowId: string): Promise<void> {
+		await this.runOrThrow(
+			N8N_MAJOR >= 2
+				? ['publish:workflow', `--id=${workflowId}`]
+				: ['update:workflow', `--id=${workflowId}`, '--active=true'],
+		);
+	}
+
 	/** Every node type this instance loaded, as `n8n export:nodes` writes them. */
 	async exportNodeTypes(): Promise<ExportedNodeType[]> {
 		const file = path.join(this.rootDir, 'io', `nodes-${Date.now()}.json`);
@@ -162,6 +178,14 @@ export class N8nSandbox {
 		const file = path.join(this.rootDir, 'io', `credentials-${Date.now()}.json`);
 		await this.runOrThrow(['export:credentials', '--all', '--decrypted', `--output=${file}`]);
 		return JSON.parse(fs.readFileSync(file, 'utf8')) as CredentialJson[];
+	}
+
+	/**
+	 * A copy of the environment every CLI call gets (user folder, extensions,
+	 * logging), for an `n8n start` server of this same instance (n8n-server.ts).
+	 */
+	environment(): NodeJS.ProcessEnv {
+		return { ...this.env };
 	}
 
 	/** stdout and stderr of every CLI call so far. */
