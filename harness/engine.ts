@@ -51,6 +51,12 @@ export interface RunResult {
 const nodeTypesBySource = new Map<PackageSource, HarnessNodeTypes>();
 const credentialTypesBySource = new Map<PackageSource, HarnessCredentialTypes>();
 
+/** The node types of one package source, loaded once per process. */
+export function nodeTypesFor(source: PackageSource = 'source'): HarnessNodeTypes {
+	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
+	return nodeTypesBySource.get(source)!;
+}
+
 export function credentialTypes(source: PackageSource = 'source'): HarnessCredentialTypes {
 	if (!credentialTypesBySource.has(source))
 		credentialTypesBySource.set(source, new HarnessCredentialTypes(source));
@@ -67,8 +73,7 @@ export function createCredentialsHelper(
 /** Runs a workflow through n8n's own execution engine (n8n-core's WorkflowExecute), in this process. */
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const source = options.source ?? 'source';
-	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
-	const nodeTypes = nodeTypesBySource.get(source)!;
+	const nodeTypes = nodeTypesFor(source);
 	const credentialsHelper =
 		options.credentialsHelper ?? createCredentialsHelper(options.credentials, source);
 	const mode = options.mode ?? 'manual';
@@ -148,7 +153,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 }
 
 /** What n8n's server hands the engine for one execution, as far as the package needs it. */
-function harnessAdditionalData(
+export function harnessAdditionalData(
 	credentialsHelper: HarnessCredentialsHelper,
 	hooks?: ExecutionLifecycleHooks,
 ): IWorkflowExecuteAdditionalData {
@@ -192,8 +197,7 @@ export interface ListSearchOptions {
 /** Calls a node's list search as n8n's editor does (n8n-core's LoadOptionsContext). */
 export async function searchList(options: ListSearchOptions): Promise<INodeListSearchResult> {
 	const source = options.source ?? 'source';
-	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
-	const nodeTypes = nodeTypesBySource.get(source)!;
+	const nodeTypes = nodeTypesFor(source);
 	const node: INode = {
 		id: 'node',
 		name: 'Node',

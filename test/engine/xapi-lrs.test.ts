@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { lrsEntryPoint } from '../e2e/lib/paths';
 import { startLrs, type RunningLrs } from '../e2e/lib/lrs';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
-import { TriggerPoller } from '../unit/xapi-node/poll';
+import { xApiTriggerPoller } from '../../harness/poll';
 
 const haveLrs = fs.existsSync(lrsEntryPoint);
 const describeWithLrs = haveLrs ? describe : describe.skip;
@@ -199,7 +199,7 @@ describeWithLrs('against a real record store', () => {
 	});
 
 	test('the trigger emits each new statement once', async () => {
-		const poller = new TriggerPoller(
+		const poller = xApiTriggerPoller(
 			{ filters: { verb: COMPLETED, agentEmail: 'trigger@example.com' } },
 			credentials(),
 		);

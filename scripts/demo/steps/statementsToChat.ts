@@ -1,6 +1,8 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
+import type { IDataObject } from 'n8n-workflow';
+
+import { TriggerPoller } from '../../../harness/poll';
 import { loadExample, setParameter, triggerOf, type ExampleWorkflow } from '../examples';
-import { TriggerPoller } from '../pollTrigger';
 import { jsonOf, runExample, type DemoContext } from '../run';
 import type { Completion } from './completions';
 
@@ -15,6 +17,12 @@ export interface ChatOutcome {
 	messages: number;
 }
 
+/** One poll of the trigger: the new items, oldest first (empty when there is nothing new). */
+async function newItems(poller: TriggerPoller): Promise<IDataObject[]> {
+	const output = await poller.poll();
+	return (output?.[0] ?? []).map((item) => item.json);
+}
+
 /**
  * Activates "xAPI completions → team chat": the trigger's first poll only notes where the
  * record store stands, so statements stored before activation are never replayed.
@@ -25,8 +33,19 @@ export async function activateChatRelay(context: DemoContext, step: number): Pro
 	console.log(`\n${step}. Activating "${workflow.name}" (examples/completion-chain-trigger.json)`);
 	// The one change a user makes: where the chat's incoming webhook is.
 	setParameter(workflow, 'Post to team chat', ['url'], context.services.chat.url);
-	const poller = new TriggerPoller(workflow, trigger, context.credentialsHelper);
-	const first = await poller.poll();
+	const poller = new TriggerPoller({
+		workflow: {
+			id: workflow.id,
+			name: workflow.name,
+			nodes: workflow.nodes,
+			connections: workflow.connections,
+			settings: { executionOrder: 'v1' },
+		},
+		trigger,
+		source: 'dist',
+		credentialsHelper: context.credentialsHelper,
+	});
+	const first = await newItems(poller);
 	console.log(
 		`   the first poll of "${trigger}" notes where the record store stands: ${first.length} statements passed on`,
 	);
@@ -44,7 +63,7 @@ export async function relayToChat(
 	const { checks } = context;
 	const { chat } = context.services;
 	console.log(`\n${step}. A minute later: "${relay.workflow.name}" polls again`);
-	const statements = await relay.poller.poll();
+	const statements = await newItems(relay.poller);
 	console.log(`   "${relay.trigger}" found ${statements.length} new completed statements`);
 	checks.same(
 		'the trigger picked up exactly the statements just recorded',
@@ -76,7 +95,7 @@ export async function relayToChat(
 		sent.map((c) => `🎓 ${c.name} completed "${c.courseName}" with ${c.scorePercent}%`).sort(),
 	);
 
-	const again = await relay.poller.poll();
+	const again = await newItems(relay.poller);
 	console.log(
 		`   the poll after that found ${again.length} (each statement starts the workflow once)`,
 	);

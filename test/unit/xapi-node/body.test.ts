@@ -16,7 +16,7 @@ import {
 	storedIdsOf,
 	tokenCredentials,
 } from './helpers';
-import { TriggerPoller } from './poll';
+import { xApiTriggerPoller } from '../../../harness/poll';
 
 beforeEach(resetNock);
 afterAll(() => nock.enableNetConnect());
@@ -262,7 +262,7 @@ describe('every request sends the documented headers', () => {
 		const lrs = fakeLrs();
 		const headers: IDataObject[] = [];
 		lrs.scope.on('request', (req: { headers: IDataObject }) => headers.push(req.headers));
-		const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+		const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 		await poller.poll();
 		await poller.poll();
 

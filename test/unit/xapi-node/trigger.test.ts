@@ -4,7 +4,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { verbsOf } from '../../../nodes/XApiTrigger/verbs';
 import { fakeLrs } from './fakeLrs';
 import { COMPLETED, resetNock, tokenCredentials } from './helpers';
-import { TriggerPoller } from './poll';
+import { xApiTriggerPoller } from '../../../harness/poll';
 
 beforeEach(resetNock);
 afterAll(() => nock.enableNetConnect());
@@ -23,7 +23,7 @@ describe.each([
 		lrs.add('2024-05-01T10:00:00.000Z');
 		lrs.add('2024-05-01T10:00:01.000Z');
 		lrs.add('2024-05-01T10:00:01.500Z', PASSED);
-		const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+		const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 
 		expect(await poller.poll()).toBeNull();
 		expect(await poller.poll()).toBeNull();
@@ -44,7 +44,7 @@ describe.each([
 test('queries ascending by `stored` since the cursor minus the overlap, with the filters', async () => {
 	const lrs = fakeLrs();
 	lrs.add('2024-05-01T10:00:00.000Z');
-	const poller = new TriggerPoller(
+	const poller = xApiTriggerPoller(
 		{ filters: { verb: COMPLETED, agentEmail: 'ada@example.com' } },
 		tokenCredentials(),
 	);
@@ -61,7 +61,7 @@ test('queries ascending by `stored` since the cursor minus the overlap, with the
 
 test('the verb filter defaults to both completed IRIs, one query each', async () => {
 	const lrs = fakeLrs();
-	const poller = new TriggerPoller({}, tokenCredentials());
+	const poller = xApiTriggerPoller({}, tokenCredentials());
 
 	await poller.poll();
 
@@ -73,7 +73,7 @@ test('the verb filter defaults to both completed IRIs, one query each', async ()
 
 test('a backlog spread over several pages is read in full, following the more links', async () => {
 	const lrs = fakeLrs();
-	const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+	const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 	expect(await poller.poll()).toBeNull();
 
 	const added = Array.from({ length: 250 }, (_, i) =>
@@ -86,7 +86,7 @@ test('a backlog spread over several pages is read in full, following the more li
 
 test('an empty store at activation: everything stored later is new', async () => {
 	const lrs = fakeLrs();
-	const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+	const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 
 	expect(await poller.poll()).toBeNull();
 	const first = lrs.add('2020-01-01T00:00:00.000Z');
@@ -97,10 +97,10 @@ test('an empty store at activation: everything stored later is new', async () =>
 test('changing the filters starts afresh from the newest matching statement', async () => {
 	const lrs = fakeLrs();
 	lrs.add('2024-05-01T10:00:00.000Z', PASSED);
-	const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+	const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 	await poller.poll();
 
-	const changed = new TriggerPoller({ filters: { verb: PASSED } }, tokenCredentials());
+	const changed = xApiTriggerPoller({ filters: { verb: PASSED } }, tokenCredentials());
 	changed.savedStaticData = poller.savedStaticData;
 
 	expect(await changed.poll()).toBeNull();
@@ -112,7 +112,7 @@ test('a manual test returns the latest matching statement and leaves the cursor 
 	const lrs = fakeLrs();
 	lrs.add('2024-05-01T10:00:00.000Z');
 	const latest = lrs.add('2024-05-01T10:00:02.000Z');
-	const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+	const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 
 	expect(idsOf(await poller.poll('manual'))).toEqual([latest]);
 	expect(lrs.queries).toEqual([{ verb: COMPLETED, limit: '1' }]);
@@ -121,7 +121,7 @@ test('a manual test returns the latest matching statement and leaves the cursor 
 
 test('a failed poll moves nothing: the next poll repeats the same window', async () => {
 	const lrs = fakeLrs();
-	const poller = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+	const poller = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 	await poller.poll();
 	const saved = JSON.stringify(poller.savedStaticData);
 	const a = lrs.add('2024-05-01T10:00:00.000Z');
@@ -147,7 +147,7 @@ describe('the default filter: both documented completed IRIs', () => {
 			const lrs = fakeLrs({ sinceInclusive });
 			lrs.add('2024-05-01T10:00:00.000Z', COMPLETE);
 			lrs.add('2024-05-01T10:00:01.000Z', COMPLETED);
-			const poller = new TriggerPoller({}, tokenCredentials());
+			const poller = xApiTriggerPoller({}, tokenCredentials());
 
 			expect(await poller.poll()).toBeNull();
 			expect(await poller.poll()).toBeNull();
@@ -171,8 +171,8 @@ describe('the default filter: both documented completed IRIs', () => {
 		const lrs = fakeLrs();
 		lrs.add('2024-05-01T10:00:00.000Z', COMPLETED);
 		lrs.add('2024-05-01T10:00:03.000Z', COMPLETE);
-		const poller = new TriggerPoller({ filters: {} }, tokenCredentials());
-		const withDefault = new TriggerPoller({}, tokenCredentials());
+		const poller = xApiTriggerPoller({ filters: {} }, tokenCredentials());
+		const withDefault = xApiTriggerPoller({}, tokenCredentials());
 
 		await withDefault.poll();
 		await withDefault.poll();
@@ -191,12 +191,12 @@ describe('the default filter: both documented completed IRIs', () => {
 
 	test('a restart (static data saved and read back) emits nothing twice', async () => {
 		const lrs = fakeLrs();
-		const before = new TriggerPoller({}, tokenCredentials());
+		const before = xApiTriggerPoller({}, tokenCredentials());
 		await before.poll();
 		const a = lrs.add('2024-05-01T10:00:00.000Z', COMPLETE);
 		expect(idsOf(await before.poll())).toEqual([a]);
 
-		const after = new TriggerPoller({}, tokenCredentials());
+		const after = xApiTriggerPoller({}, tokenCredentials());
 		after.savedStaticData = JSON.parse(JSON.stringify(before.savedStaticData));
 		expect(await after.poll()).toBeNull();
 		const b = lrs.add('2024-05-01T10:00:00.500Z', COMPLETED);
@@ -206,7 +206,7 @@ describe('the default filter: both documented completed IRIs', () => {
 
 	test('when one IRI has more new statements than a poll takes, nothing newer is emitted before them', async () => {
 		const lrs = fakeLrs();
-		const poller = new TriggerPoller({}, tokenCredentials());
+		const poller = xApiTriggerPoller({}, tokenCredentials());
 		expect(await poller.poll()).toBeNull();
 
 		const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 11, 0, 0) + second * 1000);
@@ -230,7 +230,7 @@ describe('the default filter: both documented completed IRIs', () => {
 		// Each answer takes 200 ms and n8n gives a poll 4 s: reading stops after about 1 s on the
 		// first IRI (its share of the reading time), well before its 900 statements are read.
 		const lrs = fakeLrs({ delayMs: 200 });
-		const poller = new TriggerPoller({}, tokenCredentials());
+		const poller = xApiTriggerPoller({}, tokenCredentials());
 		poller.pollBudgetMs = 4_000;
 		expect(await poller.poll()).toBeNull();
 
@@ -258,12 +258,12 @@ describe('the default filter: both documented completed IRIs', () => {
 		lrs.add('2024-05-01T10:00:00.000Z', COMPLETED);
 		lrs.add('2024-05-01T09:00:00.000Z', COMPLETE);
 		// The cursor as the trigger saved it when completed meant the first IRI only.
-		const earlier = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+		const earlier = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 		expect(await earlier.poll()).toBeNull();
 		const a = lrs.add('2024-05-01T10:00:10.000Z', COMPLETE);
 		const b = lrs.add('2024-05-01T10:00:11.000Z', COMPLETED);
 
-		const now = new TriggerPoller({}, tokenCredentials());
+		const now = xApiTriggerPoller({}, tokenCredentials());
 		now.savedStaticData = earlier.savedStaticData;
 
 		expect(idsOf(await now.poll())).toEqual([a, b]);
@@ -273,10 +273,10 @@ describe('the default filter: both documented completed IRIs', () => {
 	test('a cursor of the first IRI alone that has seen nothing yet starts afresh: no history of the other IRI', async () => {
 		const lrs = fakeLrs();
 		lrs.add('2024-05-01T09:00:00.000Z', COMPLETE);
-		const earlier = new TriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
+		const earlier = xApiTriggerPoller({ filters: { verb: COMPLETED } }, tokenCredentials());
 		expect(await earlier.poll()).toBeNull();
 
-		const now = new TriggerPoller({}, tokenCredentials());
+		const now = xApiTriggerPoller({}, tokenCredentials());
 		now.savedStaticData = earlier.savedStaticData;
 
 		expect(await now.poll()).toBeNull();
@@ -289,7 +289,7 @@ describe('the default filter: both documented completed IRIs', () => {
 		lrs.add('2024-05-01T10:00:00.000Z', COMPLETED);
 		const latest = lrs.add('2024-05-01T10:00:02.000Z', COMPLETE);
 		lrs.add('2024-05-01T10:00:01.000Z', COMPLETED);
-		const poller = new TriggerPoller({}, tokenCredentials());
+		const poller = xApiTriggerPoller({}, tokenCredentials());
 
 		expect(idsOf(await poller.poll('manual'))).toEqual([latest]);
 		expect(lrs.queries).toEqual([
@@ -301,7 +301,7 @@ describe('the default filter: both documented completed IRIs', () => {
 
 	test('a failure of the second query moves nothing: the next poll emits every statement once', async () => {
 		const lrs = fakeLrs();
-		const poller = new TriggerPoller({}, tokenCredentials());
+		const poller = xApiTriggerPoller({}, tokenCredentials());
 		await poller.poll();
 		const saved = JSON.stringify(poller.savedStaticData);
 		const a = lrs.add('2024-05-01T10:00:00.000Z', COMPLETED);
@@ -344,11 +344,11 @@ describe('other verbs', () => {
 
 	test('an expression may name several verbs, separated by spaces or as a list', async () => {
 		const lrs = fakeLrs();
-		const poller = new TriggerPoller(
+		const poller = xApiTriggerPoller(
 			{ filters: { verb: `={{ "${PASSED}  ${COMPLETED} ${PASSED} " }}` } },
 			tokenCredentials(),
 		);
-		const list = new TriggerPoller(
+		const list = xApiTriggerPoller(
 			{ filters: { verb: `={{ ["${PASSED}", "${COMPLETE}"] }}` } },
 			tokenCredentials(),
 		);
@@ -371,7 +371,7 @@ describe('other verbs', () => {
 
 	test('a verb that is not an IRI is refused before asking the store', async () => {
 		const lrs = fakeLrs();
-		const poller = new TriggerPoller({ filters: { verb: 'completed' } }, tokenCredentials());
+		const poller = xApiTriggerPoller({ filters: { verb: 'completed' } }, tokenCredentials());
 
 		await expect(poller.poll()).rejects.toThrow(
 			'Invalid filters: filters.verb: must be a verb IRI, like http://adlnet.gov/expapi/verbs/completed, or several separated by spaces',
