@@ -1,13 +1,15 @@
 import { createHash } from 'crypto';
 
+import { CompletionEstimate } from './completion';
 import { Redactor } from './redact';
 import { RequestThrottle } from './throttle';
 
 /**
  * The only state that outlives an execution: one entry per API client, keyed by
  * `<base URL>|<client id>` (the platform throttles per client id, and a client id belongs to
- * one deployment). It holds the client's throttle, its tokens, and every secret and token
- * issued in this process for it, so that all of them are masked wherever they show up.
+ * one deployment). It holds the client's throttle, its tokens, how long its writes take to
+ * complete, and every secret and token issued in this process for it, so that all of them are
+ * masked wherever they show up.
  */
 interface ClientState {
 	readonly throttle: RequestThrottle;
@@ -18,6 +20,8 @@ interface ClientState {
 	readonly inFlight: Map<string, Promise<CachedToken>>;
 	readonly redactor: Redactor;
 	issuedTokens: number;
+	/** How long the service takes to carry out this client's writes, as learned so far. */
+	readonly completion: CompletionEstimate;
 }
 
 interface CachedToken {
@@ -47,6 +51,7 @@ function stateOf(key: string): ClientState {
 			inFlight: new Map(),
 			redactor: new Redactor(),
 			issuedTokens: 0,
+			completion: new CompletionEstimate(),
 		};
 		clients.set(key, state);
 	}
@@ -129,4 +134,9 @@ export function clientThrottle(
 	const lowest = Math.min(...state.rates.values());
 	state.throttle.setRate(lowest);
 	return { throttle: state.throttle, requestsPerMinute: lowest };
+}
+
+/** When to check this client's writes first: learned from its earlier writes in this process. */
+export function clientCompletion(key: string): CompletionEstimate {
+	return stateOf(key).completion;
 }

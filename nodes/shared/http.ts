@@ -133,7 +133,7 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 		if (raw.status === 429 && ++throttled < policy.maxThrottledAttempts) {
 			const wait = waitAfterThrottle(raw.headers['retry-after'], throttled);
 			if ('tooLongMs' in wait) throw retryAfterTooLong(last, wait.tooLongMs, wait.retryAt);
-			if (call.throttle) call.throttle.pause(wait.waitMs);
+			if (call.throttle) call.throttle.throttled(wait.waitMs);
 			else await backoff(call.deadline, wait.waitMs);
 			continue;
 		}

@@ -4,6 +4,8 @@ import { pause } from './deadline';
 export interface PollOptions {
 	/** Ends the polling: no check starts, and no wait lasts, past it. */
 	deadline: Deadline;
+	/** Wait before the first check (none by default). */
+	firstWaitMs?: number;
 	/** First wait between checks. */
 	intervalMs: number;
 	/** Each wait is this many times the previous one, so checks grow logarithmically with time. */
@@ -23,10 +25,14 @@ export interface PollOutcome<T> {
  */
 export async function pollUntil<T>(
 	check: () => Promise<{ done: boolean; value: T }>,
-	{ deadline, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,
+	{ deadline, firstWaitMs = 0, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,
 ): Promise<PollOutcome<T>> {
 	let interval = Math.max(1, intervalMs);
 	let polls = 0;
+	if (firstWaitMs > 0) {
+		// Leave room for one check before the deadline.
+		await pause(Math.min(firstWaitMs, deadline.remainingMs() / 2), deadline.cancelSignal);
+	}
 	for (;;) {
 		const result = await check();
 		polls++;

@@ -14,6 +14,7 @@ import {
 } from './itemFailures';
 import { errorItem, pairedItems } from './items';
 import type { RequestingFunctions } from './http';
+import type { PoolSlot } from './pool';
 import { mapWithConcurrency } from './pool';
 
 /**
@@ -30,6 +31,11 @@ export interface Run {
 	stopped: boolean;
 	/** Masks an error in place with every secret known for the run's credential now. */
 	mask<E>(error: E): E;
+	/**
+	 * Set by the router for item operations: the item only waits from now on (e.g. for its
+	 * transaction), so its place in the pool goes to the next item, which can start sending.
+	 */
+	releaseSlot?(itemIndex: number): void;
 }
 
 interface Described<Input> {
@@ -123,12 +129,15 @@ export async function route<R extends Run>(
 		return [await runBatch(run, operation, prepared!, continueOnFail, routing.itemsAre, failed)];
 	}
 	let completed = 0;
+	const slots = new Map<number, PoolSlot>();
+	run.releaseSlot = (itemIndex) => slots.get(itemIndex)?.release();
 	const results = await mapWithConcurrency(
 		items,
 		routing.concurrency(run),
-		async (_, itemIndex) => {
+		async (_, itemIndex, slot) => {
 			const entry = prepared?.[itemIndex] ?? prepareItem(fns, operation, itemIndex);
 			if ('error' in entry) return failed(entry.error, itemIndex);
+			slots.set(itemIndex, slot);
 			try {
 				const data = await operation.execute(run, entry.input as never, itemIndex);
 				completed++;
@@ -137,6 +146,8 @@ export async function route<R extends Run>(
 				if (continueOnFail) return failed(error, itemIndex);
 				run.stopped = true;
 				throw withProgress(run.mask(error), completed, items.length);
+			} finally {
+				slots.delete(itemIndex);
 			}
 		},
 		run.cancelSignal,

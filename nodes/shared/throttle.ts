@@ -1,16 +1,61 @@
-import type { Deadline } from './deadline';
+import type { Clock, Deadline } from './deadline';
 import { pause } from './deadline';
 
 /** Why a caller did not get a slot. */
 export type SlotRefusal = 'cancelled' | 'deadline';
 
+/** The service counts requests per minute. */
+const WINDOW_MS = 60_000;
+
 /**
- * Spaces request starts evenly so that one client never goes over its per-minute budget.
- * One instance per client lives for the whole process (see clients.ts), so every execution
- * (and every concurrent item) that uses the same client shares the budget.
+ * Room left on the service's minute for the time between a slot and the request's arrival
+ * (timer lateness, n8n's request helper, the network): a slot is never closer than a minute
+ * and this much to the slot `requestsPerMinute` places back. Costs 0.4 % of a minute.
+ */
+export const WINDOW_MARGIN_MS = 250;
+
+/** Above this rate only the spacing applies: the window's record would cost memory. */
+const MAX_WINDOW_RECORD = 6_000;
+
+/** On contention the pace drops to this share of what it was (multiplicative decrease). */
+export const DECREASE_FACTOR = 0.7;
+
+/** Then it climbs back by this share of the configured rate per second (additive increase). */
+export const INCREASE_PER_SEC = 0.01;
+
+/** The pace never drops below this share of the configured rate. */
+const MIN_SHARE = 0.05;
+
+/**
+ * A 429 with no other in this long is taken as the service's own jitter (the pause it asks
+ * for is still honoured); a second one within it means someone else spends the budget.
+ */
+export const CONTENTION_WINDOW_MS = 60_000;
+
+/**
+ * Paces one client's requests so that it never goes over its per-minute budget. One instance
+ * per client lives for the whole process (see clients.ts): every execution and every item that
+ * uses the client shares it.
+ *
+ * - Starts are spaced evenly (60000 / rate ms), never let through in bursts, so a service that
+ *   refills a small bucket every second is never emptied.
+ * - A service that counts a sliding minute (the documents say "300 requests per minute") is
+ *   never asked for more than `requestsPerMinute` in any minute plus WINDOW_MARGIN_MS, however
+ *   late timers fired before: the slot `requestsPerMinute` places back is remembered.
+ * - Processes that share a client but no memory (n8n's queue mode) find the budget left to
+ *   them from the service's 429s: additive increase, multiplicative decrease, and every
+ *   Retry-After honoured. The configured rate stays the upper bound.
  */
 export class RequestThrottle {
-	private intervalMs: number;
+	/** The configured rate: the upper bound. */
+	private ceilingPerMin: number;
+
+	/** Where the pace stood at the last decrease, and when (the climb back starts from there). */
+	private decreasedTo: number;
+
+	private decreasedAt = Number.NEGATIVE_INFINITY;
+
+	private lastThrottledAt = Number.NEGATIVE_INFINITY;
 
 	private nextSlotAt = 0;
 
@@ -18,12 +63,33 @@ export class RequestThrottle {
 
 	private pauseEpoch = 0;
 
-	constructor(requestsPerMinute: number) {
-		this.intervalMs = intervalFor(requestsPerMinute);
+	/** The last `requestsPerMinute` slots handed out, as a ring (empty above MAX_WINDOW_RECORD). */
+	private slots: number[] = [];
+
+	private slotsHead = 0;
+
+	constructor(
+		requestsPerMinute: number,
+		private readonly clock: Clock = Date.now,
+	) {
+		this.ceilingPerMin = requestsPerMinute;
+		this.decreasedTo = requestsPerMinute;
 	}
 
 	setRate(requestsPerMinute: number): void {
-		this.intervalMs = intervalFor(requestsPerMinute);
+		if (requestsPerMinute === this.ceilingPerMin) return;
+		this.ceilingPerMin = requestsPerMinute;
+		this.decreasedTo = Math.min(this.decreasedTo, requestsPerMinute);
+		this.slots = [];
+		this.slotsHead = 0;
+	}
+
+	/** The pace now: the configured rate, or less while it climbs back after contention. */
+	currentRate(): number {
+		if (this.ceilingPerMin <= 0) return 0;
+		const climbedSec = Math.max(0, this.clock() - this.decreasedAt) / 1000;
+		const climbed = this.decreasedTo + INCREASE_PER_SEC * this.ceilingPerMin * climbedSec;
+		return Math.min(this.ceilingPerMin, climbed);
 	}
 
 	/**
@@ -34,23 +100,67 @@ export class RequestThrottle {
 		for (;;) {
 			if (deadline?.cancelled) return 'cancelled';
 			const epoch = this.pauseEpoch;
-			const now = Date.now();
-			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil);
+			const now = this.clock();
+			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
 			if (deadline && slot - now > deadline.remainingMs()) return 'deadline';
-			this.nextSlotAt = slot + this.intervalMs;
-			if (slot > now && !(await pause(slot - now, deadline?.cancelSignal))) return 'cancelled';
+			this.nextSlotAt = slot + intervalFor(this.currentRate());
+			this.remember(slot);
+			if (slot > now && !(await pause(slot - now, deadline?.cancelSignal, this.clock))) {
+				return 'cancelled';
+			}
 			// A 429 seen by another request while we waited invalidates the slot we reserved.
-			if (epoch === this.pauseEpoch || Date.now() >= this.pausedUntil) return undefined;
+			if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) return undefined;
 		}
 	}
 
 	/** Holds every request of this client back, e.g. for a 429's Retry-After. */
 	pause(ms: number): void {
-		const until = Date.now() + ms;
+		const until = this.clock() + ms;
 		if (until <= this.pausedUntil) return;
 		this.pausedUntil = until;
 		this.nextSlotAt = Math.max(this.nextSlotAt, until);
 		this.pauseEpoch++;
+	}
+
+	/**
+	 * The service answered 429: honour its Retry-After (`pauseMs`) and, unless this is the first
+	 * 429 in a while, slow down — at most once per pause, since the requests already in flight
+	 * report the same contention.
+	 */
+	throttled(pauseMs: number): void {
+		const now = this.clock();
+		const contended = now - this.lastThrottledAt < CONTENTION_WINDOW_MS;
+		this.lastThrottledAt = now;
+		const settled = now >= this.pausedUntil;
+		this.pause(pauseMs);
+		if (!contended || !settled || this.ceilingPerMin <= 0) return;
+		const floor = Math.max(1, MIN_SHARE * this.ceilingPerMin);
+		this.decreasedTo = Math.max(floor, this.currentRate() * DECREASE_FACTOR);
+		this.decreasedAt = this.pausedUntil;
+		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+	}
+
+	/** The earliest slot that keeps the last minute (and the margin) within the configured rate. */
+	private windowOpensAt(): number {
+		const size = this.windowSize();
+		if (size === 0 || this.slots.length < size) return 0;
+		return this.slots[this.slotsHead] + WINDOW_MS + WINDOW_MARGIN_MS;
+	}
+
+	private remember(slot: number): void {
+		const size = this.windowSize();
+		if (size === 0) return;
+		if (this.slots.length < size) {
+			this.slots.push(slot);
+			return;
+		}
+		this.slots[this.slotsHead] = slot;
+		this.slotsHead = (this.slotsHead + 1) % size;
+	}
+
+	private windowSize(): number {
+		const size = Math.floor(this.ceilingPerMin);
+		return size > 0 && size <= MAX_WINDOW_RECORD ? size : 0;
 	}
 }
 

@@ -2,7 +2,8 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import { clientKey, clientRedactor, clientThrottle } from '../../shared/clients';
+import { clientCompletion, clientKey, clientRedactor, clientThrottle } from '../../shared/clients';
+import type { CompletionEstimate } from '../../shared/completion';
 import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
 import type { RequestingFunctions } from '../../shared/http';
@@ -41,6 +42,8 @@ export interface LmsRun extends Run {
 	readonly throttle: RequestThrottle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: CatalogIndex;
+	/** When to check a write's transaction first, learned per client (see clients.ts). */
+	readonly completion: CompletionEstimate;
 	/** A deadline for one operation, ending early if the execution is cancelled. */
 	deadline(budgetMs: number): Deadline;
 }
@@ -101,11 +104,8 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	}
 	const asked = Number(credentials.requestsPerMinute) || 300;
 	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
-	const shared = clientThrottle(
-		clientKey(baseUrl, String(credentials.clientId ?? '')),
-		credentialId,
-		asked,
-	);
+	const key = clientKey(baseUrl, String(credentials.clientId ?? ''));
+	const shared = clientThrottle(key, credentialId, asked);
 	if (shared.requestsPerMinute < asked && 'addExecutionHints' in fns) {
 		fns.addExecutionHints({
 			message: `Requests per Minute: another credential with client ID "${credentials.clientId}" asks for ${shared.requestsPerMinute}, so this one is paced at ${shared.requestsPerMinute} too (the lower rate wins: they share the platform's budget)`,
@@ -124,6 +124,7 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 		origin,
 		throttle: shared.throttle,
 		catalog: new CatalogIndex(),
+		completion: clientCompletion(key),
 		deadline: (budgetMs) => new Deadline(budgetMs, cancelSignal),
 	};
 	return run;

@@ -2,6 +2,7 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { HttpProblem } from '../../shared/answer';
+import type { CompletionEstimate } from '../../shared/completion';
 import type { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
 import { pollUntil } from '../../shared/polling';
@@ -46,6 +47,11 @@ export interface WaitSettings {
 	pollIntervalSec: number;
 	/** Ends the wait; its budget is what the timeout message names. */
 	deadline: Deadline;
+	/**
+	 * When given, the first check waits as long as it says (right after the write, a check
+	 * would only find the transaction still running) and its outcome teaches it.
+	 */
+	learnFrom?: CompletionEstimate;
 }
 
 export interface WaitResult {
@@ -63,22 +69,29 @@ export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
 	id: string,
-	{ pollIntervalSec, deadline }: WaitSettings,
+	{ pollIntervalSec, deadline, learnFrom }: WaitSettings,
 ): Promise<WaitResult> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
 	let failure: unknown;
+	let checks = 0;
 	const outcome = await pollUntil(
 		async () => {
 			try {
 				seen = await getTransaction(run, itemIndex, id, deadline);
-				return { done: seen.status !== 'initiated', value: seen };
+				const done = seen.status !== 'initiated';
+				if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
+				return { done, value: seen };
 			} catch (error) {
 				failure = error;
 				return { done: true, value: seen };
 			}
 		},
-		{ deadline, intervalMs: pollIntervalSec * 1000 },
+		{
+			deadline,
+			firstWaitMs: learnFrom?.firstCheckDelayMs(),
+			intervalMs: pollIntervalSec * 1000,
+		},
 	);
 	// A deadline that passed during a check after the platform said "in progress" is a timeout;
 	// any other failure of a check is the item's error.
@@ -115,7 +128,7 @@ export async function waitForTransaction(
 	return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
 }
 
-/** First check comes after this long; waits then grow by half each time. */
+/** After a first check that found the transaction running, waits start here and grow by half. */
 const WRITE_POLL_INTERVAL_SEC = 1;
 
 export interface Write {
@@ -158,9 +171,12 @@ export async function postWrite(
 		message: accepted.message,
 	};
 	if (!write.waitForCompletion) return { ...output, confirmation: 'accepted, not confirmed' };
+	// The item only waits from here on: the next item may start sending meanwhile.
+	run.releaseSlot?.(itemIndex);
 	const done = await waitForTransaction(run, itemIndex, transaction.id, {
 		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
 		deadline: write.deadline,
+		learnFrom: run.completion,
 	});
 	return {
 		...output,

@@ -1,0 +1,259 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { CompletionEstimate } from '../../../nodes/shared/completion';
+import { Deadline } from '../../../nodes/shared/deadline';
+import { pollUntil } from '../../../nodes/shared/polling';
+import { mapWithConcurrency } from '../../../nodes/shared/pool';
+import { waitAfterThrottle } from '../../../nodes/shared/retry';
+import {
+	CONTENTION_WINDOW_MS,
+	DECREASE_FACTOR,
+	INCREASE_PER_SEC,
+	RequestThrottle,
+	WINDOW_MARGIN_MS,
+} from '../../../nodes/shared/throttle';
+import { Throttle as ServiceThrottle } from '../../../sandbox/throttle';
+
+// Time here is jest's fake clock: the tests check order, spacing and counts, not speed.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+afterEach(() => jest.useRealTimers());
+
+async function startsOf(throttle: RequestThrottle, count: number, advanceMs: number): Promise<number[]> {
+	const starts: number[] = [];
+	const all = Promise.all(
+		Array.from({ length: count }, async () => {
+			await throttle.acquire();
+			starts.push(Date.now());
+		}),
+	);
+	await jest.advanceTimersByTimeAsync(advanceMs);
+	await all;
+	return starts;
+}
+
+describe('RequestThrottle: the service minute', () => {
+	test('never more than requestsPerMinute in a minute plus the margin', async () => {
+		const throttle = new RequestThrottle(60); // one a second, 60 a minute
+		const starts = await startsOf(throttle, 62, 70_000);
+		const offsets = starts.map((t) => t - starts[0]);
+		expect(offsets.slice(0, 60)).toEqual(Array.from({ length: 60 }, (_, i) => i * 1000));
+		// The 61st would come 60 s after the first by spacing alone: exactly on the minute's edge.
+		expect(offsets[60]).toBe(60_000 + WINDOW_MARGIN_MS);
+		expect(offsets[61]).toBe(61_000 + WINDOW_MARGIN_MS);
+	});
+
+	test('late starts (a busy event loop) do not let the next minute take more', async () => {
+		const throttle = new RequestThrottle(60);
+		const starts: number[] = [];
+		for (let i = 0; i < 61; i++) {
+			const slot = throttle.acquire();
+			await jest.advanceTimersByTimeAsync(i === 0 ? 0 : 1000);
+			await slot;
+			starts.push(Date.now());
+			// Every tenth request leaves 300 ms late: nothing may catch up on the next minute.
+			if (i % 10 === 0) await jest.advanceTimersByTimeAsync(300);
+		}
+		for (let i = 60; i < starts.length; i++) {
+			expect(starts[i] - starts[i - 60]).toBeGreaterThan(60_000);
+		}
+	});
+
+	test('rates above what the window remembers are only spaced', async () => {
+		const throttle = new RequestThrottle(600_000); // one per 0.1 ms
+		const starts = await startsOf(throttle, 3, 10);
+		expect(starts[2] - starts[0]).toBeLessThanOrEqual(1);
+	});
+});
+
+describe('RequestThrottle: adapting to a shared budget', () => {
+	test('a lone 429 is honoured (its Retry-After) but does not slow the pace', async () => {
+		const throttle = new RequestThrottle(300);
+		await throttle.acquire();
+		const at = Date.now();
+		throttle.throttled(2_000);
+		expect(throttle.currentRate()).toBe(300);
+		const next = throttle.acquire().then(() => Date.now());
+		await jest.advanceTimersByTimeAsync(3_000);
+		expect((await next) - at).toBe(2_000);
+	});
+
+	test('repeated 429s slow it multiplicatively, then it climbs back additively to the configured rate', async () => {
+		const throttle = new RequestThrottle(300);
+		throttle.throttled(1_000);
+		await jest.advanceTimersByTimeAsync(1_500);
+		throttle.throttled(1_000); // a second one within the contention window, after the pause
+		expect(throttle.currentRate()).toBeCloseTo(300 * DECREASE_FACTOR);
+		// 429s from requests that were already in flight report the same contention: no more.
+		throttle.throttled(1_000);
+		expect(throttle.currentRate()).toBeCloseTo(300 * DECREASE_FACTOR);
+		await jest.advanceTimersByTimeAsync(1_000 + 10_000); // the pause, then 10 s of climbing
+		expect(throttle.currentRate()).toBeCloseTo(300 * DECREASE_FACTOR + 10 * INCREASE_PER_SEC * 300);
+		await jest.advanceTimersByTimeAsync(600_000);
+		expect(throttle.currentRate()).toBe(300); // never above what the credential says
+	});
+
+	test('the pace in force spaces the slots; a 429 after a quiet spell is again taken as noise', async () => {
+		const throttle = new RequestThrottle(60);
+		throttle.throttled(1_000);
+		await jest.advanceTimersByTimeAsync(1_000);
+		throttle.throttled(1_000);
+		await jest.advanceTimersByTimeAsync(1_000);
+		const starts = await startsOf(throttle, 2, 5_000);
+		expect(starts[1] - starts[0]).toBeCloseTo(60_000 / (60 * DECREASE_FACTOR), 0);
+		await jest.advanceTimersByTimeAsync(CONTENTION_WINDOW_MS + 1);
+		const before = throttle.currentRate();
+		throttle.throttled(1_000);
+		expect(throttle.currentRate()).toBe(before);
+	});
+
+	test('a lower configured rate caps the pace at once', () => {
+		const throttle = new RequestThrottle(300);
+		throttle.setRate(100);
+		expect(throttle.currentRate()).toBe(100);
+	});
+
+	test.each([2, 3, 4])(
+		'%i processes at the default rate, sharing no memory, converge to the shared ceiling and lose nothing',
+		async (processes) => {
+			const service = new ServiceThrottle(300); // the sandbox's: a one-second bucket and a sliding minute
+			const started = Date.now();
+			const stopAt = started + 10 * 60_000;
+			const accepted: number[] = [];
+			let refused = 0;
+			let gaveUp = 0;
+			const workers = Array.from({ length: processes }, async (_, worker) => {
+				const throttle = new RequestThrottle(300);
+				let sent = 0;
+				while (Date.now() < stopAt) {
+					// One request, retried on 429 as callApi does (its Retry-After honoured).
+					for (let attempt = 1; ; attempt++) {
+						await throttle.acquire();
+						// Arrival a few ms after the slot, differing per request.
+						const decision = service.take('client', Date.now() + ((sent++ * 7 + worker) % 4));
+						if (decision.allowed) {
+							accepted.push(Date.now());
+							break;
+						}
+						refused++;
+						if (attempt >= 12) {
+							gaveUp++;
+							break;
+						}
+						const wait = waitAfterThrottle(String(decision.retryAfterSec), attempt);
+						throttle.throttled('waitMs' in wait ? wait.waitMs : 1_000);
+					}
+				}
+			});
+			await jest.advanceTimersByTimeAsync(10 * 60_000 + 120_000);
+			await Promise.all(workers);
+			const settled = accepted.filter((t) => t >= started + 4 * 60_000 && t < stopAt).length;
+			// After the first minutes together they keep the service's minute full…
+			expect(settled / (6 * 300)).toBeGreaterThanOrEqual(0.95);
+			// …with 429s a small share of the requests, and no request given up.
+			expect(refused / accepted.length).toBeLessThan(0.12);
+			expect(gaveUp).toBe(0);
+		},
+		60_000,
+	);
+});
+
+describe('mapWithConcurrency: a released place', () => {
+	test('an item that only waits lets the next item start', async () => {
+		const started: number[] = [];
+		const start = Date.now();
+		let peakHolding = 0;
+		let holding = 0;
+		const out = mapWithConcurrency([0, 1, 2, 3, 4, 5], 2, async (_, i, slot) => {
+			started.push(Date.now() - start);
+			peakHolding = Math.max(peakHolding, ++holding);
+			await new Promise((r) => setTimeout(r, 10)); // sending
+			holding--;
+			slot.release();
+			slot.release(); // idempotent
+			await new Promise((r) => setTimeout(r, 1_000)); // waiting
+			return i;
+		});
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(await out).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(peakHolding).toBe(2);
+		// Without the release the last pair would start after 2 s of waiting.
+		expect(started).toEqual([0, 0, 10, 10, 20, 20]);
+	});
+
+	test('a failure after a release still stops new items and is rethrown once the others end', async () => {
+		const started: number[] = [];
+		const run = mapWithConcurrency([0, 1, 2, 3], 1, async (_, i, slot) => {
+			started.push(i);
+			slot.release();
+			await new Promise((r) => setTimeout(r, 100));
+			if (i === 0) throw new Error('boom');
+			return i;
+		});
+		const settled = expect(run).rejects.toThrow('boom');
+		await jest.advanceTimersByTimeAsync(500);
+		await settled;
+		expect(started).toEqual([0, 1, 2, 3]);
+	});
+});
+
+describe('CompletionEstimate', () => {
+	test('starts at one second, grows fast on a miss, shrinks slowly, never below what was seen running', () => {
+		const estimate = new CompletionEstimate();
+		expect(estimate.firstCheckDelayMs()).toBe(1_000);
+		estimate.observeFirstCheck(1_100, false);
+		expect(estimate.firstCheckDelayMs()).toBe(2_200);
+		// Items accepted together miss together: one doubling, not one per item.
+		estimate.observeFirstCheck(1_150, false);
+		expect(estimate.firstCheckDelayMs()).toBe(2_300);
+		for (let i = 0; i < 500; i++) estimate.observeFirstCheck(2_400, true);
+		const settled = estimate.firstCheckDelayMs();
+		expect(settled).toBeGreaterThanOrEqual(1_150 * 1.25 * 0.999 ** 500);
+		expect(settled).toBeLessThan(2_300);
+	});
+
+	test('stays within half a second and thirty seconds', () => {
+		const estimate = new CompletionEstimate(50);
+		expect(estimate.firstCheckDelayMs()).toBe(500);
+		estimate.observeFirstCheck(60_000, false);
+		expect(estimate.firstCheckDelayMs()).toBe(30_000);
+	});
+
+	test('with a fixed completion time, first checks settle above it and misses stay rare', () => {
+		const completionMs = 3_000;
+		const estimate = new CompletionEstimate();
+		let misses = 0;
+		for (let i = 0; i < 2_000; i++) {
+			const at = estimate.firstCheckDelayMs();
+			const done = at >= completionMs;
+			if (!done) misses++;
+			estimate.observeFirstCheck(at, done);
+		}
+		expect(misses).toBeLessThanOrEqual(2_000 * 0.01);
+	});
+
+	test('pollUntil waits before the first check when asked, leaving room for one check', async () => {
+		const checks: number[] = [];
+		const start = Date.now();
+		const outcome = pollUntil(
+			async () => {
+				checks.push(Date.now() - start);
+				return { done: true, value: 1 };
+			},
+			{ deadline: new Deadline(10_000), firstWaitMs: 3_000, intervalMs: 1_000 },
+		);
+		await jest.advanceTimersByTimeAsync(5_000);
+		await outcome;
+		expect(checks).toEqual([3_000]);
+		const late: number[] = [];
+		const shortStart = Date.now();
+		const short = pollUntil(
+			async () => {
+				late.push(Date.now() - shortStart);
+				return { done: true, value: 1 };
+			},
+			{ deadline: new Deadline(1_000), firstWaitMs: 3_000, intervalMs: 1_000 },
+		);
+		await jest.advanceTimersByTimeAsync(2_000);
+		await short;
+		expect(late).toEqual([500]);
+	});
+});
