@@ -4,38 +4,20 @@
  * over only what the listing documents, one catalog read per execution, and writes confirmed
  * by default.
  */
-import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Sandbox } from '../../sandbox/server';
-import { startSandbox } from '../../sandbox/server';
+import { useSandbox } from '../helpers/sandbox';
 import { runNode } from '../helpers/workflows';
 
 const COURSES = '/api/developer/v2/courses.json';
 
-let sandbox: Sandbox;
+const lms = useSandbox();
 let clients = 0;
-
-beforeAll(async () => {
-	nock.restore();
-	sandbox = await startSandbox({ transactionDelayMs: 20, rateLimitPerMinute: 0 });
-});
-afterAll(async () => sandbox.close());
-beforeEach(() => sandbox.reset());
 
 function credentials() {
 	clients++;
-	return {
-		learningPlatformOAuth2Api: {
-			baseUrl: sandbox.url,
-			clientId: sandbox.clientId,
-			clientSecret: sandbox.clientSecret,
-			requestsPerMinute: 60000,
-			accessToken: '',
-			// A separate credential per run, so that no token or rate is shared between tests.
-			requestTimeout: 10 + clients / 1000,
-		},
-	};
+	// A separate credential per run, so that no token or rate is shared between tests.
+	return lms.credentials({ requestTimeout: 10 + clients / 1000 });
 }
 
 const full: INodeParameters = {
@@ -70,7 +52,7 @@ async function seed(count: number, parameters: INodeParameters = full) {
 }
 
 function writesOf(path: string) {
-	return sandbox.requests().filter((r) => r.method === 'POST' && r.path === path);
+	return lms.sandbox.requests().filter((r) => r.method === 'POST' && r.path === path);
 }
 
 describe('writes are confirmed by default', () => {
@@ -155,7 +137,7 @@ describe('archive', () => {
 		]);
 		expect(run.items[0].json).toMatchObject({ status: 'success', confirmation: 'confirmed' });
 		// What the platform keeps is what was sent: an article stays an article.
-		const stored = sandbox.state().courses['c-0'] as unknown as Record<string, unknown>;
+		const stored = lms.sandbox.state().courses['c-0'] as unknown as Record<string, unknown>;
 		expect(stored).toMatchObject({
 			status: 'archived',
 			content_type: 'article',
@@ -165,7 +147,7 @@ describe('archive', () => {
 
 	test('archiving 5 courses of a 200-course catalog reads the catalog once', async () => {
 		await seed(200, { ...full, additionalFields: {} });
-		const before = sandbox.requests().length;
+		const before = lms.sandbox.requests().length;
 
 		const run = await runNode({
 			credentials: credentials(),
@@ -179,7 +161,7 @@ describe('archive', () => {
 		});
 
 		expect(run.error).toBeUndefined();
-		const reads = sandbox
+		const reads = lms.sandbox
 			.requests()
 			.slice(before)
 			.filter((r) => r.method === 'GET' && r.path === COURSES);
@@ -187,7 +169,7 @@ describe('archive', () => {
 			...reads.map((r) => Number((r.query as Record<string, string>).limit)),
 		);
 		const served =
-			Number((sandbox.options as unknown as Record<string, unknown>).maxPageSize) || pageSize;
+			Number((lms.sandbox.options as unknown as Record<string, unknown>).maxPageSize) || pageSize;
 		expect(reads.length).toBe(Math.ceil(200 / Math.min(pageSize, served)));
 		expect(writesOf(COURSES).slice(-5)).toHaveLength(5);
 	});

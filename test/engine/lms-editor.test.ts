@@ -3,32 +3,14 @@
  * search through n8n-core's LoadOptionsContext, and the resource locator in executions), the
  * transaction id taken from the previous node by default, and messages in the form's words.
  */
-import nock from 'nock';
-
 import { searchList } from '../../harness/engine';
-import type { Sandbox } from '../../sandbox/server';
-import { startSandbox } from '../../sandbox/server';
+import { useSandbox } from '../helpers/sandbox';
 import { LMS_NODE, runNode } from '../helpers/workflows';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	nock.restore();
-	sandbox = await startSandbox({ transactionDelayMs: 20, rateLimitPerMinute: 0 });
-});
-afterAll(async () => sandbox.close());
-beforeEach(() => sandbox.reset());
+const lms = useSandbox();
 
 function credentials() {
-	return {
-		learningPlatformOAuth2Api: {
-			baseUrl: sandbox.url,
-			clientId: sandbox.clientId,
-			clientSecret: sandbox.clientSecret,
-			requestsPerMinute: 60000,
-			accessToken: '',
-		},
-	};
+	return lms.credentials();
 }
 
 async function seed(names: string[]) {
