@@ -1,0 +1,392 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/**
+ * n8n in queue mode on this machine: `npm run bench:queue` (QUEUE_SIZE=2x50 for the CI-sized run).
+ *
+ * Redis and Postgres (Debian's packages, scripts/install-queue-deps.sh), the LMS sandbox at the
+ * platform's 300 requests/min, and n8n (scripts/install-n8n.sh) as a main process and 2 workers,
+ * all on loopback. For each configuration of the credential's Requests per Minute (300, the
+ * default, on every worker; then 300 / workers, the README's rule) it starts main and workers
+ * afresh, posts the executions' courses to a production webhook (the main process puts each
+ * execution on the queue, the workers take them), waits until Postgres says every execution has
+ * finished, then measures from the sandbox: courses lost, 429s drawn, errors surfaced in n8n, and
+ * the rate of accepted writes against the ceiling. Prints a table, writes the "queue" section of
+ * bench/results.json (full size only) and regenerates bench/RESULTS.md. A benchmark: targets are
+ * PASS/MISS and never fail the run, unless QUEUE_STRICT=1 (then a lost course or a surfaced 429
+ * exits with 1). Exits with 2 when it could not run.
+ *
+ * Knobs: QUEUE_SIZE (<executions>x<items>, 10x100), QUEUE_WORKERS (2), QUEUE_CONCURRENCY (per
+ * worker; executions / workers), QUEUE_CEILING (the sandbox's requests/min, 300),
+ * QUEUE_LATENCY_MS (200), QUEUE_WAIT (0: Wait for Completion off; 1: on, one poll per item more),
+ * QUEUE_CONFIGS (default,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
+ * QUEUE_DIST (another build of the package than dist/, e.g. one of an earlier commit) with
+ * QUEUE_DIST_LABEL (how results.json names it).
+ */
+import { machineInfo } from './lib/machine';
+import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
+import { check, round, type TargetCheck } from './lib/stats';
+import { printSection, type Row } from './lib/table';
+import type { BenchmarkOutcome } from './benchmarks/types';
+import { installExitHandlers, register, stopAll } from './queue/cleanup';
+import { allFinished, executionOutcomes, executionsOf, lostCourses, requestFigures, type ExecutionOutcome, type RequestFigures } from './queue/measure';
+import { checkN8nInstalled, executionsStartedBy, N8N_VERSION, PACKAGE_DIST, REPO_DIST, QueueN8n, tail, waitForHealthy, waitForWorkerReady, type N8nProcess } from './queue/n8n';
+import { startPostgres, startRedis, type Postgres } from './queue/services';
+import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
+
+const FULL_SIZE = '10x100';
+const SIZE = parseSize(process.env.QUEUE_SIZE ?? FULL_SIZE);
+const WORKERS = positive('QUEUE_WORKERS', 2);
+const CONCURRENCY = positive('QUEUE_CONCURRENCY', Math.max(1, Math.ceil(SIZE.executions / WORKERS)));
+const CEILING = positive('QUEUE_CEILING', 300);
+const LATENCY_MS = Number(process.env.QUEUE_LATENCY_MS ?? 200);
+const WAIT_FOR_COMPLETION = process.env.QUEUE_WAIT === '1';
+const TARGET_RATIO = 0.9;
+const NODE_NAME = 'Create or update course';
+
+type ConfigName = 'default' | 'rule';
+interface Config {
+	name: ConfigName;
+	label: string;
+	requestsPerMinute: number;
+}
+const ALL_CONFIGS: Config[] = [
+	{ name: 'default', label: `Requests per Minute ${CEILING} (the default) on each worker`, requestsPerMinute: CEILING },
+	{ name: 'rule', label: `Requests per Minute ${Math.floor(CEILING / WORKERS)} = ${CEILING} / ${WORKERS} workers (the README's rule)`, requestsPerMinute: Math.floor(CEILING / WORKERS) },
+];
+const CONFIGS = chosenConfigs(process.env.QUEUE_CONFIGS);
+
+function parseSize(text: string): { executions: number; items: number } {
+	const match = /^(\d+)x(\d+)$/.exec(text.trim());
+	if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`QUEUE_SIZE must look like 10x100 (executions x items), got "${text}"`);
+	return { executions: Number(match[1]), items: Number(match[2]) };
+}
+
+function positive(name: string, fallback: number): number {
+	const value = process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]);
+	if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
+	return value;
+}
+
+function chosenConfigs(text: string | undefined): Config[] {
+	if (!text) return ALL_CONFIGS;
+	const names = text.split(',').map((name) => name.trim());
+	const unknown = names.filter((name) => !ALL_CONFIGS.some((config) => config.name === name));
+	if (unknown.length > 0) throw new Error(`QUEUE_CONFIGS: unknown ${unknown.join(', ')} (choose from default, rule)`);
+	return ALL_CONFIGS.filter((config) => names.includes(config.name));
+}
+
+interface ConfigResult {
+	config: Config;
+	executions: ExecutionOutcome[];
+	requests: RequestFigures;
+	lost: number;
+	lostExamples: string[];
+	/** 429s that reached n8n as an error (error items or failed executions). */
+	surfaced429: number;
+	errorExecutions: number;
+	errorItems: number;
+	perWorker: Record<string, number>;
+	ratio: number;
+	/** From the first webhook call to the last execution's end. */
+	wallSec: number;
+	/** Between the first and the last execution's start: 0 when all ran side by side. */
+	startSpreadSec: number;
+	startupSec: number;
+	firstErrors: string[];
+}
+
+function seconds(fromMs: number): number {
+	return round((Date.now() - fromMs) / 1000, 1);
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function courseBatch(config: Config, execution: number): Array<{ externalId: string; name: string; url: string }> {
+	return Array.from({ length: SIZE.items }, (_, i) => ({
+		externalId: `queue-${config.name}-${execution}-${i}`,
+		name: `Queue ${config.name} ${execution}/${i}`,
+		url: `https://learn.example.com/queue/${config.name}/${execution}/${i}`,
+	}));
+}
+
+/**
+ * Until the main process has registered the production webhook. A GET on the POST-only path
+ * starts no execution: n8n answers 404 either way, but names the POST method once the webhook
+ * is registered.
+ */
+async function waitForWebhook(mainUrl: string, webhookPath: string, timeoutMs = 120_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`);
+		const text = await response.text();
+		if (/Did you mean to make a POST request/.test(text)) return;
+		if (Date.now() > deadline) throw new Error(`webhook ${webhookPath} not registered after ${timeoutMs} ms: HTTP ${response.status} ${text.slice(0, 300)}`);
+		await sleep(250);
+	}
+}
+
+/** Posts one execution's courses; a 404 means the webhook is not registered (no execution started): try again. */
+async function trigger(mainUrl: string, webhookPath: string, courses: unknown[]): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ courses }),
+		});
+		const text = await response.text();
+		if (response.ok) return;
+		if (response.status !== 404 || Date.now() > deadline) throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
+		await sleep(500);
+	}
+}
+
+async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n, postgres: Postgres, sandbox: SandboxHandle): Promise<ConfigResult> {
+	console.log(`\n-- ${config.label}`);
+	await sandbox.reset();
+	const startupStarted = Date.now();
+	const main = await n8n.startMain();
+	const workers: N8nProcess[] = [];
+	for (let i = 1; i <= WORKERS; i++) workers.push(await n8n.startWorker(`worker ${i}`, CONCURRENCY));
+	try {
+		await Promise.all([waitForHealthy(main), ...workers.map((worker) => waitForWorkerReady(worker))]);
+		const startupSec = seconds(startupStarted);
+		console.log(`  main and ${WORKERS} workers (concurrency ${CONCURRENCY} each) up in ${startupSec} s`);
+
+		await waitForWebhook(main.url, workflow.webhookPath);
+		const batches = Array.from({ length: SIZE.executions }, (_, execution) => courseBatch(config, execution));
+		const expected = batches.flatMap((courses) => courses.map((course) => course.externalId));
+		// All at once, as a burst of events would arrive: the workers take them off the queue.
+		const triggered = Date.now();
+		await Promise.all(batches.map((courses) => trigger(main.url, workflow.webhookPath, courses)));
+		console.log(`  ${SIZE.executions} executions of ${SIZE.items} upserts queued in ${seconds(triggered)} s`);
+
+		const totalItems = SIZE.executions * SIZE.items;
+		const timeoutMs = (3 * totalItems * (WAIT_FOR_COMPLETION ? 2 : 1) * 60_000) / Math.min(config.requestsPerMinute, CEILING) + 180_000;
+		let rows = await executionsOf(postgres, workflow.id);
+		let lastReport = Date.now();
+		while (!allFinished(rows, SIZE.executions)) {
+			if (Date.now() - triggered > timeoutMs) throw new Error(`executions not finished after ${Math.round(timeoutMs / 1000)} s: ${JSON.stringify(rows.map((row) => row.status))}`);
+			for (const process_ of [main, ...workers]) {
+				if (process_.child.exitCode !== null || process_.child.signalCode !== null) throw new Error(`n8n ${process_ === main ? 'main' : (process_ as N8nProcess).name} exited:\n${tail(process_.stdout() + process_.stderr())}`);
+			}
+			await sleep(2000);
+			rows = await executionsOf(postgres, workflow.id);
+			if (Date.now() - lastReport >= 20_000) {
+				lastReport = Date.now();
+				const log = await sandbox.requests();
+				const figures = requestFigures(log, CEILING);
+				console.log(`  ${seconds(triggered)} s: ${rows.filter((row) => row.status === 'success' || row.status === 'error').length}/${SIZE.executions} executions finished, ${figures.writesAccepted}/${totalItems} writes accepted, ${figures.throttled429} × 429 so far`);
+			}
+		}
+		const stoppedAts = rows.map((row) => (row.stoppedAt ? Date.parse(row.stoppedAt) : Date.now()));
+		const wallSec = round((Math.max(...stoppedAts) - triggered) / 1000, 1);
+		const startedAts = rows.filter((row) => row.startedAt).map((row) => Date.parse(row.startedAt as string));
+		const startSpreadSec = startedAts.length > 0 ? round((Math.max(...startedAts) - Math.min(...startedAts)) / 1000, 1) : 0;
+
+		const workerOf = new Map<string, string>();
+		for (const worker of workers) for (const id of executionsStartedBy(worker)) workerOf.set(id, worker.name);
+		const executions = await executionOutcomes(postgres, rows, NODE_NAME, workerOf);
+		const log = await sandbox.requests();
+		const state = await sandbox.state();
+		const requests = requestFigures(log, CEILING);
+		const lost = lostCourses(state, expected);
+		const perWorker: Record<string, number> = {};
+		for (const worker of workers) perWorker[worker.name] = 0;
+		for (const execution of executions) perWorker[execution.worker] = (perWorker[execution.worker] ?? 0) + 1;
+		const ratio = round(requests.acceptedPerSec / (CEILING / 60), 3);
+		const result: ConfigResult = {
+			config,
+			executions,
+			requests,
+			lost: lost.length,
+			lostExamples: lost.slice(0, 3),
+			surfaced429: executions.reduce((sum, execution) => sum + execution.throttleErrors, 0),
+			errorExecutions: executions.filter((execution) => execution.status !== 'success').length,
+			errorItems: executions.reduce((sum, execution) => sum + execution.errorItems, 0),
+			perWorker,
+			ratio,
+			wallSec,
+			startSpreadSec,
+			startupSec,
+			firstErrors: [...new Set(executions.map((execution) => execution.error).filter(Boolean))].slice(0, 3),
+		};
+		console.log(
+			`  done in ${wallSec} s: ${result.lost} lost, ${requests.throttled429} × 429 drawn, ${result.surfaced429} surfaced, ${result.errorExecutions} failed executions, ${ratio} of the ceiling; executions per worker ${Object.entries(perWorker).map(([name, count]) => `${name}: ${count}`).join(', ')}`,
+		);
+		return result;
+	} finally {
+		await Promise.all([main, ...workers].map((process_) => process_.stop()));
+	}
+}
+
+function resultRow(result: ConfigResult): Row {
+	const { requests } = result;
+	return {
+		configuration: result.config.name,
+		'req/min per worker': result.config.requestsPerMinute,
+		executions: result.executions.length,
+		items: SIZE.executions * SIZE.items,
+		lost: result.lost,
+		'429s drawn': requests.throttled429,
+		'429s surfaced': result.surfaced429,
+		'failed executions': result.errorExecutions,
+		'error items': result.errorItems,
+		'writes sent': requests.writes,
+		'writes accepted': requests.writesAccepted,
+		'token requests': requests.tokens,
+		'busy s': round(requests.busySec, 1),
+		'ok writes/s': round(requests.acceptedPerSec, 2),
+		'rate / ceiling': result.ratio.toFixed(3),
+		'wall s': result.wallSec,
+		'last start after s': result.startSpreadSec,
+		'executions per worker': Object.values(result.perWorker).join(' / '),
+	};
+}
+
+function checksFor(result: ConfigResult): TargetCheck[] {
+	const name = result.config.name;
+	return [
+		check(`${name}: courses lost`, '0', String(result.lost), result.lost === 0),
+		check(`${name}: 429s surfaced as errors`, '0', String(result.surfaced429), result.surfaced429 === 0),
+		check(`${name}: rate`, `≥ ${TARGET_RATIO} of the ceiling`, result.ratio.toFixed(3), result.ratio >= TARGET_RATIO),
+	];
+}
+
+function meets(result: ConfigResult): boolean {
+	return checksFor(result).every((target) => target.pass);
+}
+
+function notesFor(results: ConfigResult[]): string[] {
+	const notes: string[] = [];
+	for (const result of results) {
+		const spread = Object.values(result.perWorker);
+		if (spread.filter((count) => count > 0).length < Math.min(WORKERS, SIZE.executions)) {
+			notes.push(`${result.config.name}: the executions did not spread over all ${WORKERS} workers (${spread.join(' / ')}).`);
+		}
+		if (result.firstErrors.length > 0) notes.push(`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.slice(0, 200)}"`).join('; ')}.`);
+		if (result.lost > 0) notes.push(`${result.config.name}: ${result.lost} courses not stored, e.g. ${result.lostExamples.join(', ')}.`);
+	}
+	const byDefault = results.find((result) => result.config.name === 'default');
+	const rule = results.find((result) => result.config.name === 'rule');
+	if (byDefault) {
+		const drawn = byDefault.requests.throttled429;
+		notes.push(
+			meets(byDefault)
+				? `With the default (${CEILING}/min on each of ${WORKERS} workers, ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package met every target: ${drawn} × 429 drawn and absorbed by its retries (Retry-After honoured, the worker's throttle paused), none surfaced, ${byDefault.ratio.toFixed(3)} of the ceiling. Queue mode needs no setting by default.`
+				: `With the default (${CEILING}/min on each of ${WORKERS} workers, ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package missed a target: ${byDefault.lost} lost, ${drawn} × 429 drawn, ${byDefault.surfaced429} surfaced, ${byDefault.ratio.toFixed(3)} of the ceiling. Each worker paces itself alone, so the default alone does not hold in queue mode.`,
+		);
+	}
+	if (rule) {
+		notes.push(
+			meets(rule)
+				? `The README's rule (${rule.config.requestsPerMinute}/min = ${CEILING} / ${WORKERS}) holds: ${rule.requests.throttled429} × 429 drawn, ${rule.lost} lost, ${rule.ratio.toFixed(3)} of the ceiling.`
+				: `The README's rule (${rule.config.requestsPerMinute}/min = ${CEILING} / ${WORKERS}) missed a target: ${rule.lost} lost, ${rule.requests.throttled429} × 429 drawn, ${rule.surfaced429} surfaced, ${rule.ratio.toFixed(3)} of the ceiling${rule.ratio < TARGET_RATIO ? ' (a worker with nothing left to run leaves its half of the budget unused)' : ''}.`,
+		);
+	}
+	return notes;
+}
+
+function commandLine(): string {
+	const knobs = Object.entries(process.env)
+		.filter(([name]) => name.startsWith('QUEUE_'))
+		.map(([name, value]) => `${name}=${value}`);
+	return [...knobs, 'npx tsx bench/queue.ts'].join(' ');
+}
+
+async function main(): Promise<number> {
+	installExitHandlers();
+	checkN8nInstalled();
+	const machine = machineInfo();
+	const started = Date.now();
+	console.log(
+		`Queue mode: n8n ${N8N_VERSION}, a main process and ${WORKERS} workers (concurrency ${CONCURRENCY}), ${SIZE.executions} executions × ${SIZE.items} course upserts, sandbox at ${CEILING}/min with ${LATENCY_MS} ms latency; Wait for Completion ${WAIT_FOR_COMPLETION ? 'on' : 'off'} (load average ${machine.loadAverage})`,
+	);
+	const results: ConfigResult[] = [];
+	try {
+		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		const sandbox = await startBenchSandbox({ latencyMs: LATENCY_MS, rateLimitPerMinute: CEILING, transactionDelayMs: 0, clientId: 'bench-queue' });
+		// The sandbox is a child process of ours: stopped with the rest.
+		register({ name: 'sandbox', stop: () => sandbox.close(), kill: () => void sandbox.close() });
+		console.log(`  Postgres on ${postgres.port}, Redis on ${redis.port}, sandbox at ${sandbox.url} (${seconds(started)} s)`);
+
+		const n8n = QueueN8n.create(postgres, redis);
+		const credentials = CONFIGS.map((config) => lmsCredential(`LMS ${config.name}`, sandbox, config.requestsPerMinute));
+		const workflows = CONFIGS.map((config, index) => upsertWorkflow(`Queue upsert (${config.name})`, `lp-queue-${config.name}`, credentials[index], WAIT_FOR_COMPLETION));
+		const setupStarted = Date.now();
+		await n8n.cli(['import:credentials', `--input=${n8n.writeInput('credentials', credentials)}`]);
+		await n8n.cli(['import:workflow', `--input=${n8n.writeInput('workflows', workflows.map((workflow) => workflow.json))}`]);
+		for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
+		console.log(`  database migrated, credentials and workflows imported and published in ${seconds(setupStarted)} s`);
+
+		for (const [index, config] of CONFIGS.entries()) results.push(await runConfig(config, workflows[index], n8n, postgres, sandbox));
+	} finally {
+		await stopAll();
+	}
+
+	const rows = results.map(resultRow);
+	const checks = results.flatMap(checksFor);
+	const notes = notesFor(results);
+	const durationSec = seconds(started);
+	const size = `${SIZE.executions}x${SIZE.items}`;
+	const outcome: BenchmarkOutcome = {
+		title: `Queue mode: ${WORKERS} workers sharing one client`,
+		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults${WAIT_FOR_COMPLETION ? '' : ', except Wait for Completion off: one write per course'}) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (one-second bucket, 429 with Retry-After beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error is the throttle; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
+		rows,
+		checks,
+		details: {
+			size,
+			workers: WORKERS,
+			concurrency: CONCURRENCY,
+			ceilingPerMinute: CEILING,
+			latencyMs: LATENCY_MS,
+			waitForCompletion: WAIT_FOR_COMPLETION,
+			n8nVersion: N8N_VERSION,
+			configurations: results.map((result) => ({
+				name: result.config.name,
+				requestsPerMinute: result.config.requestsPerMinute,
+				requests: result.requests,
+				lost: result.lost,
+				surfaced429: result.surfaced429,
+				perWorker: result.perWorker,
+				startupSec: result.startupSec,
+				wallSec: result.wallSec,
+				startSpreadSec: result.startSpreadSec,
+				executions: result.executions.map(({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error }) => ({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error: error.slice(0, 300) })),
+			})),
+		},
+		notes,
+	};
+	printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
+	for (const note of notes) console.log(`- ${note}`);
+
+	const write = process.env.QUEUE_RESULTS === 'write' || (process.env.QUEUE_RESULTS !== 'skip' && size === FULL_SIZE && CONFIGS.length === ALL_CONFIGS.length);
+	if (write && results.length > 0) {
+		// Both re-read results.json just before writing and replace only this section.
+		const entry = { name: 'queue', ranAt: new Date(started).toISOString(), command: commandLine(), durationSec, machine, source: process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST), outcome };
+		try {
+			const { writeResults } = await import('./report/write');
+			writeResults([entry]);
+			console.log('\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.');
+		} catch (error) {
+			const { saveResults } = await import('./report/results');
+			saveResults([entry]);
+			console.log(`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`);
+		}
+	} else {
+		console.log(`\nResults not written (QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write).`);
+	}
+	console.log(`Total ${durationSec} s.`);
+	const failed = results.some((result) => result.lost > 0 || result.surfaced429 > 0 || result.errorExecutions > 0);
+	return process.env.QUEUE_STRICT === '1' && failed ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	async (error: unknown) => {
+		console.error(error instanceof Error ? error.message : error);
+		await stopAll();
+		process.exit(2);
+	},
+);

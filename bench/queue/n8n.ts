@@ -1,0 +1,171 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/**
+ * n8n in queue mode: the CLI (imports, publishing), a main process that takes the webhooks and
+ * puts each execution on the Redis queue, and workers that run them. All share one Postgres
+ * database, one Redis, one encryption key and one user folder; each process gets its own task
+ * broker port (two on one port collide).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { freeLoopbackPort } from '../../test/e2e/lib/ports';
+import { waitForOutput, type CapturedProcess } from '../../test/e2e/lib/processes';
+import { register, spawnRegistered } from './cleanup';
+import type { Postgres, Redis } from './services';
+
+/** The n8n the queue benchmark runs (installed by scripts/install-n8n.sh into the cache). */
+export const N8N_VERSION = process.env.QUEUE_N8N_VERSION ?? '2.40.7';
+const CACHE_DIR = process.env.LP_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-learning-platform');
+export const NODE24 = path.join(CACHE_DIR, 'node24', 'bin', 'node');
+export const N8N_DIR = path.join(CACHE_DIR, `n8n-${N8N_VERSION}`);
+const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** The built package to load: the repository's dist/ unless QUEUE_DIST names another build. */
+export const REPO_DIST = path.join(REPO_ROOT, 'dist');
+export const PACKAGE_DIST = path.resolve(process.env.QUEUE_DIST ?? REPO_DIST);
+
+export function checkN8nInstalled(): void {
+	for (const required of [NODE24, N8N_BIN, path.join(N8N_DIR, '.installed')]) {
+		if (!fs.existsSync(required)) throw new Error(`missing ${required}: run scripts/install-n8n.sh first (n8n ${N8N_VERSION} on Node 24)`);
+	}
+	if (!fs.existsSync(path.join(PACKAGE_DIST, 'nodes', 'LearningPlatform', 'LearningPlatform.node.js'))) {
+		throw new Error(`no build in ${PACKAGE_DIST}: build the package first (npx n8n-node build)`);
+	}
+}
+
+export interface N8nProcess extends CapturedProcess {
+	name: string;
+	stop(): Promise<void>;
+}
+
+export class QueueN8n {
+	private constructor(
+		readonly rootDir: string,
+		private readonly env: NodeJS.ProcessEnv,
+	) {}
+
+	/** A user folder and a copy of the built package outside the repository (no node_modules above it). */
+	static create(postgres: Postgres, redis: Redis): QueueN8n {
+		const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-queue-n8n-'));
+		const userFolder = path.join(rootDir, 'user');
+		const extension = path.join(rootDir, 'extensions', 'learning-platform');
+		fs.mkdirSync(userFolder, { recursive: true });
+		const removeRoot = () => fs.rmSync(rootDir, { recursive: true, force: true });
+		register({ name: 'n8n folder', stop: async () => removeRoot(), kill: removeRoot });
+		fs.cpSync(PACKAGE_DIST, extension, { recursive: true });
+		const env: NodeJS.ProcessEnv = {
+			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+			HOME: process.env.HOME,
+			LANG: process.env.LANG ?? 'C.UTF-8',
+			TZ: 'UTC',
+			N8N_USER_FOLDER: userFolder,
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_CUSTOM_EXTENSIONS: extension,
+			N8N_LOG_OUTPUT: 'console',
+			N8N_LOG_FORMAT: 'text',
+			N8N_LOG_LEVEL: 'info',
+			NO_COLOR: '1',
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: postgres.host,
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: '',
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: redis.host,
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+		};
+		return new QueueN8n(rootDir, env);
+	}
+
+	/** `n8n <args>` to completion; throws with its output unless it exits with 0. */
+	async cli(args: string[]): Promise<string> {
+		const processEnv = { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) };
+		const cli = spawnRegistered(`n8n ${args[0]}`, NODE24, [N8N_BIN, ...args], { cwd: this.rootDir, env: processEnv });
+		const timer = setTimeout(() => void cli.stop(), 300_000);
+		try {
+			const code = await cli.exited;
+			const output = `${cli.stdout()}\n${cli.stderr()}`;
+			if (code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${code}\n${withoutMigrationLines(output)}`);
+			return output;
+		} finally {
+			clearTimeout(timer);
+			await cli.stop();
+		}
+	}
+
+	writeInput(name: string, content: unknown): string {
+		const file = path.join(this.rootDir, 'io', `${name}.json`);
+		fs.mkdirSync(path.dirname(file), { recursive: true });
+		fs.writeFileSync(file, JSON.stringify(content));
+		return file;
+	}
+
+	/** The main process: editor, REST API and production webhooks (each execution goes to the queue). */
+	async startMain(): Promise<N8nProcess & { url: string }> {
+		const port = await freeLoopbackPort();
+		const main = spawnRegistered('n8n main', NODE24, [N8N_BIN, 'start'], {
+			cwd: this.rootDir,
+			env: { ...this.env, N8N_PORT: String(port), N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) },
+		});
+		return { ...main, name: 'main', url: `http://127.0.0.1:${port}` };
+	}
+
+	/** One worker taking up to `concurrency` executions at a time off the queue. */
+	async startWorker(name: string, concurrency: number): Promise<N8nProcess> {
+		const worker = spawnRegistered(`n8n ${name}`, NODE24, [N8N_BIN, 'worker', `--concurrency=${concurrency}`], {
+			cwd: this.rootDir,
+			env: {
+				...this.env,
+				N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
+				QUEUE_HEALTH_CHECK_PORT: String(await freeLoopbackPort()),
+			},
+		});
+		return { ...worker, name };
+	}
+}
+
+export async function waitForWorkerReady(worker: N8nProcess, timeoutMs = 180_000): Promise<void> {
+	await waitForOutput(worker, () => `${worker.stdout()}${worker.stderr()}`, /n8n worker is now ready/, timeoutMs);
+}
+
+/** Until GET /healthz answers 200. */
+export async function waitForHealthy(main: N8nProcess & { url: string }, timeoutMs = 180_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (main.child.exitCode !== null || main.child.signalCode !== null) {
+			throw new Error(`n8n main exited while starting:\n${tail(main.stdout() + main.stderr())}`);
+		}
+		try {
+			const response = await fetch(`${main.url}/healthz`);
+			if (response.ok) return;
+		} catch {
+			// not listening yet
+		}
+		if (Date.now() > deadline) throw new Error(`n8n main not healthy after ${timeoutMs} ms:\n${tail(main.stdout() + main.stderr())}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** Execution ids a worker logged as started ("Worker started execution <id> (job <n>)"). */
+export function executionsStartedBy(worker: N8nProcess): string[] {
+	return [...`${worker.stdout()}\n${worker.stderr()}`.matchAll(/Worker started execution (\S+) \(job/g)].map((match) => match[1]);
+}
+
+export function tail(text: string, lines = 40): string {
+	return withoutMigrationLines(text).split('\n').slice(-lines).join('\n');
+}
+
+function withoutMigrationLines(text: string): string {
+	return text
+		.split('\n')
+		.filter((line) => !/^(Starting|Finished) migration |^Migrations in progress/.test(line))
+		.join('\n')
+		.trim();
+}
