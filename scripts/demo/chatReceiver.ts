@@ -1,4 +1,3 @@
-/* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import { listenOnLoopback, readBody } from '../../harness/loopback';
 
 /** A stand-in for a team chat's incoming webhook: it keeps every JSON message posted to it. */

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { TriggerPoller } from '../../../harness/poll';
