@@ -52,7 +52,10 @@ export function describeHttpFailure(error: unknown): HttpFailure {
 	const statusText = chain.map((e) => e.httpCode).find((c) => c && /^\d{3}$/.test(c));
 	const status =
 		response?.status ?? response?.statusCode ?? (statusText ? Number(statusText) : undefined);
-	const code = chain.map((e) => e.code).find((c) => typeof c === 'string' && NETWORK_CODES.has(c));
+	// n8n 1.x wraps a network error in a NodeApiError that keeps the code only as `httpCode`.
+	const code = chain
+		.flatMap((e) => [e.code, e.httpCode])
+		.find((c): c is string => typeof c === 'string' && NETWORK_CODES.has(c));
 	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
 	return {
 		status,

@@ -27,6 +27,13 @@ describe('describeHttpFailure', () => {
 		).toBe('ECONNRESET');
 		expect(describeHttpFailure(new Error('socket hang up')).networkCode).toBe('ECONNRESET');
 		expect(describeHttpFailure({ message: 'bad', httpCode: '400' }).networkCode).toBeUndefined();
+		// n8n 1.x: a NodeApiError with the code only in httpCode and n8n's own sentence.
+		expect(
+			describeHttpFailure({
+				message: 'The connection to the server was closed unexpectedly, perhaps it is offline.',
+				httpCode: 'ECONNRESET',
+			}).networkCode,
+		).toBe('ECONNRESET');
 	});
 
 	test('Retry-After as seconds or as an HTTP date', () => {
