@@ -1,9 +1,11 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
- * The benchmarks: `npx tsx bench/run.ts [upsert] [wait] [xapi] [overhead]` (all when none is named).
+ * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [xapi] [overhead]` (all when none is named).
  * Prints a table per benchmark with PASS/MISS per target (targets never fail the run), then
  * writes bench/results.json and regenerates bench/RESULTS.md and bench/throughput.svg.
  */
+import { runCatalogBenchmark } from './benchmarks/catalog';
+import { runConfirmBenchmark } from './benchmarks/confirm';
 import { runOverheadBenchmark } from './benchmarks/overhead';
 import type { BenchmarkName, BenchmarkOutcome } from './benchmarks/types';
 import { BENCHMARK_NAMES } from './benchmarks/types';
@@ -21,7 +23,9 @@ import type { PackageSource } from '../harness/nodeTypes';
 
 const RUNNERS: Record<BenchmarkName, (source: PackageSource) => Promise<BenchmarkOutcome>> = {
 	upsert: runUpsertBenchmark,
+	confirm: runConfirmBenchmark,
 	wait: runWaitBenchmark,
+	catalog: runCatalogBenchmark,
 	xapi: runXapiBenchmark,
 	overhead: runOverheadBenchmark,
 };

@@ -14,16 +14,21 @@ import type { Row } from '../lib/table';
 import { fetchToken } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
 
+const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
+
 export const UPSERT_LATENCIES_MS = [50, 200, 400];
 /** The sandbox's throttle and the credential's requestsPerMinute, scaled up from 300 to keep runs short. */
 const SCALED_RPM = Number(process.env.BENCH_UPSERT_RPM ?? 3000);
-/** 1,000 items at 3,000/min last 20 s: twenty windows of the sandbox's one-second token bucket. */
+/** 1,000 items at 3,000/min last 20 s: twenty windows of the sandbox's one-second token bucket (0 skips these runs). */
 const SCALED_ITEMS = Number(process.env.BENCH_UPSERT_ITEMS ?? 1000);
-/** One extra run of the package at the platform's own 300/min (0 items skips it). */
-const REAL_RATE_RPM = 300;
+/** The platform's own 300/min, every latency, package and both baselines (0 items skips it). */
+export const REAL_RATE_RPM = 300;
 const REAL_RATE_ITEMS = Number(process.env.BENCH_UPSERT_REAL_RATE_ITEMS ?? 200);
-const REAL_RATE_LATENCY_MS = 200;
 const TARGET_RATIO = 0.97;
+/** At the platform's rate, with the node's defaults (writes confirmed): issue "Scale", point 1. */
+export const REAL_RATE_TARGET_RATIO = 0.98;
+/** At most one 429 per this many requests. */
+const REQUESTS_PER_429 = 100;
 
 export type Contender = 'package' | 'http-default' | 'http-batched';
 
@@ -43,7 +48,10 @@ export interface UpsertRun {
 	ratePerSec: number;
 	ceilingPerSec: number;
 	ratio: number;
+	/** Every API request (writes and, for the package, transaction checks), token requests apart. */
 	requests: number;
+	/** Transaction checks among them. */
+	polls: number;
 	throttled429: number;
 	errorItems: number;
 	/** Expected courses absent from the sandbox's state after the run. */
@@ -83,8 +91,10 @@ async function runContender(sandbox: SandboxHandle, scenario: Scenario, contende
 	const run = await runSingleNode({ node: contenderNode(contender, sandbox, requestsPerMinute), items, source, credentialsHelper: helper });
 	if (run.error) throw new Error(`${contender} at ${latencyMs} ms stopped the workflow: ${run.error}`);
 	const log = await sandbox.requests();
-	const counts = countRequests(log, COURSES_PATH);
-	const arrivals = log.filter((entry) => entry.path === COURSES_PATH).map((entry) => Date.parse(entry.time));
+	// Writes and the package's transaction checks alike count against the client's budget.
+	const counts = countRequests(log);
+	const polls = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length;
+	const arrivals = log.filter((entry) => !entry.path.endsWith('/oauth/token')).map((entry) => Date.parse(entry.time));
 	const stored = (await sandbox.state()).courses;
 	const failedIndexes = new Set(run.errorItems.map((item) => (item.pairedItem as { item: number } | undefined)?.item));
 	let missing = 0;
@@ -106,6 +116,7 @@ async function runContender(sandbox: SandboxHandle, scenario: Scenario, contende
 		ceilingPerSec: round(ceilingPerSec, 2),
 		ratio: round(ratePerSec / ceilingPerSec, 3),
 		requests: counts.total,
+		polls,
 		throttled429: counts.throttled,
 		errorItems: run.errorItems.length,
 		missing,
@@ -139,14 +150,15 @@ async function runScenario(scenario: Scenario, source: PackageSource): Promise<U
 }
 
 export async function runUpsertBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
-	const scenarios: Scenario[] = UPSERT_LATENCIES_MS.map((latencyMs) => ({
-		latencyMs,
-		requestsPerMinute: SCALED_RPM,
-		items: SCALED_ITEMS,
-		contenders: ['package', 'http-default', 'http-batched'],
-	}));
-	if (REAL_RATE_ITEMS > 0) {
-		scenarios.push({ latencyMs: REAL_RATE_LATENCY_MS, requestsPerMinute: REAL_RATE_RPM, items: REAL_RATE_ITEMS, contenders: ['package'] });
+	const scenarios: Scenario[] = [];
+	for (const [requestsPerMinute, items] of [
+		[REAL_RATE_RPM, REAL_RATE_ITEMS],
+		[SCALED_RPM, SCALED_ITEMS],
+	]) {
+		if (items <= 0) continue;
+		for (const latencyMs of UPSERT_LATENCIES_MS) {
+			scenarios.push({ latencyMs, requestsPerMinute, items, contenders: ['package', 'http-default', 'http-batched'] });
+		}
 	}
 	const runs: UpsertRun[] = [];
 	for (const scenario of scenarios) runs.push(...(await runScenario(scenario, source)));
@@ -157,6 +169,8 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 		node: CONTENDER_LABELS[run.contender],
 		items: run.items,
 		'node run s': round(run.nodeMs / 1000, 2),
+		requests: run.requests,
+		'of which checks': run.polls,
 		'ok req/s': run.ratePerSec,
 		'rate / ceiling': run.ratio.toFixed(3),
 		'429s': run.throttled429,
@@ -166,15 +180,21 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 		'1st request after ms': run.firstRequestMs,
 		'mean spacing ms': run.meanGapMs,
 	}));
+	const targetOf = (run: UpsertRun) => (run.requestsPerMinute === REAL_RATE_RPM ? REAL_RATE_TARGET_RATIO : TARGET_RATIO);
 	const checks: TargetCheck[] = runs
 		.filter((run) => run.contender === 'package')
 		.flatMap((run) => [
-			check(`rate, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`, `≥ ${TARGET_RATIO} of the ceiling`, run.ratio.toFixed(3), run.ratio >= TARGET_RATIO),
+			check(`rate, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`, `≥ ${targetOf(run)} of the ceiling`, run.ratio.toFixed(3), run.ratio >= targetOf(run)),
+			check(
+				`429s, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`,
+				`≤ 1 per ${REQUESTS_PER_429} requests (${Math.floor(run.requests / REQUESTS_PER_429)})`,
+				String(run.throttled429),
+				run.throttled429 <= Math.floor(run.requests / REQUESTS_PER_429),
+			),
 			check(`courses lost, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`, '0', String(run.missing), run.missing === 0),
 		]);
-	const misses = runs.filter((run) => run.contender === 'package' && run.ratio < TARGET_RATIO);
+	const misses = runs.filter((run) => run.contender === 'package' && run.ratio < targetOf(run));
 	const explanations = misses.map(explainMiss);
-	if (misses.length > 0) explanations.push(whatWouldCloseTheGap(misses, runs));
 	const burst = runs.filter((run) => run.contender === 'http-default');
 	if (burst.some((run) => run.requests > run.items)) {
 		explanations.push(
@@ -184,7 +204,7 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 	const errorsSeen = runs.filter((run) => run.firstError).map((run) => `${CONTENDER_LABELS[run.contender]} at ${run.latencyMs} ms: first item error "${run.firstError}"`);
 	return {
 		title: 'Bulk course upsert at the throttle ceiling',
-		method: `${SCALED_ITEMS} course upserts per run against the sandbox throttled at ${SCALED_RPM} requests/min (the credential's requestsPerMinute set to match), transactions completing at once, latencies ${UPSERT_LATENCIES_MS.join(', ')} ms; then the package alone, ${REAL_RATE_ITEMS} upserts at the platform's own ${REAL_RATE_RPM}/min with ${REAL_RATE_LATENCY_MS} ms latency. Every node runs with Continue On Fail so that failing items are counted; the access token is fetched before the runs; the sandbox is reset (full token bucket) before each run. Rate = 2xx answers / the node's run time as n8n measures it; ceiling = requests/min / 60. "Missing in state" compares the expected external ids with the sandbox's stored courses; "lost silently" are missing courses whose item carried no error. "1st request after" is the time from the node's start to its first request reaching the sandbox; "mean spacing" the mean gap between request arrivals.`,
+		method: `Course upserts with each node's defaults, at the platform's own ${REAL_RATE_RPM} requests/min (${REAL_RATE_ITEMS} items per run) and scaled up to ${SCALED_RPM}/min (${SCALED_ITEMS} items per run), latencies ${UPSERT_LATENCIES_MS.join(', ')} ms, against the sandbox throttled at that rate (a one-second token bucket and a sliding minute, as documented: "300 requests per minute"), the credential's requestsPerMinute set to match, transactions completing at once. The package runs with its defaults, so every write is confirmed by checking its transaction (Wait for Completion on): its requests are writes plus checks, all against the same budget; the HTTP Request node only writes. Every node runs with Continue On Fail so that failing items are counted; the access token is fetched before the runs; the sandbox is reset (full token bucket, empty minute) before each run. Rate = 2xx answers (writes and checks) / the node's run time as n8n measures it; ceiling = requests/min / 60. "Missing in state" compares the expected external ids with the sandbox's stored courses; "lost silently" are missing courses whose item carried no error. "1st request after" is the time from the node's start to its first request reaching the sandbox; "mean spacing" the mean gap between request arrivals.`,
 		rows,
 		checks,
 		details: { scaledRequestsPerMinute: SCALED_RPM, scaledItems: SCALED_ITEMS, realRateRequestsPerMinute: REAL_RATE_RPM, realRateItems: REAL_RATE_ITEMS, runs },
@@ -194,24 +214,11 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 
 /**
  * Splits a missed rate into its parts from the measured times: the time before the first request,
- * the pacing, and the last answer's latency; and what the ratio would be without the first part.
+ * the spacing, the 429s, and the last answer's latency.
  */
 function explainMiss(run: UpsertRun): string {
 	const intervalMs = 60_000 / run.requestsPerMinute;
-	const beforeFirst = run.firstRequestMs;
-	const withoutPreparation = run.items / ((run.nodeMs - beforeFirst) / 1000) / run.ceilingPerSec;
-	const ideal = run.items / (((run.items - 1) * intervalMs + run.latencyMs) / 1000) / run.ceilingPerSec;
-	return `MISS explained, ${run.requestsPerMinute}/min at ${run.latencyMs} ms: of the ${(run.nodeMs / 1000).toFixed(2)} s run, ${beforeFirst} ms (${((beforeFirst / run.nodeMs) * 100).toFixed(1)} %) passed before the first request reached the sandbox — the node evaluates and validates every item's parameters before it sends anything (${(beforeFirst / run.items).toFixed(2)} ms per item, almost all of it n8n's own getNodeParameter/expression evaluation). After that the requests were spaced ${run.meanGapMs} ms apart against the ceiling's ${intervalMs.toFixed(1)} ms, and the last answer took one latency (${run.latencyMs} ms). Without the up-front part the ratio would be ${withoutPreparation.toFixed(3)}; a perfect client at this latency reaches ${ideal.toFixed(3)}.`;
-}
-
-/** One summary of the misses, in figures from this run. */
-function whatWouldCloseTheGap(misses: UpsertRun[], runs: UpsertRun[]): string {
-	const perItem = misses.map((run) => run.firstRequestMs / run.items);
-	const low = Math.min(...perItem).toFixed(2);
-	const high = Math.max(...perItem).toFixed(2);
-	const shares = misses.map((run) => (100 * run.firstRequestMs) / run.nodeMs);
-	const shareRange = `${Math.min(...shares).toFixed(1)}–${Math.max(...shares).toFixed(1)} %`;
-	const realRate = runs.find((run) => run.contender === 'package' && run.requestsPerMinute === REAL_RATE_RPM);
-	const batched = runs.filter((run) => run.contender === 'http-batched').map((run) => run.ratio.toFixed(3));
-	return `In short: the pacing is exact and nothing is lost; the shortfall is the ${low}–${high} ms per item the node spends preparing every item before its first request, which at ${SCALED_RPM}/min (a request every ${(60_000 / SCALED_RPM).toFixed(0)} ms) is ${shareRange} of the run${realRate ? `, while at the platform's own ${REAL_RATE_RPM}/min it is negligible (${realRate.ratio.toFixed(3)} of the ceiling above)` : ''}. n8n's HTTP Request node batched at the ceiling reached ${batched.join(', ')} in the same runs. A change in nodes/ that would meet the target at the scaled rate: with Continue On Fail on (where checking every item first protects nothing, as invalid items become error items either way), prepare each item in the worker just before sending it, so that the first request leaves after one item's preparation instead of all of them; with Continue On Fail off, validate-everything-first is a deliberate guarantee and its cost is this.`;
+	const okRequests = run.ratePerSec * (run.nodeMs / 1000);
+	const ideal = okRequests / (((okRequests - 1) * intervalMs + run.latencyMs) / 1000) / run.ceilingPerSec;
+	return `MISS explained, ${run.requestsPerMinute}/min at ${run.latencyMs} ms: of the ${(run.nodeMs / 1000).toFixed(2)} s run, ${run.firstRequestMs} ms passed before the first request reached the sandbox; then ${run.requests} requests (${run.polls} of them transaction checks, ${run.throttled429} answered 429) arrived ${run.meanGapMs} ms apart on average against the ceiling's ${intervalMs.toFixed(1)} ms. A client that sent the same successful requests exactly at the ceiling from the node's first moment would reach ${ideal.toFixed(3)}.`;
 }

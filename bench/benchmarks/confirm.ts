@@ -1,0 +1,144 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+import { createCredentialsHelper } from '../../harness/engine';
+import type { PackageSource } from '../../harness/nodeTypes';
+import { COURSES_PATH, courseItems, courseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
+import { runSingleNode } from '../lib/runNode';
+import { startBenchSandbox } from '../lib/sandboxHandle';
+import { collectGarbage } from '../lib/gc';
+import { check, round } from '../lib/stats';
+import type { TargetCheck } from '../lib/stats';
+import type { Row } from '../lib/table';
+import { fetchToken } from '../lib/warmup';
+import type { BenchmarkOutcome } from './types';
+
+const ITEMS = Number(process.env.BENCH_CONFIRM_ITEMS ?? 200);
+const RPM = 300;
+const LATENCY_MS = 200;
+/** The sandbox's default (1 s), and one the node's first guess (1 s) does not cover, so it must learn. */
+const TRANSACTION_DELAYS_MS = [1_000, 3_000];
+const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
+const TARGET_BUSY = 0.9;
+
+export interface ConfirmRun {
+	transactionDelayMs: number;
+	items: number;
+	nodeMs: number;
+	writes: number;
+	checks: number;
+	requests: number;
+	throttled429: number;
+	confirmed: number;
+	errorItems: number;
+	missing: number;
+	/** Accepted writes plus the one check that confirmed each, per second of run, over the ceiling. */
+	busyRatio: number;
+	/** Every 2xx answer per second of run, over the ceiling. */
+	okRatio: number;
+	/** Checks that found the transaction still running. */
+	earlyChecks: number;
+	/** Mean time from an item's acceptance to its confirming check. */
+	meanConfirmMs: number;
+}
+
+async function runOne(transactionDelayMs: number, source: PackageSource): Promise<ConfirmRun> {
+	const sandbox = await startBenchSandbox({
+		latencyMs: LATENCY_MS,
+		rateLimitPerMinute: RPM,
+		transactionDelayMs,
+		clientId: `bench-confirm-${transactionDelayMs}`,
+	});
+	try {
+		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RPM) }, source);
+		await fetchToken(source, helper);
+		await sandbox.reset();
+		const items = courseItems(ITEMS, `confirm-${transactionDelayMs}`);
+		collectGarbage();
+		// The node's defaults: Wait for Completion is on.
+		const run = await runSingleNode({ node: courseUpsertNode(), items, source, credentialsHelper: helper });
+		if (run.error) throw new Error(`confirm ${transactionDelayMs} ms stopped the workflow: ${run.error}`);
+		const log = (await sandbox.requests()).filter((entry) => !entry.path.endsWith('/oauth/token'));
+		const ok = (status: number | null) => status !== null && status >= 200 && status < 300;
+		const writes = log.filter((entry) => entry.path === COURSES_PATH && ok(entry.status)).length;
+		const checkEntries = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX));
+		const state = await sandbox.state();
+		const stored = state.courses;
+		const missing = items.filter((item) => !stored[item.externalId]).length;
+		const confirmed = run.items.filter((item) => item.json.confirmation === 'confirmed').length;
+		// Checks after a transaction's completion confirm it; those before found it running.
+		const completedAt = new Map(state.transactions.map((tx) => [tx.id, tx.completed_at ? Date.parse(tx.completed_at) : Number.POSITIVE_INFINITY]));
+		const createdAt = new Map(state.transactions.map((tx) => [tx.id, Date.parse(tx.created_at)]));
+		let earlyChecks = 0;
+		const confirmDelays: number[] = [];
+		for (const entry of checkEntries) {
+			const id = decodeURIComponent(entry.path.slice(TRANSACTIONS_PREFIX.length));
+			const at = Date.parse(entry.time);
+			if (at < (completedAt.get(id) ?? Number.POSITIVE_INFINITY)) earlyChecks++;
+			else confirmDelays.push(at - (createdAt.get(id) ?? at));
+		}
+		const seconds = run.executionMs / 1000;
+		const ceiling = RPM / 60;
+		return {
+			transactionDelayMs,
+			items: ITEMS,
+			nodeMs: run.executionMs,
+			writes,
+			checks: checkEntries.length,
+			requests: log.length,
+			throttled429: log.filter((entry) => entry.status === 429).length,
+			confirmed,
+			errorItems: run.errorItems.length,
+			missing,
+			busyRatio: round((writes + confirmed) / seconds / ceiling, 3),
+			okRatio: round(log.filter((entry) => ok(entry.status)).length / seconds / ceiling, 3),
+			earlyChecks,
+			meanConfirmMs: confirmDelays.length > 0 ? Math.round(confirmDelays.reduce((a, b) => a + b, 0) / confirmDelays.length) : 0,
+		};
+	} finally {
+		await sandbox.close();
+	}
+}
+
+export async function runConfirmBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
+	const runs: ConfirmRun[] = [];
+	for (const delay of TRANSACTION_DELAYS_MS) {
+		const result = await runOne(delay, source);
+		console.log(`  confirm, transactions of ${delay} ms: ${result.requests} requests for ${result.items} items (${result.checks} checks, ${result.earlyChecks} early), busy ${result.busyRatio}, ${result.throttled429} × 429`);
+		runs.push(result);
+	}
+	const rows: Row[] = runs.map((run) => ({
+		'transaction takes ms': run.transactionDelayMs,
+		items: run.items,
+		'node run s': round(run.nodeMs / 1000, 2),
+		writes: run.writes,
+		checks: run.checks,
+		'…that found it running': run.earlyChecks,
+		'requests in all': run.requests,
+		'requests / 2N': round(run.requests / (2 * run.items), 3),
+		'429s': run.throttled429,
+		'useful requests / ceiling': run.busyRatio.toFixed(3),
+		'2xx / ceiling': run.okRatio.toFixed(3),
+		'acceptance → confirming check ms (mean)': run.meanConfirmMs,
+		confirmed: run.confirmed,
+		'failed items': run.errorItems,
+		'missing in state': run.missing,
+	}));
+	const checks: TargetCheck[] = runs.flatMap((run) => [
+		check(`requests to confirm ${run.items} writes, ${run.transactionDelayMs} ms transactions`, `≤ 2N = ${2 * run.items}`, String(run.requests), run.requests <= 2 * run.items),
+		check(`useful requests / ceiling, ${run.transactionDelayMs} ms transactions`, `≥ ${TARGET_BUSY}`, run.busyRatio.toFixed(3), run.busyRatio >= TARGET_BUSY),
+		check(`writes confirmed, ${run.transactionDelayMs} ms transactions`, String(run.items), String(run.confirmed), run.confirmed === run.items && run.missing === 0),
+	]);
+	const notes = runs
+		.filter((run) => run.requests > 2 * run.items)
+		.map(
+			(run) =>
+				`MISS explained, ${run.transactionDelayMs} ms transactions: ${run.earlyChecks} checks came before their transaction had completed (each costs one request more than the one that confirms), ${run.throttled429} requests were answered 429 and sent again. The first check waits as long as the client's learned estimate (1 s before anything is learned); items accepted before the first early check taught it otherwise check early too.`,
+		);
+	return {
+		title: 'Confirming writes at the ceiling',
+		method: `${ITEMS} course upserts with the node's defaults (Wait for Completion on) against the sandbox at the platform's ${RPM} requests/min, ${LATENCY_MS} ms latency, transactions completing ${TRANSACTION_DELAYS_MS.join(' or ')} ms after acceptance; each run on a fresh client id, so nothing is learned beforehand. Requests = every API request in the sandbox's log (writes, transaction checks, 429s; the token fetched before is apart). A check counts as early when it reached the sandbox before the transaction's completed_at. Useful requests = accepted writes + the one check that confirmed each; divided by the node's run time and the ceiling (${RPM / 60}/s), this says how much of the budget did useful work. Waiting items hold no place in the pool, so writes keep flowing while earlier transactions are checked. No HTTP Request baseline: that node cannot confirm a write.`,
+		rows,
+		checks,
+		details: { items: ITEMS, requestsPerMinute: RPM, latencyMs: LATENCY_MS, runs },
+		notes,
+	};
+}
