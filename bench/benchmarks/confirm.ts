@@ -14,8 +14,8 @@ import type { BenchmarkOutcome } from './types';
 const ITEMS = Number(process.env.BENCH_CONFIRM_ITEMS ?? 200);
 const RPM = 300;
 const LATENCY_MS = 200;
-/** The sandbox's default (1 s), and one the node's first guess (1 s) does not cover, so it must learn. */
-const TRANSACTION_DELAYS_MS = [1_000, 3_000];
+/** The sandbox's default (1 s), and longer ones the node's first guess (1 s) does not cover, so that it must learn. */
+const TRANSACTION_DELAYS_MS = [1_000, 3_000, 10_000];
 const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
 const TARGET_BUSY = 0.9;
 
@@ -135,7 +135,7 @@ export async function runConfirmBenchmark(source: PackageSource): Promise<Benchm
 		);
 	return {
 		title: 'Confirming writes at the ceiling',
-		method: `${ITEMS} course upserts with the node's defaults (Wait for Completion on) against the sandbox at the platform's ${RPM} requests/min, ${LATENCY_MS} ms latency, transactions completing ${TRANSACTION_DELAYS_MS.join(' or ')} ms after acceptance; each run on a fresh client id, so nothing is learned beforehand. Requests = every API request in the sandbox's log (writes, transaction checks, 429s; the token fetched before is apart). A check counts as early when it reached the sandbox before the transaction's completed_at. Useful requests = accepted writes + the one check that confirmed each; divided by the node's run time and the ceiling (${RPM / 60}/s), this says how much of the budget did useful work. Waiting items hold no place in the pool, so writes keep flowing while earlier transactions are checked. No HTTP Request baseline: that node cannot confirm a write.`,
+		method: `${ITEMS} course upserts with the node's defaults (Wait for Completion on) against the sandbox at the platform's ${RPM} requests/min, ${LATENCY_MS} ms latency, transactions completing ${TRANSACTION_DELAYS_MS.join(', ')} ms after acceptance; each run on a fresh client id, so nothing is learned beforehand. Requests = every API request in the sandbox's log (writes, transaction checks, 429s; the token fetched before is apart). A check counts as early when it reached the sandbox before the transaction's completed_at. Useful requests = accepted writes + the one check that confirmed each; divided by the node's run time and the ceiling (${RPM / 60}/s), this says how much of the budget did useful work. Waiting items hold no place in the pool, so writes keep flowing while earlier transactions are checked. No HTTP Request baseline: that node cannot confirm a write.`,
 		rows,
 		checks,
 		details: { items: ITEMS, requestsPerMinute: RPM, latencyMs: LATENCY_MS, runs },

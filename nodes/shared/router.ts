@@ -14,6 +14,7 @@ import {
 } from './itemFailures';
 import { errorItem, pairedItems } from './items';
 import type { RequestingFunctions } from './http';
+import { itemParameters } from './parameters';
 import type { PoolSlot } from './pool';
 import { mapWithConcurrency } from './pool';
 
@@ -116,8 +117,10 @@ export async function route<R extends Run>(
 	const operation = resolveOperation(fns, routing.operations);
 	const continueOnFail = fns.continueOnFail();
 	const upFront = !continueOnFail || operation.kind === 'batch';
+	// Items read their parameters through this: fixed values once, plain field mappings directly.
+	const reader = itemParameters(fns);
 	const prepared = upFront
-		? items.map((_, itemIndex) => prepareItem(fns, operation, itemIndex))
+		? items.map((_, itemIndex) => prepareItem(reader, operation, itemIndex))
 		: undefined;
 	if (prepared && !continueOnFail) assertAllValid(prepared);
 
@@ -135,7 +138,7 @@ export async function route<R extends Run>(
 		items,
 		routing.concurrency(run),
 		async (_, itemIndex, slot) => {
-			const entry = prepared?.[itemIndex] ?? prepareItem(fns, operation, itemIndex);
+			const entry = prepared?.[itemIndex] ?? prepareItem(reader, operation, itemIndex);
 			if ('error' in entry) return failed(entry.error, itemIndex);
 			slots.set(itemIndex, slot);
 			try {

@@ -48,8 +48,8 @@ export interface WaitSettings {
 	/** Ends the wait; its budget is what the timeout message names. */
 	deadline: Deadline;
 	/**
-	 * When given, the first check waits as long as it says (right after the write, a check
-	 * would only find the transaction still running) and its outcome teaches it.
+	 * When given, no check comes before it says (right after the write, a check would only find
+	 * the transaction still running), and the first check's outcome teaches it.
 	 */
 	learnFrom?: CompletionEstimate;
 }
@@ -89,7 +89,9 @@ export async function waitForTransaction(
 		},
 		{
 			deadline,
-			firstWaitMs: learnFrom?.firstCheckDelayMs(),
+			// Asked again while waiting: a first check that just found a transaction running
+			// postpones the checks other items have not made yet.
+			notBeforeMs: learnFrom && (() => learnFrom.firstCheckDelayMs()),
 			intervalMs: pollIntervalSec * 1000,
 		},
 	);

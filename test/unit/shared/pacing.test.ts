@@ -230,19 +230,23 @@ describe('CompletionEstimate', () => {
 		expect(misses).toBeLessThanOrEqual(2_000 * 0.01);
 	});
 
-	test('pollUntil waits before the first check when asked, leaving room for one check', async () => {
+	test('pollUntil checks no sooner than asked, asks again while waiting, and leaves room for a check', async () => {
 		const checks: number[] = [];
 		const start = Date.now();
+		let notBefore = 3_000;
 		const outcome = pollUntil(
 			async () => {
 				checks.push(Date.now() - start);
-				return { done: true, value: 1 };
+				return { done: checks.length === 2, value: 1 };
 			},
-			{ deadline: new Deadline(10_000), firstWaitMs: 3_000, intervalMs: 1_000 },
+			{ deadline: new Deadline(60_000), notBeforeMs: () => notBefore, intervalMs: 1_000 },
 		);
-		await jest.advanceTimersByTimeAsync(5_000);
+		await jest.advanceTimersByTimeAsync(2_000);
+		notBefore = 6_000; // another item's first check found its transaction running
+		await jest.advanceTimersByTimeAsync(10_000);
 		await outcome;
-		expect(checks).toEqual([3_000]);
+		// The first check moved to 6 s; the second comes one interval later.
+		expect(checks).toEqual([6_000, 7_000]);
 		const late: number[] = [];
 		const shortStart = Date.now();
 		const short = pollUntil(
@@ -250,7 +254,7 @@ describe('CompletionEstimate', () => {
 				late.push(Date.now() - shortStart);
 				return { done: true, value: 1 };
 			},
-			{ deadline: new Deadline(1_000), firstWaitMs: 3_000, intervalMs: 1_000 },
+			{ deadline: new Deadline(1_000), notBeforeMs: () => 3_000, intervalMs: 1_000 },
 		);
 		await jest.advanceTimersByTimeAsync(2_000);
 		await short;
