@@ -35,7 +35,7 @@ const FIXED = { externalId: 'overhead-fixed', name: 'Fixed course', url: 'https:
 
 const VARIANTS: Variant[] = [
 	{
-		name: 'fields mapped from each item (package: 3 field expressions; HTTP Request: 1 JSON-body expression)',
+		name: 'fields mapped from each item (package: 3 field mappings {{ $json.field }}; HTTP Request: 1 JSON-body expression)',
 		primary: true,
 		packageNode: () => courseUpsertNode(ONE_REQUEST_PER_ITEM),
 		httpNode: (baseUrl) => httpCourseUpsertNode(baseUrl),
@@ -136,5 +136,5 @@ function explainOverheadMiss(rounds: OverheadRound[]): string {
 			: fixedRatio <= 1.03
 				? "so the nodes' own request machinery costs about the same and the gap comes with the mapping"
 				: `so the package's own machinery is ${((fixedRatio - 1) * 100).toFixed(0)} % slower too, and the mapping adds to that`;
-	return `MISS explained: without expressions the package is at ${fixedRatio.toFixed(3)} of the HTTP Request node's time per item, ${machinery}. Mapping the fields added ${packageExpressions.toFixed(2)} ms per item to the package (three expressions, each evaluated by n8n with its own data proxy) and ${httpExpressions.toFixed(2)} ms to the HTTP Request node (one expression building the whole body). Single rounds range ${Math.min(...spread).toFixed(2)}–${Math.max(...spread).toFixed(2)} on this shared 2-core machine, so the median is only good to a few per cent. The node cannot make n8n's expression evaluation cheaper; offering a JSON input (the whole course from one expression) would let users who map many fields pay for one expression, as with the HTTP Request node.`;
+	return `MISS explained: without expressions the package is at ${fixedRatio.toFixed(3)} of the HTTP Request node's time per item, ${machinery}. Mapping the fields added ${packageExpressions.toFixed(2)} ms per item to the package (three {{ $json.field }} mappings, which it reads from the item itself rather than through n8n's evaluator) and ${httpExpressions.toFixed(2)} ms to the HTTP Request node (one expression building the whole body, evaluated by n8n). Single rounds range ${Math.min(...spread).toFixed(2)}–${Math.max(...spread).toFixed(2)} on this shared 2-core machine (load average at the start above), so the median is only good to several per cent.`;
 }

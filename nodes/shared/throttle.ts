@@ -105,7 +105,9 @@ export class RequestThrottle {
 			if (deadline && slot - now > deadline.remainingMs()) return 'deadline';
 			this.nextSlotAt = slot + intervalFor(this.currentRate());
 			this.remember(slot);
-			if (slot > now && !(await pause(slot - now, deadline?.cancelSignal, this.clock))) {
+			// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
+			const wait = slot - now;
+			if (wait >= 1 && !(await pause(wait, deadline?.cancelSignal, this.clock))) {
 				return 'cancelled';
 			}
 			// A 429 seen by another request while we waited invalidates the slot we reserved.
