@@ -30,13 +30,14 @@ function load(host: 'n8n 1.x' | 'n8n 2.x'): { errorItem: Items['errorItem']; wor
 	jest.isolateModules(() => {
 		if (host === 'n8n 1.x') {
 			jest.doMock('n8n-workflow', () => {
-				const { checkNodesApiVersion: _absentIn1x, ...rest } = jest.requireActual('n8n-workflow');
-				return rest;
+				const hostOf1x: Record<string, unknown> = { ...jest.requireActual('n8n-workflow') };
+				delete hostOf1x.checkNodesApiVersion;
+				return hostOf1x;
 			});
 		}
 		loaded = {
-			errorItem: (require('../../../nodes/shared/items') as Items).errorItem,
-			workflow: require('n8n-workflow') as Workflow,
+			errorItem: jest.requireActual<Items>('../../../nodes/shared/items').errorItem,
+			workflow: jest.requireActual<Workflow>('n8n-workflow'),
 		};
 	});
 	jest.dontMock('n8n-workflow');
