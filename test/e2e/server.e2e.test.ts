@@ -1,0 +1,605 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { parseCsv } from '../../harness/csv';
+import { json, startLoopback, type Loopback } from '../../harness/loopback';
+import { examplesDir, loadExample, pinnedTrigger, withParameters } from './lib/examples';
+import {
+	acceptedWrites,
+	bearerTokens,
+	lastSeq,
+	requestsSince,
+	seedCourses,
+	USER_COURSES_PATH,
+} from './lib/lms-sandbox';
+import { startLrs, type RunningLrs } from './lib/lrs';
+import {
+	ATTEMPTED_VERB,
+	COMPLETED_VERB,
+	readStore,
+	statementAbout,
+	statementGets,
+	storeStatements,
+	type Statement,
+} from './lib/lrs-statements';
+import { N8nSandbox } from './lib/n8n';
+import {
+	executionErrorMessage,
+	executionsOf,
+	queryDatabase,
+	savedStaticData,
+	startN8nServer,
+	waitUntil,
+	type ExecutionRow,
+	type N8nServer,
+} from './lib/n8n-server';
+import { builtPackageDir } from './lib/paths';
+import { leakedSecrets } from './lib/secrets';
+import { toCustomNodeTypes, type WorkflowJson, type WorkflowNodeJson } from './lib/workflow-json';
+
+/*
+ * Server mode: the example workflows active in a running n8n (`n8n start`),
+ * started by their own triggers, as a deployed n8n runs them: the Schedule
+ * Trigger of catalog-sync.json fires by itself, the HR system and the
+ * completions sender call the Webhook nodes' production URLs over HTTP, and
+ * the xAPI Trigger of completion-chain-trigger.json polls the record store on
+ * its schedule and once at each activation. n8n is stopped and started again
+ * in between: what the trigger emitted before must not come again, and what
+ * was recorded while n8n was down must come once.
+ *
+ * The workflows are imported as shipped; what changes is what a user sets:
+ * the credentials they refer to, the CSV's path, the chat URL (a local sink),
+ * and the sync's schedule (every SCHEDULE_SECONDS seconds instead of nightly,
+ * so that the test need not wait for 02:00).
+ *
+ * The tests run in order and build on each other: the sync creates the
+ * courses the hire is assigned to and the completions complete.
+ */
+
+const suffix = randomBytes(6).toString('hex');
+const clientSecret = `e2e-server-secret-${suffix}`;
+const lrsToken = `e2e-server-lrs-token-${suffix}`;
+
+// The credentials the examples refer to, by id and name.
+const LMS_CREDENTIAL = { id: 'lms-sandbox', name: 'LMS sandbox' };
+const LRS_CREDENTIAL = { id: 'lrs-local', name: 'Local LRS' };
+
+/** The Schedule Trigger's smallest unit is the second; n8n runs it as the cron `*\/20 * * * * *`. */
+const SCHEDULE_SECONDS = 20;
+
+const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+
+/** The node a workflow starts at: the only one (sticky notes aside) that no connection leads to. */
+function startNode(workflow: WorkflowJson): WorkflowNodeJson {
+	const targets = new Set(
+		Object.values(
+			workflow.connections as Record<string, Record<string, Array<Array<{ node: string }> | null>>>,
+		)
+			.flatMap((byType) => Object.values(byType))
+			.flat(2)
+			.filter((connection): connection is { node: string } => Boolean(connection))
+			.map((connection) => connection.node),
+	);
+	const starts = workflow.nodes.filter(
+		(node) => node.type !== STICKY_NOTE && !targets.has(node.name),
+	);
+	if (starts.length !== 1) {
+		throw new Error(
+			`${workflow.name}: expected one start node, found ${starts.map((node) => node.name).join(', ')}`,
+		);
+	}
+	return starts[0];
+}
+
+const hrExample = toCustomNodeTypes(loadExample('hr-event-to-assignment.json'));
+const catalogExample = toCustomNodeTypes(loadExample('catalog-sync.json'));
+const completionsExample = toCustomNodeTypes(loadExample('completion-chain.json'));
+const chatExample = toCustomNodeTypes(loadExample('completion-chain-trigger.json'));
+
+const hrWebhook = startNode(hrExample);
+const catalogSchedule = startNode(catalogExample);
+const completionsWebhook = startNode(completionsExample);
+const completionTrigger = startNode(chatExample);
+
+const hire = pinnedTrigger(hrExample).items[0].body as {
+	email: string;
+	name: string;
+	startDate: string;
+};
+type Completion = {
+	completionId: string;
+	email: string;
+	name: string;
+	courseExternalId: string;
+	courseUrl: string;
+};
+const completionsBody = pinnedTrigger(completionsExample).items[0].body as {
+	completions: Completion[];
+};
+const catalogRows = parseCsv(fs.readFileSync(path.join(examplesDir, 'catalog.csv'), 'utf8'));
+
+let lms: Sandbox;
+let lrs: RunningLrs;
+let chat: Loopback;
+let filesDir: string;
+let n8n: N8nSandbox;
+/** Every server started, in order; the last one is the one running. */
+const servers: N8nServer[] = [];
+const server = () => servers[servers.length - 1];
+const ids = {} as Record<'hr' | 'catalog' | 'completions' | 'chat', string>;
+/** The catalog sync's executions on the first server. */
+const catalogRunsBeforeRestart = new Set<string>();
+/** What the webhooks answered, to look for secrets in. */
+const replies: string[] = [];
+
+/** The workflows as a user deploys them: the examples with their credentials, file path, chat URL and schedule set. */
+function deployedWorkflows(): WorkflowJson[] {
+	const catalog = withParameters(
+		withParameters(catalogExample, 'Config', (parameters) => {
+			const catalogPath = parameters.assignments.assignments.find(
+				(field: { name: string }) => field.name === 'catalogPath',
+			);
+			catalogPath.value = path.join(filesDir, 'catalog.csv');
+		}),
+		catalogSchedule.name,
+		(parameters) => {
+			parameters.rule = { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] };
+		},
+	);
+	const chatWorkflow = withParameters(chatExample, 'Post to team chat', (parameters) => {
+		parameters.url = `${chat.url}/hooks/learning-wins`;
+	});
+	return [hrExample, catalog, completionsExample, chatWorkflow];
+}
+
+/** Fails with n8n's own error message when one of the workflow's executions failed. */
+async function assertNoFailedExecution(
+	workflowId: string,
+	rows?: ExecutionRow[],
+): Promise<ExecutionRow[]> {
+	const executions = rows ?? (await executionsOf(n8n, workflowId));
+	const failed = executions.filter((execution) =>
+		['error', 'crashed', 'canceled'].includes(execution.status),
+	);
+	if (failed.length > 0) {
+		const messages = await Promise.all(
+			failed.map((execution) => executionErrorMessage(n8n, execution.id)),
+		);
+		throw new Error(
+			`workflow ${workflowId}: ${failed.length} failed execution(s): ${messages.join(' | ')}\n` +
+				`n8n output:\n${serverTail()}`,
+		);
+	}
+	return executions;
+}
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(120_000),
+	});
+	const text = await answer.text();
+	replies.push(text);
+	return { status: answer.status, body: text ? JSON.parse(text) : undefined };
+}
+
+type ChatMessage = { text: string; learner: string; course: string; statementId: string };
+const chatMessages = (): ChatMessage[] =>
+	chat.received.map((request) => JSON.parse(request.body) as ChatMessage);
+
+/** How many chat messages each statement id got. */
+function messageCounts(): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const message of chatMessages())
+		counts.set(message.statementId, (counts.get(message.statementId) ?? 0) + 1);
+	return counts;
+}
+
+/** Waits until no execution of the workflow is still running (n8n records an execution before it ends). */
+async function settledExecutions(workflowId: string, timeoutMs = 60_000): Promise<ExecutionRow[]> {
+	return await waitFor(`not every execution of ${workflowId} had ended`, timeoutMs, async () => {
+		const rows = await executionsOf(n8n, workflowId);
+		return rows.every((row) => !['new', 'running', 'waiting'].includes(row.status))
+			? rows
+			: undefined;
+	});
+}
+
+/** The last lines the running server printed, for failure reports. */
+const serverTail = () =>
+	server()
+		.output()
+		.split('\n')
+		.filter((line) => !/migration/i.test(line))
+		.slice(-60)
+		.join('\n');
+
+/** waitUntil, with the server's last output lines in the failure message. */
+async function waitFor<T>(
+	what: string,
+	timeoutMs: number,
+	check: () => Promise<T | undefined> | T | undefined,
+	intervalMs?: number,
+): Promise<T> {
+	try {
+		return await waitUntil(what, timeoutMs, check, intervalMs);
+	} catch (error) {
+		(error as Error).message += `\nn8n output:\n${serverTail()}`;
+		throw error;
+	}
+}
+
+/** Where the record store's request log stood when the running server was started. */
+let lrsRequestsAtStart = 0;
+
+/** Starts `n8n start` and waits until both webhooks are registered. */
+async function startServer(): Promise<void> {
+	lrsRequestsAtStart = lrs.requests.length;
+	servers.push(
+		await startN8nServer(n8n, {
+			webhookPaths: [
+				hrWebhook.parameters.path as string,
+				completionsWebhook.parameters.path as string,
+			],
+		}),
+	);
+}
+
+/** The xAPI Trigger's statement queries (it filters by verb) answered since the running server started. */
+const triggerPollsSinceStart = () =>
+	statementGets(lrs.requests.slice(lrsRequestsAtStart)).filter(
+		(request) =>
+			request.status === 200 && new URL(request.url, 'http://x').searchParams.has('verb'),
+	);
+
+beforeAll(async () => {
+	[lms, lrs, chat] = await Promise.all([
+		startSandbox({ clientSecret, transactionDelayMs: 200 }),
+		startLrs({ requiredAuthorization: lrsToken }),
+		// A stand-in for the chat's incoming webhook: records every request, answers 200.
+		startLoopback((_, response) => json(response, 200, { ok: true })),
+	]);
+	filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-files-'));
+	fs.copyFileSync(path.join(examplesDir, 'catalog.csv'), path.join(filesDir, 'catalog.csv'));
+	// On the platform already but no longer in the file: the sync archives it.
+	await seedCourses(lms, [
+		{
+			external_id: 'e2e-server-retired',
+			name: 'Retired',
+			url: 'https://learn.example.com/courses/retired',
+			prices_data: [],
+		},
+	]);
+
+	n8n = await N8nSandbox.create({
+		customExtensions: [builtPackageDir],
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+	});
+	await n8n.importCredentials([
+		{
+			...LMS_CREDENTIAL,
+			type: 'learningPlatformOAuth2Api',
+			data: { baseUrl: lms.url, clientId: lms.clientId, clientSecret, requestsPerMinute: 300 },
+		},
+		{
+			...LRS_CREDENTIAL,
+			type: 'xApiLrsApi',
+			data: { endpoint: lrs.endpoint, authentication: 'token', token: lrsToken },
+		},
+	]);
+	[ids.hr, ids.catalog, ids.completions, ids.chat] = await n8n.importWorkflows(deployedWorkflows());
+	for (const id of Object.values(ids)) await n8n.activate(id);
+
+	await startServer();
+}, 400_000);
+
+afterAll(async () => {
+	for (const running of servers) await running.stop();
+	n8n?.dispose();
+	if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
+	await Promise.all([lms?.close(), lrs?.stop(), chat?.close()]);
+}, 120_000);
+
+describe('the examples as shipped', () => {
+	it('start with a Webhook (with a webhookId), a Schedule Trigger and the xAPI Trigger', () => {
+		expect(hrWebhook).toMatchObject({
+			type: 'n8n-nodes-base.webhook',
+			parameters: { httpMethod: 'POST', path: 'new-hire' },
+		});
+		expect(completionsWebhook).toMatchObject({
+			type: 'n8n-nodes-base.webhook',
+			parameters: { httpMethod: 'POST', path: 'course-completions' },
+		});
+		for (const webhook of [hrWebhook, completionsWebhook])
+			expect(webhook.webhookId).toMatch(/^[0-9a-f-]{36}$/);
+		expect(catalogSchedule.type).toBe('n8n-nodes-base.scheduleTrigger');
+		expect(completionTrigger.type).toBe('CUSTOM.xApiTrigger');
+	});
+});
+
+describe('Schedule Trigger: catalog-sync.json', () => {
+	it('fires by itself and makes the platform’s catalog match the CSV', async () => {
+		const [firstRun] = await waitFor(
+			`the schedule (every ${SCHEDULE_SECONDS} s) did not fire and finish a run`,
+			90_000,
+			async () => {
+				const finished = (await assertNoFailedExecution(ids.catalog)).filter(
+					(row) => row.status === 'success',
+				);
+				return finished.length > 0 ? finished : undefined;
+			},
+			1_000,
+		);
+		expect(firstRun.mode).toBe('trigger');
+
+		const state = lms.state();
+		for (const row of catalogRows) {
+			expect(state.courses[row.external_id]).toMatchObject({
+				external_id: row.external_id,
+				name: row.name,
+				url: row.url,
+				status: 'active',
+				prices_data:
+					Number(row.price) > 0 ? [{ amount: Number(row.price), currency: row.currency }] : [],
+			});
+		}
+		expect(state.courses['e2e-server-retired']).toMatchObject({ status: 'archived' });
+	});
+});
+
+describe('Webhook: hr-event-to-assignment.json', () => {
+	const dueDate = (startDate: string) => {
+		const date = new Date(`${startDate}T00:00:00Z`);
+		date.setUTCDate(date.getUTCDate() + 14);
+		return date.toISOString().slice(0, 10);
+	};
+
+	it('assigns the onboarding course when the HR system posts a hire, and answers 200 once the platform has made it', async () => {
+		const from = lastSeq(lms);
+		const reply = await postJson(server().webhookUrl(hrWebhook.parameters.path as string), hire);
+
+		expect(reply).toEqual({
+			status: 200,
+			body: expect.objectContaining({
+				result: 'assigned',
+				email: hire.email,
+				course: 'onboarding-101',
+				dueDate: dueDate(hire.startDate),
+				transactionId: expect.anything(),
+			}),
+		});
+		expect(
+			acceptedWrites(requestsSince(lms, from), USER_COURSES_PATH).map((write) => write.body),
+		).toEqual([
+			{
+				email_id: hire.email,
+				external_id: 'onboarding-101',
+				status: 'assigned',
+				due_date: dueDate(hire.startDate),
+			},
+		]);
+		expect(lms.state().assignments[`${hire.email}|onboarding-101`]).toMatchObject({
+			status: 'assigned',
+			due_date: dueDate(hire.startDate),
+		});
+		const executions = await settledExecutions(ids.hr);
+		await assertNoFailedExecution(ids.hr, executions);
+		expect(executions.map((row) => [row.mode, row.status])).toEqual([['webhook', 'success']]);
+	});
+
+	it('answers 422 with the platform’s reason for a hire the platform does not know', async () => {
+		const email = 'new.person@unknown-domain.test';
+		const reply = await postJson(server().webhookUrl(hrWebhook.parameters.path as string), {
+			...hire,
+			email,
+		});
+
+		expect(reply).toMatchObject({
+			status: 422,
+			body: {
+				result: 'not assigned',
+				email,
+				course: 'onboarding-101',
+				reason: expect.stringContaining(`User not found: ${email}`),
+			},
+		});
+	});
+});
+
+describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', () => {
+	/** Completions the sender posts to completion-chain.json while n8n runs. */
+	const sent = completionsBody.completions;
+	/** Completed statements recorded by another system while n8n is down, and one statement the filter leaves out. */
+	const whileDown: Statement[] = [
+		statementAbout(
+			'https://learn.example.com/courses/elsewhere-1',
+			COMPLETED_VERB,
+			'ana.silva@example.com',
+		),
+		statementAbout(
+			'https://learn.example.com/courses/elsewhere-2',
+			COMPLETED_VERB,
+			'ben.ito@example.com',
+		),
+	];
+	const attempted = statementAbout(
+		'https://learn.example.com/courses/elsewhere-1',
+		ATTEMPTED_VERB,
+		'ana.silva@example.com',
+	);
+
+	it('emits the completions recorded through the completion webhook, on its own schedule', async () => {
+		// Its first poll, at activation, marks where history ends: what is stored after it counts as new.
+		await waitFor('the xAPI Trigger did not poll the record store at activation', 60_000, () =>
+			triggerPollsSinceStart().length > 0 ? true : undefined,
+		);
+		const reply = await postJson(
+			server().webhookUrl(completionsWebhook.parameters.path as string),
+			completionsBody,
+		);
+		expect(reply.status).toBe(200);
+		await waitFor(
+			'completion-chain.json did not record the completions in the record store',
+			60_000,
+			async () => {
+				const found = await Promise.all(
+					sent.map((completion) =>
+						readStore(lrs.storeEndpoint, { statementId: completion.completionId }),
+					),
+				);
+				return found.every((answer) => answer.status === 200) ? true : undefined;
+			},
+		);
+		await assertNoFailedExecution(ids.completions);
+
+		// The activation poll found nothing new; the next polls run every minute.
+		await waitFor(
+			"the xAPI Trigger's scheduled poll did not post every completion to the chat",
+			150_000,
+			async () => {
+				await assertNoFailedExecution(ids.chat);
+				const counts = messageCounts();
+				return sent.every((completion) => counts.has(completion.completionId)) ? true : undefined;
+			},
+		);
+		const executions = await settledExecutions(ids.chat);
+		await assertNoFailedExecution(ids.chat, executions);
+		expect(executions.length).toBeGreaterThan(0);
+		expect(executions.every((row) => row.mode === 'trigger' && row.status === 'success')).toBe(
+			true,
+		);
+
+		const messages = chatMessages();
+		expect(messages.map((message) => message.statementId).sort()).toEqual(
+			sent.map((completion) => completion.completionId).sort(),
+		);
+		for (const completion of sent) {
+			const message = messages.find((entry) => entry.statementId === completion.completionId)!;
+			expect(message).toMatchObject({ learner: completion.email, course: completion.courseUrl });
+			expect(message.text).toContain(completion.name);
+		}
+		expect(
+			chat.received.every(
+				(request) => request.method === 'POST' && request.url === '/hooks/learning-wins',
+			),
+		).toBe(true);
+	});
+
+	it('after a restart, emits once what was recorded while n8n was down, and nothing it had emitted before', async () => {
+		const emittedBefore = (await executionsOf(n8n, ids.chat)).length;
+		await server().stop();
+		for (const row of await executionsOf(n8n, ids.catalog)) catalogRunsBeforeRestart.add(row.id);
+		expect(server().running()).toBe(false);
+		await storeStatements(lrs.storeEndpoint, [...whileDown, attempted]);
+
+		await startServer();
+
+		// Each activation polls once; that poll finds them.
+		await waitFor(
+			'after the restart, the xAPI Trigger did not post the completions recorded while n8n was down',
+			90_000,
+			async () => {
+				await assertNoFailedExecution(ids.chat);
+				const counts = messageCounts();
+				return whileDown.every((statement) => counts.has(statement.id)) ? true : undefined;
+			},
+		);
+		const executions = await settledExecutions(ids.chat);
+		await assertNoFailedExecution(ids.chat, executions);
+		expect(executions.length).toBeGreaterThan(emittedBefore);
+
+		const counts = messageCounts();
+		const expected = [
+			...sent.map((completion) => completion.completionId),
+			...whileDown.map((statement) => statement.id),
+		];
+		expect([...counts.keys()].sort()).toEqual([...expected].sort());
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+		expect(counts.has(attempted.id)).toBe(false);
+
+		// The trigger's cursor, as n8n saved it: it stands at the newest statement it emitted.
+		const newest = await readStore(lrs.storeEndpoint, { statementId: whileDown[1].id });
+		const cursor = await savedCursor(ids.chat, completionTrigger.name);
+		expect(cursor).toMatchObject({ version: 1, storedMs: Date.parse(newest.body.stored) });
+		expect(Object.keys(cursor.recent)).toEqual(
+			expect.arrayContaining(whileDown.map((statement) => statement.id.toLowerCase())),
+		);
+	});
+});
+
+describe('the server over the whole run', () => {
+	it('fires the schedule again after the restart, and every run of every workflow ended as expected', async () => {
+		const runAfterRestart = await waitFor(
+			`after the restart, the schedule (every ${SCHEDULE_SECONDS} s) did not fire and finish a run`,
+			90_000,
+			async () =>
+				(await assertNoFailedExecution(ids.catalog)).find(
+					(row) => row.status === 'success' && !catalogRunsBeforeRestart.has(row.id),
+				),
+			1_000,
+		);
+		expect(runAfterRestart.mode).toBe('trigger');
+		expect(catalogRunsBeforeRestart.size).toBeGreaterThan(0);
+		// Runs may still be in progress: the schedule keeps firing.
+		await assertNoFailedExecution(ids.catalog);
+		for (const id of [ids.completions, ids.chat]) await assertNoFailedExecution(id);
+		const hrRuns = await executionsOf(n8n, ids.hr);
+		// The unknown hire went to the error output and was answered; the execution itself succeeded.
+		expect(hrRuns.map((row) => row.status)).toEqual(['success', 'success']);
+	});
+
+	it('never printed or saved the client secret, the LRS token or any access token', async () => {
+		const tokens = bearerTokens(lms.requests());
+		expect(tokens.length).toBeGreaterThanOrEqual(1);
+		const secrets = [clientSecret, lrsToken, ...tokens];
+		const printed = [n8n.allOutput(), ...servers.map((running) => running.output())].join('\n');
+		expect(printed).toContain('Editor is now accessible via');
+		expect(leakedSecrets(printed, secrets)).toEqual([]);
+		const saved = (
+			await queryDatabase<{ data: string }>(n8n, 'SELECT data FROM execution_data')
+		).map((row) => row.data);
+		expect(saved.length).toBeGreaterThan(0);
+		expect(leakedSecrets(saved.join('\n'), secrets)).toEqual([]);
+		expect(leakedSecrets(replies.join('\n'), secrets)).toEqual([]);
+		expect(
+			leakedSecrets(chat.received.map((request) => JSON.stringify(request)).join('\n'), secrets),
+		).toEqual([]);
+	});
+});
+
+/**
+ * The xAPI Trigger's cursor as n8n saved it: in the workflow's static data
+ * (`node:<name>`), or, where this n8n keeps poll cursors in their own table
+ * (`poller_state`), there.
+ */
+async function savedCursor(workflowId: string, nodeName: string): Promise<any> {
+	const staticData = await savedStaticData(n8n, workflowId);
+	const fromStaticData = staticData[`node:${nodeName}`]?.cursor;
+	if (fromStaticData) return fromStaticData;
+	const tables = await queryDatabase<{ name: string }>(
+		n8n,
+		"SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'poller_state'",
+	);
+	if (tables.length === 0)
+		throw new Error(`no cursor in the static data of ${workflowId}: ${JSON.stringify(staticData)}`);
+	const rows = await queryDatabase<{ cursor: string }>(
+		n8n,
+		'SELECT cursor FROM poller_state WHERE workflowId = ?',
+		[workflowId],
+	);
+	const parsed = rows.map((row) =>
+		typeof row.cursor === 'string' ? JSON.parse(row.cursor) : row.cursor,
+	);
+	const cursor = parsed.map((value) => value?.cursor ?? value?.staticData?.cursor).find(Boolean);
+	if (!cursor)
+		throw new Error(
+			`no cursor for ${workflowId}: static data ${JSON.stringify(staticData)}, poller_state ${JSON.stringify(parsed)}`,
+		);
+	return cursor;
+}
