@@ -27,7 +27,7 @@ import { check, round, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { installExitHandlers, register, stopAll } from './queue/cleanup';
-import { allFinished, executionOutcomes, executionsOf, lostCourses, requestFigures, type ExecutionOutcome, type RequestFigures } from './queue/measure';
+import { allFinished, executionOutcomes, executionsOf, lostCourses, requestFigures, timeline, type ExecutionOutcome, type RequestFigures } from './queue/measure';
 import { checkN8nInstalled, executionsStartedBy, N8N_VERSION, PACKAGE_DIST, REPO_DIST, QueueN8n, tail, waitForHealthy, waitForWorkerReady, type N8nProcess } from './queue/n8n';
 import { startPostgres, startRedis, type Postgres } from './queue/services';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
@@ -86,10 +86,14 @@ interface ConfigResult {
 	errorItems: number;
 	perWorker: Record<string, number>;
 	ratio: number;
+	/** Accepted writes and 429s per 10 s from the first write. */
+	timeline: ReturnType<typeof timeline>;
 	/** From the first webhook call to the last execution's end. */
 	wallSec: number;
 	/** Between the first and the last execution's start: 0 when all ran side by side. */
 	startSpreadSec: number;
+	/** When each worker ended its last execution, from the first webhook call. */
+	workerDoneSec: Record<string, number>;
 	startupSec: number;
 	firstErrors: string[];
 }
@@ -193,8 +197,16 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 		const requests = requestFigures(log, CEILING);
 		const lost = lostCourses(state, expected);
 		const perWorker: Record<string, number> = {};
-		for (const worker of workers) perWorker[worker.name] = 0;
-		for (const execution of executions) perWorker[execution.worker] = (perWorker[execution.worker] ?? 0) + 1;
+		const workerDoneSec: Record<string, number> = {};
+		for (const worker of workers) {
+			perWorker[worker.name] = 0;
+			workerDoneSec[worker.name] = 0;
+		}
+		for (const execution of executions) {
+			perWorker[execution.worker] = (perWorker[execution.worker] ?? 0) + 1;
+			const doneSec = execution.stoppedAt ? round((Date.parse(execution.stoppedAt) - triggered) / 1000, 1) : 0;
+			workerDoneSec[execution.worker] = Math.max(workerDoneSec[execution.worker] ?? 0, doneSec);
+		}
 		const ratio = round(requests.acceptedPerSec / (CEILING / 60), 3);
 		const result: ConfigResult = {
 			config,
@@ -207,14 +219,17 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 			errorItems: executions.reduce((sum, execution) => sum + execution.errorItems, 0),
 			perWorker,
 			ratio,
+			timeline: timeline(log),
 			wallSec,
 			startSpreadSec,
+			workerDoneSec,
 			startupSec,
-			firstErrors: [...new Set(executions.map((execution) => execution.error).filter(Boolean))].slice(0, 3),
+			firstErrors: [...new Set(executions.map((execution) => execution.error.replace(/\s+/g, ' ').trim()).filter(Boolean))].slice(0, 3),
 		};
 		console.log(
 			`  done in ${wallSec} s: ${result.lost} lost, ${requests.throttled429} × 429 drawn, ${result.surfaced429} surfaced, ${result.errorExecutions} failed executions, ${ratio} of the ceiling; executions per worker ${Object.entries(perWorker).map(([name, count]) => `${name}: ${count}`).join(', ')}`,
 		);
+		console.log(`  accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')}`);
 		return result;
 	} finally {
 		await Promise.all([main, ...workers].map((process_) => process_.stop()));
@@ -242,6 +257,7 @@ function resultRow(result: ConfigResult): Row {
 		'wall s': result.wallSec,
 		'last start after s': result.startSpreadSec,
 		'executions per worker': Object.values(result.perWorker).join(' / '),
+		'worker done after s': Object.values(result.workerDoneSec).join(' / '),
 	};
 }
 
@@ -250,6 +266,7 @@ function checksFor(result: ConfigResult): TargetCheck[] {
 	return [
 		check(`${name}: courses lost`, '0', String(result.lost), result.lost === 0),
 		check(`${name}: 429s surfaced as errors`, '0', String(result.surfaced429), result.surfaced429 === 0),
+		check(`${name}: failed executions (any error)`, '0', String(result.errorExecutions), result.errorExecutions === 0),
 		check(`${name}: rate`, `≥ ${TARGET_RATIO} of the ceiling`, result.ratio.toFixed(3), result.ratio >= TARGET_RATIO),
 	];
 }
@@ -265,8 +282,15 @@ function notesFor(results: ConfigResult[]): string[] {
 		if (spread.filter((count) => count > 0).length < Math.min(WORKERS, SIZE.executions)) {
 			notes.push(`${result.config.name}: the executions did not spread over all ${WORKERS} workers (${spread.join(' / ')}).`);
 		}
-		if (result.firstErrors.length > 0) notes.push(`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.slice(0, 200)}"`).join('; ')}.`);
+		if (result.firstErrors.length > 0) notes.push(`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.length > 320 ? `${error.slice(0, 320)}…` : error}"`).join('; ')}`);
+		notes.push(`${result.config.name}: accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')} (the ceiling is ${CEILING / 6} writes per 10 s).`);
 		if (result.lost > 0) notes.push(`${result.config.name}: ${result.lost} courses not stored, e.g. ${result.lostExamples.join(', ')}.`);
+	}
+	const timeout = results.flatMap((result) => result.firstErrors).map((error) => /no usable answer within the (\d+) s allowed/.exec(error)).find(Boolean);
+	if (timeout) {
+		notes.push(
+			`The failed items ran out of their operation timeout (Options → Timeout, ${timeout[1]} s by default), which includes the wait for a slot of the worker's throttle: a worker running ${CONCURRENCY} executions keeps up to ${CONCURRENCY} × the node's pool of items waiting on its one throttle, an item refused with 429 waits its Retry-After and queues again behind them, and a slot that lies past the item's deadline fails it at once. Without Continue On Fail the execution then stops and its unsent items are lost.`,
+		);
 	}
 	const byDefault = results.find((result) => result.config.name === 'default');
 	const rule = results.find((result) => result.config.name === 'rule');
@@ -275,7 +299,7 @@ function notesFor(results: ConfigResult[]): string[] {
 		notes.push(
 			meets(byDefault)
 				? `With the default (${CEILING}/min on each of ${WORKERS} workers, ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package met every target: ${drawn} × 429 drawn and absorbed by its retries (Retry-After honoured, the worker's throttle paused), none surfaced, ${byDefault.ratio.toFixed(3)} of the ceiling. Queue mode needs no setting by default.`
-				: `With the default (${CEILING}/min on each of ${WORKERS} workers, ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package missed a target: ${byDefault.lost} lost, ${drawn} × 429 drawn, ${byDefault.surfaced429} surfaced, ${byDefault.ratio.toFixed(3)} of the ceiling. Each worker paces itself alone, so the default alone does not hold in queue mode.`,
+				: `With the default (${CEILING}/min on each of ${WORKERS} workers, up to ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package missed a target: ${byDefault.lost} lost, ${drawn} × 429 drawn, ${byDefault.surfaced429} surfaced as 429 errors, ${byDefault.errorExecutions} failed executions, ${byDefault.ratio.toFixed(3)} of the ceiling. The default does not hold in queue mode at this load: set the README's rule.`,
 		);
 	}
 	if (rule) {
@@ -291,7 +315,8 @@ function notesFor(results: ConfigResult[]): string[] {
 function commandLine(): string {
 	const knobs = Object.entries(process.env)
 		.filter(([name]) => name.startsWith('QUEUE_'))
-		.map(([name, value]) => `${name}=${value}`);
+		.sort(([a], [b]) => a.localeCompare(b))
+		.map(([name, value]) => `${name}=${/^[\w./:,=-]*$/.test(value ?? '') ? value : `'${value}'`}`);
 	return [...knobs, 'npx tsx bench/queue.ts'].join(' ');
 }
 
@@ -332,7 +357,7 @@ async function main(): Promise<number> {
 	const size = `${SIZE.executions}x${SIZE.items}`;
 	const outcome: BenchmarkOutcome = {
 		title: `Queue mode: ${WORKERS} workers sharing one client`,
-		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults${WAIT_FOR_COMPLETION ? '' : ', except Wait for Completion off: one write per course'}) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (one-second bucket, 429 with Retry-After beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error is the throttle; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
+		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults${WAIT_FOR_COMPLETION ? '' : ', except Wait for Completion off: one write per course'}) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (one-second bucket, 429 with Retry-After beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error names the throttle (429, Too many requests); failed executions counts every error, whatever its message; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines; "worker done after" = when each worker ended its last execution. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
 		rows,
 		checks,
 		details: {
@@ -350,9 +375,11 @@ async function main(): Promise<number> {
 				lost: result.lost,
 				surfaced429: result.surfaced429,
 				perWorker: result.perWorker,
+				timeline: result.timeline,
 				startupSec: result.startupSec,
 				wallSec: result.wallSec,
 				startSpreadSec: result.startSpreadSec,
+				workerDoneSec: result.workerDoneSec,
 				executions: result.executions.map(({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error }) => ({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error: error.slice(0, 300) })),
 			})),
 		},
@@ -375,7 +402,7 @@ async function main(): Promise<number> {
 			console.log(`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`);
 		}
 	} else {
-		console.log(`\nResults not written (QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write).`);
+		console.log(`\nResults not written (${process.env.QUEUE_RESULTS === 'skip' ? 'QUEUE_RESULTS=skip' : `QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write`}).`);
 	}
 	console.log(`Total ${durationSec} s.`);
 	const failed = results.some((result) => result.lost > 0 || result.surfaced429 > 0 || result.errorExecutions > 0);

@@ -66,17 +66,27 @@ export function killGroup(pid: number | undefined): void {
 	}
 }
 
-/** Stops everything still registered, newest first. */
-export async function stopAll(): Promise<void> {
-	while (registered.length > 0) {
-		const next = registered.pop() as Stoppable;
-		try {
-			await next.stop();
-		} catch (error) {
-			console.error(`  could not stop ${next.name}: ${(error as Error).message}`);
-			next.kill();
+let stopping: Promise<void> | undefined;
+
+/**
+ * Stops everything still registered, newest first. A second call while one runs (a signal
+ * during the run's own cleanup) waits for the same one.
+ */
+export function stopAll(): Promise<void> {
+	stopping ??= (async () => {
+		while (registered.length > 0) {
+			const next = registered.pop() as Stoppable;
+			try {
+				await next.stop();
+			} catch (error) {
+				console.error(`  could not stop ${next.name}: ${(error as Error).message}`);
+				next.kill();
+			}
 		}
-	}
+	})().finally(() => {
+		stopping = undefined;
+	});
+	return stopping;
 }
 
 let installed = false;

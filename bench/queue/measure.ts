@@ -102,6 +102,23 @@ export interface RequestFigures {
 	allAcceptedPerSec: number;
 }
 
+/** Accepted writes and 429s (any request) per `bucketSec` from the first write: how the pace moved. */
+export function timeline(log: LoggedRequest[], bucketSec = 10): Array<{ fromSec: number; acceptedWrites: number; throttled429: number }> {
+	const writes = log.filter((entry) => entry.path === COURSES_PATH && entry.method === 'POST');
+	if (writes.length === 0) return [];
+	const first = Date.parse(writes[0].time);
+	const buckets: Array<{ fromSec: number; acceptedWrites: number; throttled429: number }> = [];
+	for (const entry of log) {
+		const at = Date.parse(entry.time) - first;
+		if (at < 0) continue;
+		const index = Math.floor(at / 1000 / bucketSec);
+		while (buckets.length <= index) buckets.push({ fromSec: buckets.length * bucketSec, acceptedWrites: 0, throttled429: 0 });
+		if (entry.status === 429) buckets[index].throttled429++;
+		else if (entry.path === COURSES_PATH && entry.method === 'POST' && entry.status !== null && entry.status >= 200 && entry.status < 300) buckets[index].acceptedWrites++;
+	}
+	return buckets;
+}
+
 export function requestFigures(log: LoggedRequest[], ceilingPerMinute: number): RequestFigures {
 	const writes = log.filter((entry) => entry.path === COURSES_PATH && entry.method === 'POST');
 	const ok = (entry: LoggedRequest) => entry.status !== null && entry.status >= 200 && entry.status < 300;
