@@ -1,13 +1,6 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
-import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { parseCsv } from '../../harness/csv';
-import { json, startLoopback, type Loopback } from '../../harness/loopback';
-import { examplesDir, loadExample, pinnedTrigger, startingWith, withParameters } from './lib/examples';
+import { CHAT_HOOK_PATH, exampleCatalogRows, startExampleEnvironment, type ExampleEnvironment } from './lib/example-environment';
+import { loadExample, onboardingDueDate, pinnedTrigger, startingWith, type Completion } from './lib/examples';
 import { outputItems } from './lib/execute-output';
 import {
 	acceptedWrites,
@@ -17,13 +10,11 @@ import {
 	seedCourses,
 	USER_COURSES_PATH,
 } from './lib/lms-sandbox';
-import { startLrs, type RunningLrs } from './lib/lrs';
 import { COMPLETED_VERB, readStore, statementAbout, storeStatements } from './lib/lrs-statements';
-import { N8nSandbox, type ExecutionResult } from './lib/n8n';
-import { builtPackageDir } from './lib/paths';
+import type { ExecutionResult } from './lib/n8n';
 import { outputItemsAt } from './lib/run-data';
 import { createTriggerPoller, type TriggerPoller } from './lib/poll-trigger';
-import { toCustomNodeTypes, type CredentialJson, type WorkflowJson } from './lib/workflow-json';
+import { toCustomNodeTypes, type WorkflowJson } from './lib/workflow-json';
 
 /*
  * The example workflows of examples/, as a user imports them, inside a real
@@ -36,23 +27,11 @@ import { toCustomNodeTypes, type CredentialJson, type WorkflowJson } from './lib
  * and complete its courses.
  */
 
-const suffix = randomBytes(6).toString('hex');
-const clientSecret = `e2e-example-secret-${suffix}`;
-const lrsToken = `e2e-example-lrs-token-${suffix}`;
-
-// The credentials the examples refer to, by id and name.
-const LMS_CREDENTIAL = { id: 'lms-sandbox', name: 'LMS sandbox' };
-const LRS_CREDENTIAL = { id: 'lrs-local', name: 'Local LRS' };
-
-let lms: Sandbox;
-let lrs: RunningLrs;
-let chat: Loopback;
-let filesDir: string;
-let n8n: N8nSandbox;
+let env: ExampleEnvironment;
 /** The xAPI trigger of completion-chain-trigger.json, activated before anything is recorded. */
 let trigger: TriggerPoller;
 
-const catalogRows = parseCsv(fs.readFileSync(path.join(examplesDir, 'catalog.csv'), 'utf8'));
+const catalogRows = exampleCatalogRows();
 const list = (cell: string) => cell.split(',').map((value) => value.trim()).filter(Boolean);
 
 const hrExample = loadExample('hr-event-to-assignment.json');
@@ -77,40 +56,16 @@ const refusedCompletion = {
 };
 
 async function runExample(id: string): Promise<ExecutionResult> {
-	const execution = await n8n.execute(id);
+	const execution = await env.n8n.execute(id);
 	expect(execution.errorMessage).toBeUndefined();
 	expect(execution.ok).toBe(true);
 	return execution;
 }
 
 beforeAll(async () => {
-	[lms, lrs, chat] = await Promise.all([
-		startSandbox({ clientSecret, transactionDelayMs: 200 }),
-		startLrs({ requiredAuthorization: lrsToken }),
-		// A stand-in for the chat's incoming webhook: records every request, answers 200.
-		startLoopback((_, response) => json(response, 200, { ok: true })),
-	]);
-	// n8n 2.x reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO names.
-	filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-files-'));
-	fs.copyFileSync(path.join(examplesDir, 'catalog.csv'), path.join(filesDir, 'catalog.csv'));
-	n8n = await N8nSandbox.create({
-		customExtensions: [builtPackageDir],
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
-	});
-	const credentials: CredentialJson[] = [
-		{
-			...LMS_CREDENTIAL,
-			type: 'learningPlatformOAuth2Api',
-			data: { baseUrl: lms.url, clientId: lms.clientId, clientSecret, requestsPerMinute: 300 },
-		},
-		{ ...LRS_CREDENTIAL, type: 'xApiLrsApi', data: { endpoint: lrs.endpoint, authentication: 'token', token: lrsToken } },
-	];
-	await n8n.importCredentials(credentials);
+	env = await startExampleEnvironment('e2e-example');
 
-	const catalogSync = withParameters(fromPinnedData(loadExample('catalog-sync.json')), 'Config', (parameters) => {
-		const catalogPath = parameters.assignments.assignments.find((field: { name: string }) => field.name === 'catalogPath');
-		catalogPath.value = path.join(filesDir, 'catalog.csv');
-	});
+	const catalogSync = env.withCatalogPath(fromPinnedData(loadExample('catalog-sync.json')));
 	const unknownHire = startingWith(toCustomNodeTypes(hrExample), hire.name, [
 		{ ...hire.items[0], body: { ...(hire.items[0].body as object), email: 'new.person@unknown-domain.test' } },
 	]);
@@ -118,7 +73,7 @@ beforeAll(async () => {
 		{ ...completions.items[0], body: { completions: [refusedCompletion] } },
 	]);
 	[workflowIds.catalogSync, workflowIds.hr, workflowIds.hrUnknownHire, workflowIds.completions, workflowIds.refusedCompletion] =
-		await n8n.importWorkflows([
+		await env.n8n.importWorkflows([
 			catalogSync,
 			fromPinnedData(hrExample),
 			{ ...unknownHire, id: 'lpExHireUnknown1', name: `${hrExample.name} (unknown hire)` },
@@ -130,16 +85,14 @@ beforeAll(async () => {
 	const triggerNode = toCustomNodeTypes(chatExample).nodes.find((node) => node.name === pinnedTrigger(chatExample).name)!;
 	trigger = createTriggerPoller({
 		node: triggerNode,
-		credentials: { xApiLrsApi: { endpoint: lrs.endpoint, authentication: 'token', token: lrsToken } },
+		credentials: { xApiLrsApi: env.lrsCredentialData },
 	});
 	const activation = await trigger.tick();
 	if (activation.error) throw activation.error;
 });
 
 afterAll(async () => {
-	n8n?.dispose();
-	if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
-	await Promise.all([lms?.close(), lrs?.stop(), chat?.close()]);
+	await env?.close();
 });
 
 describe('catalog-sync.json', () => {
@@ -152,8 +105,8 @@ describe('catalog-sync.json', () => {
 			tags: ['legacy'],
 		};
 		const alreadyArchived = { ...retired, external_id: 'e2e-already-archived', status: 'archived' };
-		await seedCourses(lms, [retired, alreadyArchived]);
-		const from = lastSeq(lms);
+		await seedCourses(env.lms, [retired, alreadyArchived]);
+		const from = lastSeq(env.lms);
 
 		const execution = await runExample(workflowIds.catalogSync);
 
@@ -169,8 +122,8 @@ describe('catalog-sync.json', () => {
 		// The documented listing has no status: a course archived before is archived again (no change).
 		expect(outputItems(execution.runData, 'Archive course').map((item) => item.externalId).sort()).toEqual(['e2e-already-archived', 'e2e-retired-course']);
 
-		const writes = acceptedWrites(requestsSince(lms, from), COURSES_PATH).map((write) => write.body as Record<string, unknown>);
-		const state = lms.state();
+		const writes = acceptedWrites(requestsSince(env.lms, from), COURSES_PATH).map((write) => write.body as Record<string, unknown>);
+		const state = env.lms.state();
 		for (const row of catalogRows) {
 			const expected = {
 				external_id: row.external_id,
@@ -196,28 +149,23 @@ describe('catalog-sync.json', () => {
 });
 
 describe('hr-event-to-assignment.json', () => {
-	const dueDate = (startDate: string) => {
-		const date = new Date(`${startDate}T00:00:00Z`);
-		date.setUTCDate(date.getUTCDate() + 14);
-		return date.toISOString().slice(0, 10);
-	};
 	const body = hire.items[0].body as { email: string; startDate: string };
 
 	it('assigns the onboarding course, due 14 days after the start date, and replies "assigned"', async () => {
-		const from = lastSeq(lms);
+		const from = lastSeq(env.lms);
 		const execution = await runExample(workflowIds.hr);
 
-		expect(acceptedWrites(requestsSince(lms, from), USER_COURSES_PATH).map((write) => write.body)).toEqual([
-			{ email_id: body.email, external_id: 'onboarding-101', status: 'assigned', due_date: dueDate(body.startDate) },
+		expect(acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body)).toEqual([
+			{ email_id: body.email, external_id: 'onboarding-101', status: 'assigned', due_date: onboardingDueDate(body.startDate) },
 		]);
 		expect(outputItems(execution.runData, 'Assign onboarding course')).toEqual([
 			expect.objectContaining({ status: 'success', email: body.email, externalId: 'onboarding-101' }),
 		]);
 		expect(outputItems(execution.runData, 'Reply: assigned')).toHaveLength(1);
 		expect(execution.runData['Reply: not assigned']).toBeUndefined();
-		expect(lms.state().assignments[`${body.email}|onboarding-101`]).toMatchObject({
+		expect(env.lms.state().assignments[`${body.email}|onboarding-101`]).toMatchObject({
 			status: 'assigned',
-			due_date: dueDate(body.startDate),
+			due_date: onboardingDueDate(body.startDate),
 			writes: 1,
 		});
 	});
@@ -233,25 +181,13 @@ describe('hr-event-to-assignment.json', () => {
 });
 
 describe('completion-chain.json', () => {
-	type Completion = {
-		completionId: string;
-		email: string;
-		name: string;
-		courseExternalId: string;
-		courseUrl: string;
-		courseName: string;
-		completedAt: string;
-		scorePercent: number;
-		passed: boolean;
-		minutesSpent: number;
-	};
 	const sent = (completions.items[0].body as { completions: Completion[] }).completions;
 
 	it('completes each course on the platform, then records one xAPI statement per completion', async () => {
-		const from = lastSeq(lms);
+		const from = lastSeq(env.lms);
 		const execution = await runExample(workflowIds.completions);
 
-		expect(acceptedWrites(requestsSince(lms, from), USER_COURSES_PATH).map((write) => write.body)).toEqual(
+		expect(acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body)).toEqual(
 			sent.map((completion) => ({
 				email_id: completion.email,
 				external_id: completion.courseExternalId,
@@ -264,10 +200,10 @@ describe('completion-chain.json', () => {
 		expect(outputItems(execution.runData, 'Record completed statement').map((item) => item.statementId)).toEqual(
 			sent.map((completion) => completion.completionId),
 		);
-		const state = lms.state();
+		const state = env.lms.state();
 		for (const completion of sent) {
 			expect(state.assignments[`${completion.email}|${completion.courseExternalId}`]).toMatchObject({ status: 'completed' });
-			const stored = await readStore(lrs.storeEndpoint, { statementId: completion.completionId });
+			const stored = await readStore(env.lrs.storeEndpoint, { statementId: completion.completionId });
 			expect(stored.status).toBe(200);
 			expect(stored.body).toMatchObject({
 				id: completion.completionId,
@@ -294,7 +230,7 @@ describe('completion-chain.json, a completion the platform refuses', () => {
 		expect(notRecorded).toMatchObject({ email: refusedCompletion.email });
 		expect(String(notRecorded.reason)).toContain(`User not found: ${refusedCompletion.email}`);
 		expect(execution.runData['Record completed statement']).toBeUndefined();
-		const stored = await readStore(lrs.storeEndpoint, { statementId: refusedCompletion.completionId as string });
+		const stored = await readStore(env.lrs.storeEndpoint, { statementId: refusedCompletion.completionId as string });
 		expect(stored.status).toBe(404);
 	});
 });
@@ -303,23 +239,21 @@ describe('completion-chain-trigger.json', () => {
 	it('posts one chat message for each completed statement the trigger emits', async () => {
 		// A completion recorded by some other system counts as well.
 		const elsewhere = statementAbout('https://learn.example.com/courses/elsewhere', COMPLETED_VERB, 'someone@example.com');
-		await storeStatements(lrs.storeEndpoint, [elsewhere]);
+		await storeStatements(env.lrs.storeEndpoint, [elsewhere]);
 		const tick = await trigger.tick();
 		expect(tick.error).toBeUndefined();
 		const statements = tick.emissions.flat().map((item) => item.json);
-		const storedSinceActivation = (await readStore(lrs.storeEndpoint, { verb: COMPLETED_VERB, limit: '500' })).body.statements as Array<{ id: string }>;
+		const storedSinceActivation = (await readStore(env.lrs.storeEndpoint, { verb: COMPLETED_VERB, limit: '500' })).body.statements as Array<{ id: string }>;
 		expect(statements.map((statement) => statement.id).sort()).toEqual(storedSinceActivation.map((statement) => statement.id).sort());
 		expect(statements.map((statement) => statement.id)).toContain(elsewhere.id);
 
 		const triggerName = pinnedTrigger(chatExample).name;
-		const workflow = withParameters(startingWith(toCustomNodeTypes(chatExample), triggerName, statements), 'Post to team chat', (parameters) => {
-			parameters.url = `${chat.url}/hooks/learning-wins`;
-		});
-		const id = await n8n.importWorkflows([workflow]).then(([imported]) => imported);
+		const workflow = env.withChatUrl(startingWith(toCustomNodeTypes(chatExample), triggerName, statements));
+		const id = await env.n8n.importWorkflows([workflow]).then(([imported]) => imported);
 		const execution = await runExample(id);
 
-		const messages = chat.received.map((request) => JSON.parse(request.body) as Record<string, string>);
-		expect(chat.received.every((request) => request.method === 'POST' && request.url === '/hooks/learning-wins')).toBe(true);
+		const messages = env.chat.received.map((request) => JSON.parse(request.body) as Record<string, string>);
+		expect(env.chat.received.every((request) => request.method === 'POST' && request.url === CHAT_HOOK_PATH)).toBe(true);
 		expect(messages.map((message) => message.statementId)).toEqual(statements.map((statement) => statement.id));
 		expect(outputItems(execution.runData, 'Post to team chat')).toHaveLength(statements.length);
 		for (const statement of statements as Array<{ id: string; actor: { name: string; mbox: string }; object: { id: string } }>) {

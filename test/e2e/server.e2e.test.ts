@@ -1,13 +1,17 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
-import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { parseCsv } from '../../harness/csv';
-import { json, startLoopback, type Loopback } from '../../harness/loopback';
-import { examplesDir, loadExample, pinnedTrigger, withParameters } from './lib/examples';
+import {
+	CHAT_HOOK_PATH,
+	exampleCatalogRows,
+	startExampleEnvironment,
+	type ExampleEnvironment,
+} from './lib/example-environment';
+import {
+	loadExample,
+	onboardingDueDate,
+	pinnedTrigger,
+	withParameters,
+	type Completion,
+} from './lib/examples';
 import {
 	acceptedWrites,
 	bearerTokens,
@@ -16,7 +20,6 @@ import {
 	seedCourses,
 	USER_COURSES_PATH,
 } from './lib/lms-sandbox';
-import { startLrs, type RunningLrs } from './lib/lrs';
 import {
 	ATTEMPTED_VERB,
 	COMPLETED_VERB,
@@ -26,7 +29,6 @@ import {
 	storeStatements,
 	type Statement,
 } from './lib/lrs-statements';
-import { N8nSandbox } from './lib/n8n';
 import {
 	executionErrorMessage,
 	executionsOf,
@@ -37,7 +39,6 @@ import {
 	type ExecutionRow,
 	type N8nServer,
 } from './lib/n8n-server';
-import { builtPackageDir } from './lib/paths';
 import { leakedSecrets } from './lib/secrets';
 import { toCustomNodeTypes, type WorkflowJson, type WorkflowNodeJson } from './lib/workflow-json';
 
@@ -59,14 +60,6 @@ import { toCustomNodeTypes, type WorkflowJson, type WorkflowNodeJson } from './l
  * The tests run in order and build on each other: the sync creates the
  * courses the hire is assigned to and the completions complete.
  */
-
-const suffix = randomBytes(6).toString('hex');
-const clientSecret = `e2e-server-secret-${suffix}`;
-const lrsToken = `e2e-server-lrs-token-${suffix}`;
-
-// The credentials the examples refer to, by id and name.
-const LMS_CREDENTIAL = { id: 'lms-sandbox', name: 'LMS sandbox' };
-const LRS_CREDENTIAL = { id: 'lrs-local', name: 'Local LRS' };
 
 /** The Schedule Trigger's smallest unit is the second; n8n runs it as the cron `*\/20 * * * * *`. */
 const SCHEDULE_SECONDS = 20;
@@ -110,23 +103,12 @@ const hire = pinnedTrigger(hrExample).items[0].body as {
 	name: string;
 	startDate: string;
 };
-type Completion = {
-	completionId: string;
-	email: string;
-	name: string;
-	courseExternalId: string;
-	courseUrl: string;
-};
 const completionsBody = pinnedTrigger(completionsExample).items[0].body as {
 	completions: Completion[];
 };
-const catalogRows = parseCsv(fs.readFileSync(path.join(examplesDir, 'catalog.csv'), 'utf8'));
+const catalogRows = exampleCatalogRows();
 
-let lms: Sandbox;
-let lrs: RunningLrs;
-let chat: Loopback;
-let filesDir: string;
-let n8n: N8nSandbox;
+let env: ExampleEnvironment;
 /** Every server started, in order; the last one is the one running. */
 const servers: N8nServer[] = [];
 const server = () => servers[servers.length - 1];
@@ -139,21 +121,13 @@ const replies: string[] = [];
 /** The workflows as a user deploys them: the examples with their credentials, file path, chat URL and schedule set. */
 function deployedWorkflows(): WorkflowJson[] {
 	const catalog = withParameters(
-		withParameters(catalogExample, 'Config', (parameters) => {
-			const catalogPath = parameters.assignments.assignments.find(
-				(field: { name: string }) => field.name === 'catalogPath',
-			);
-			catalogPath.value = path.join(filesDir, 'catalog.csv');
-		}),
+		env.withCatalogPath(catalogExample),
 		catalogSchedule.name,
 		(parameters) => {
 			parameters.rule = { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] };
 		},
 	);
-	const chatWorkflow = withParameters(chatExample, 'Post to team chat', (parameters) => {
-		parameters.url = `${chat.url}/hooks/learning-wins`;
-	});
-	return [hrExample, catalog, completionsExample, chatWorkflow];
+	return [hrExample, catalog, completionsExample, env.withChatUrl(chatExample)];
 }
 
 /** Fails with n8n's own error message when one of the workflow's executions failed. */
@@ -161,13 +135,13 @@ async function assertNoFailedExecution(
 	workflowId: string,
 	rows?: ExecutionRow[],
 ): Promise<ExecutionRow[]> {
-	const executions = rows ?? (await executionsOf(n8n, workflowId));
+	const executions = rows ?? (await executionsOf(env.n8n, workflowId));
 	const failed = executions.filter((execution) =>
 		['error', 'crashed', 'canceled'].includes(execution.status),
 	);
 	if (failed.length > 0) {
 		const messages = await Promise.all(
-			failed.map((execution) => executionErrorMessage(n8n, execution.id)),
+			failed.map((execution) => executionErrorMessage(env.n8n, execution.id)),
 		);
 		throw new Error(
 			`workflow ${workflowId}: ${failed.length} failed execution(s): ${messages.join(' | ')}\n` +
@@ -191,7 +165,7 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; b
 
 type ChatMessage = { text: string; learner: string; course: string; statementId: string };
 const chatMessages = (): ChatMessage[] =>
-	chat.received.map((request) => JSON.parse(request.body) as ChatMessage);
+	env.chat.received.map((request) => JSON.parse(request.body) as ChatMessage);
 
 /** How many chat messages each statement id got. */
 function messageCounts(): Map<string, number> {
@@ -204,11 +178,31 @@ function messageCounts(): Map<string, number> {
 /** Waits until no execution of the workflow is still running (n8n records an execution before it ends). */
 async function settledExecutions(workflowId: string, timeoutMs = 60_000): Promise<ExecutionRow[]> {
 	return await waitFor(`not every execution of ${workflowId} had ended`, timeoutMs, async () => {
-		const rows = await executionsOf(n8n, workflowId);
+		const rows = await executionsOf(env.n8n, workflowId);
 		return rows.every((row) => !['new', 'running', 'waiting'].includes(row.status))
 			? rows
 			: undefined;
 	});
+}
+
+/**
+ * Waits until the chat got a message for each of the statements, then until
+ * the xAPI Trigger's workflow has no run in progress; fails on a failed run.
+ * Returns that workflow's executions.
+ */
+async function chatRunsOncePosted(
+	what: string,
+	timeoutMs: number,
+	statementIds: string[],
+): Promise<ExecutionRow[]> {
+	await waitFor(what, timeoutMs, async () => {
+		await assertNoFailedExecution(ids.chat);
+		const counts = messageCounts();
+		return statementIds.every((id) => counts.has(id)) ? true : undefined;
+	});
+	const executions = await settledExecutions(ids.chat);
+	await assertNoFailedExecution(ids.chat, executions);
+	return executions;
 }
 
 /** The last lines the running server printed, for failure reports. */
@@ -240,9 +234,9 @@ let lrsRequestsAtStart = 0;
 
 /** Starts `n8n start` and waits until both webhooks are registered. */
 async function startServer(): Promise<void> {
-	lrsRequestsAtStart = lrs.requests.length;
+	lrsRequestsAtStart = env.lrs.requests.length;
 	servers.push(
-		await startN8nServer(n8n, {
+		await startN8nServer(env.n8n, {
 			webhookPaths: [
 				hrWebhook.parameters.path as string,
 				completionsWebhook.parameters.path as string,
@@ -253,22 +247,15 @@ async function startServer(): Promise<void> {
 
 /** The xAPI Trigger's statement queries (it filters by verb) answered since the running server started. */
 const triggerPollsSinceStart = () =>
-	statementGets(lrs.requests.slice(lrsRequestsAtStart)).filter(
+	statementGets(env.lrs.requests.slice(lrsRequestsAtStart)).filter(
 		(request) =>
 			request.status === 200 && new URL(request.url, 'http://x').searchParams.has('verb'),
 	);
 
 beforeAll(async () => {
-	[lms, lrs, chat] = await Promise.all([
-		startSandbox({ clientSecret, transactionDelayMs: 200 }),
-		startLrs({ requiredAuthorization: lrsToken }),
-		// A stand-in for the chat's incoming webhook: records every request, answers 200.
-		startLoopback((_, response) => json(response, 200, { ok: true })),
-	]);
-	filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-files-'));
-	fs.copyFileSync(path.join(examplesDir, 'catalog.csv'), path.join(filesDir, 'catalog.csv'));
+	env = await startExampleEnvironment('e2e-server');
 	// On the platform already but no longer in the file: the sync archives it.
-	await seedCourses(lms, [
+	await seedCourses(env.lms, [
 		{
 			external_id: 'e2e-server-retired',
 			name: 'Retired',
@@ -276,34 +263,16 @@ beforeAll(async () => {
 			prices_data: [],
 		},
 	]);
-
-	n8n = await N8nSandbox.create({
-		customExtensions: [builtPackageDir],
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
-	});
-	await n8n.importCredentials([
-		{
-			...LMS_CREDENTIAL,
-			type: 'learningPlatformOAuth2Api',
-			data: { baseUrl: lms.url, clientId: lms.clientId, clientSecret, requestsPerMinute: 300 },
-		},
-		{
-			...LRS_CREDENTIAL,
-			type: 'xApiLrsApi',
-			data: { endpoint: lrs.endpoint, authentication: 'token', token: lrsToken },
-		},
-	]);
-	[ids.hr, ids.catalog, ids.completions, ids.chat] = await n8n.importWorkflows(deployedWorkflows());
-	for (const id of Object.values(ids)) await n8n.activate(id);
+	[ids.hr, ids.catalog, ids.completions, ids.chat] =
+		await env.n8n.importWorkflows(deployedWorkflows());
+	for (const id of Object.values(ids)) await env.n8n.activate(id);
 
 	await startServer();
 }, 400_000);
 
 afterAll(async () => {
 	for (const running of servers) await running.stop();
-	n8n?.dispose();
-	if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
-	await Promise.all([lms?.close(), lrs?.stop(), chat?.close()]);
+	await env?.close();
 }, 120_000);
 
 describe('the examples as shipped', () => {
@@ -338,7 +307,7 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 		);
 		expect(firstRun.mode).toBe('trigger');
 
-		const state = lms.state();
+		const state = env.lms.state();
 		for (const row of catalogRows) {
 			expect(state.courses[row.external_id]).toMatchObject({
 				external_id: row.external_id,
@@ -354,14 +323,8 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 });
 
 describe('Webhook: hr-event-to-assignment.json', () => {
-	const dueDate = (startDate: string) => {
-		const date = new Date(`${startDate}T00:00:00Z`);
-		date.setUTCDate(date.getUTCDate() + 14);
-		return date.toISOString().slice(0, 10);
-	};
-
 	it('assigns the onboarding course when the HR system posts a hire, and answers 200 once the platform has made it', async () => {
-		const from = lastSeq(lms);
+		const from = lastSeq(env.lms);
 		const reply = await postJson(server().webhookUrl(hrWebhook.parameters.path as string), hire);
 
 		expect(reply).toEqual({
@@ -370,23 +333,23 @@ describe('Webhook: hr-event-to-assignment.json', () => {
 				result: 'assigned',
 				email: hire.email,
 				course: 'onboarding-101',
-				dueDate: dueDate(hire.startDate),
+				dueDate: onboardingDueDate(hire.startDate),
 				transactionId: expect.anything(),
 			}),
 		});
 		expect(
-			acceptedWrites(requestsSince(lms, from), USER_COURSES_PATH).map((write) => write.body),
+			acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body),
 		).toEqual([
 			{
 				email_id: hire.email,
 				external_id: 'onboarding-101',
 				status: 'assigned',
-				due_date: dueDate(hire.startDate),
+				due_date: onboardingDueDate(hire.startDate),
 			},
 		]);
-		expect(lms.state().assignments[`${hire.email}|onboarding-101`]).toMatchObject({
+		expect(env.lms.state().assignments[`${hire.email}|onboarding-101`]).toMatchObject({
 			status: 'assigned',
-			due_date: dueDate(hire.startDate),
+			due_date: onboardingDueDate(hire.startDate),
 		});
 		const executions = await settledExecutions(ids.hr);
 		await assertNoFailedExecution(ids.hr, executions);
@@ -450,7 +413,7 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 			async () => {
 				const found = await Promise.all(
 					sent.map((completion) =>
-						readStore(lrs.storeEndpoint, { statementId: completion.completionId }),
+						readStore(env.lrs.storeEndpoint, { statementId: completion.completionId }),
 					),
 				);
 				return found.every((answer) => answer.status === 200) ? true : undefined;
@@ -459,17 +422,11 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 		await assertNoFailedExecution(ids.completions);
 
 		// The activation poll found nothing new; the next polls run every minute.
-		await waitFor(
+		const executions = await chatRunsOncePosted(
 			"the xAPI Trigger's scheduled poll did not post every completion to the chat",
 			150_000,
-			async () => {
-				await assertNoFailedExecution(ids.chat);
-				const counts = messageCounts();
-				return sent.every((completion) => counts.has(completion.completionId)) ? true : undefined;
-			},
+			sent.map((completion) => completion.completionId),
 		);
-		const executions = await settledExecutions(ids.chat);
-		await assertNoFailedExecution(ids.chat, executions);
 		expect(executions.length).toBeGreaterThan(0);
 		expect(executions.every((row) => row.mode === 'trigger' && row.status === 'success')).toBe(
 			true,
@@ -485,33 +442,28 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 			expect(message.text).toContain(completion.name);
 		}
 		expect(
-			chat.received.every(
-				(request) => request.method === 'POST' && request.url === '/hooks/learning-wins',
+			env.chat.received.every(
+				(request) => request.method === 'POST' && request.url === CHAT_HOOK_PATH,
 			),
 		).toBe(true);
 	});
 
 	it('after a restart, emits once what was recorded while n8n was down, and nothing it had emitted before', async () => {
-		const emittedBefore = (await executionsOf(n8n, ids.chat)).length;
+		const emittedBefore = (await executionsOf(env.n8n, ids.chat)).length;
 		await server().stop();
-		for (const row of await executionsOf(n8n, ids.catalog)) catalogRunsBeforeRestart.add(row.id);
+		for (const row of await executionsOf(env.n8n, ids.catalog))
+			catalogRunsBeforeRestart.add(row.id);
 		expect(server().running()).toBe(false);
-		await storeStatements(lrs.storeEndpoint, [...whileDown, attempted]);
+		await storeStatements(env.lrs.storeEndpoint, [...whileDown, attempted]);
 
 		await startServer();
 
 		// Each activation polls once; that poll finds them.
-		await waitFor(
+		const executions = await chatRunsOncePosted(
 			'after the restart, the xAPI Trigger did not post the completions recorded while n8n was down',
 			90_000,
-			async () => {
-				await assertNoFailedExecution(ids.chat);
-				const counts = messageCounts();
-				return whileDown.every((statement) => counts.has(statement.id)) ? true : undefined;
-			},
+			whileDown.map((statement) => statement.id),
 		);
-		const executions = await settledExecutions(ids.chat);
-		await assertNoFailedExecution(ids.chat, executions);
 		expect(executions.length).toBeGreaterThan(emittedBefore);
 
 		const counts = messageCounts();
@@ -524,7 +476,7 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 		expect(counts.has(attempted.id)).toBe(false);
 
 		// The trigger's cursor, as n8n saved it: it stands at the newest statement it emitted.
-		const newest = await readStore(lrs.storeEndpoint, { statementId: whileDown[1].id });
+		const newest = await readStore(env.lrs.storeEndpoint, { statementId: whileDown[1].id });
 		const cursor = await savedCursor(ids.chat, completionTrigger.name);
 		expect(cursor).toMatchObject({ version: 1, storedMs: Date.parse(newest.body.stored) });
 		expect(Object.keys(cursor.recent)).toEqual(
@@ -549,26 +501,29 @@ describe('the server over the whole run', () => {
 		// Runs may still be in progress: the schedule keeps firing.
 		await assertNoFailedExecution(ids.catalog);
 		for (const id of [ids.completions, ids.chat]) await assertNoFailedExecution(id);
-		const hrRuns = await executionsOf(n8n, ids.hr);
+		const hrRuns = await executionsOf(env.n8n, ids.hr);
 		// The unknown hire went to the error output and was answered; the execution itself succeeded.
 		expect(hrRuns.map((row) => row.status)).toEqual(['success', 'success']);
 	});
 
 	it('never printed or saved the client secret, the LRS token or any access token', async () => {
-		const tokens = bearerTokens(lms.requests());
+		const tokens = bearerTokens(env.lms.requests());
 		expect(tokens.length).toBeGreaterThanOrEqual(1);
-		const secrets = [clientSecret, lrsToken, ...tokens];
-		const printed = [n8n.allOutput(), ...servers.map((running) => running.output())].join('\n');
+		const secrets = [env.clientSecret, env.lrsToken, ...tokens];
+		const printed = [env.n8n.allOutput(), ...servers.map((running) => running.output())].join('\n');
 		expect(printed).toContain('Editor is now accessible via');
 		expect(leakedSecrets(printed, secrets)).toEqual([]);
 		const saved = (
-			await queryDatabase<{ data: string }>(n8n, 'SELECT data FROM execution_data')
+			await queryDatabase<{ data: string }>(env.n8n, 'SELECT data FROM execution_data')
 		).map((row) => row.data);
 		expect(saved.length).toBeGreaterThan(0);
 		expect(leakedSecrets(saved.join('\n'), secrets)).toEqual([]);
 		expect(leakedSecrets(replies.join('\n'), secrets)).toEqual([]);
 		expect(
-			leakedSecrets(chat.received.map((request) => JSON.stringify(request)).join('\n'), secrets),
+			leakedSecrets(
+				env.chat.received.map((request) => JSON.stringify(request)).join('\n'),
+				secrets,
+			),
 		).toEqual([]);
 	});
 });
@@ -579,17 +534,17 @@ describe('the server over the whole run', () => {
  * (`poller_state`), there.
  */
 async function savedCursor(workflowId: string, nodeName: string): Promise<any> {
-	const staticData = await savedStaticData(n8n, workflowId);
+	const staticData = await savedStaticData(env.n8n, workflowId);
 	const fromStaticData = staticData[`node:${nodeName}`]?.cursor;
 	if (fromStaticData) return fromStaticData;
 	const tables = await queryDatabase<{ name: string }>(
-		n8n,
+		env.n8n,
 		"SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'poller_state'",
 	);
 	if (tables.length === 0)
 		throw new Error(`no cursor in the static data of ${workflowId}: ${JSON.stringify(staticData)}`);
 	const rows = await queryDatabase<{ cursor: string }>(
-		n8n,
+		env.n8n,
 		'SELECT cursor FROM poller_state WHERE workflowId = ?',
 		[workflowId],
 	);

@@ -78,3 +78,24 @@ export function withParameters(
 		}),
 	};
 }
+
+/** The due date hr-event-to-assignment.json sets: 14 days after the hire's start date. */
+export function onboardingDueDate(startDate: string): string {
+	const date = new Date(`${startDate}T00:00:00Z`);
+	date.setUTCDate(date.getUTCDate() + 14);
+	return date.toISOString().slice(0, 10);
+}
+
+/** One completion as the sender posts it to completion-chain.json (its pinned data). */
+export interface Completion {
+	completionId: string;
+	email: string;
+	name: string;
+	courseExternalId: string;
+	courseUrl: string;
+	courseName: string;
+	completedAt: string;
+	scorePercent: number;
+	passed: boolean;
+	minutesSpent: number;
+}

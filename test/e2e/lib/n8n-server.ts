@@ -12,7 +12,8 @@ import { delay, spawnCaptured, stopProcessGroup, type CapturedProcess } from './
  * credentials are imported and activated through the sandbox's CLI calls
  * first, then the server runs their triggers as a deployed n8n does (webhooks
  * under /webhook/<path>, schedules, polling triggers). Only one process may
- * use the user folder at a time: no CLI call while a server runs.
+ * use the user folder at a time: no CLI call while a server runs. The editor
+ * test (test/ui/lib/n8n-server.ts) starts its n8n here too.
  */
 
 export interface N8nServer {
@@ -30,6 +31,12 @@ export interface N8nServer {
 }
 
 export interface StartN8nServerOptions {
+	/**
+	 * The health check that must answer 200 first: `/healthz` (the default)
+	 * answers once the server listens; `/healthz/readiness` once the database
+	 * is connected and migrated as well.
+	 */
+	healthPath?: '/healthz' | '/healthz/readiness';
 	/**
 	 * Production webhook paths that must be registered before `startN8nServer`
 	 * resolves. n8n activates workflows after it answers /healthz (n8n 2.x in
@@ -81,9 +88,25 @@ export async function startN8nServer(
 	};
 	const deadline = Date.now() + (options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS);
 	try {
-		await waitForHealth(server, origin, deadline);
+		const healthPath = options.healthPath ?? '/healthz';
+		await waitForStatus(server, deadline, {
+			url: `${origin}${healthPath}`,
+			status: 200,
+			waitingFor: `answering ${healthPath}`,
+			failure: `GET ${healthPath} did not answer 200`,
+		});
 		for (const webhookPath of options.webhookPaths ?? []) {
-			await waitForWebhook(server, handle.webhookUrl(webhookPath), deadline);
+			const url = handle.webhookUrl(webhookPath);
+			await waitForStatus(server, deadline, {
+				url,
+				init: {
+					method: 'OPTIONS',
+					headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': 'POST' },
+				},
+				status: 204,
+				waitingFor: `registering ${url}`,
+				failure: `the webhook ${url} was not registered`,
+			});
 		}
 		return handle;
 	} catch (error) {
@@ -92,65 +115,40 @@ export async function startN8nServer(
 	}
 }
 
-async function waitForHealth(
+/** Asks `url` every 250 ms until it answers `status`; fails when the server ends or at the deadline. */
+async function waitForStatus(
 	server: CapturedProcess,
-	origin: string,
 	deadline: number,
-): Promise<void> {
-	let lastProblem = 'no answer yet';
-	for (;;) {
-		assertRunning(server, 'before answering /healthz');
-		try {
-			const answer = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2_000) });
-			await answer.arrayBuffer();
-			if (answer.status === 200) return;
-			lastProblem = `status ${answer.status}`;
-		} catch (error) {
-			lastProblem = String((error as Error).cause ?? error);
-		}
-		if (Date.now() > deadline) {
-			throw new Error(
-				`n8n start: GET /healthz did not answer 200 in time (${lastProblem})\n${tail(server)}`,
-			);
-		}
-		await delay(250);
-	}
-}
-
-async function waitForWebhook(
-	server: CapturedProcess,
-	url: string,
-	deadline: number,
+	expected: {
+		url: string;
+		init?: RequestInit;
+		status: number;
+		waitingFor: string;
+		failure: string;
+	},
 ): Promise<void> {
 	let lastAnswer = 'no answer yet';
 	for (;;) {
-		assertRunning(server, `before registering ${url}`);
+		if (server.child.exitCode !== null || server.child.signalCode !== null) {
+			throw new Error(
+				`n8n start ended before ${expected.waitingFor} (${server.child.exitCode ?? server.child.signalCode})\n${tail(server)}`,
+			);
+		}
 		try {
-			const answer = await fetch(url, {
-				method: 'OPTIONS',
-				headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': 'POST' },
+			const answer = await fetch(expected.url, {
+				...expected.init,
 				signal: AbortSignal.timeout(2_000),
 			});
 			await answer.arrayBuffer();
-			if (answer.status === 204) return;
+			if (answer.status === expected.status) return;
 			lastAnswer = `status ${answer.status}`;
 		} catch (error) {
 			lastAnswer = String((error as Error).cause ?? error);
 		}
 		if (Date.now() > deadline) {
-			throw new Error(
-				`n8n start: the webhook ${url} was not registered in time (${lastAnswer})\n${tail(server)}`,
-			);
+			throw new Error(`n8n start: ${expected.failure} in time (${lastAnswer})\n${tail(server)}`);
 		}
 		await delay(250);
-	}
-}
-
-function assertRunning(server: CapturedProcess, when: string): void {
-	if (server.child.exitCode !== null || server.child.signalCode !== null) {
-		throw new Error(
-			`n8n start ended ${when} (${server.child.exitCode ?? server.child.signalCode})\n${tail(server)}`,
-		);
 	}
 }
 

@@ -1,16 +1,6 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
-import { N8N_VERSION, n8nBin, node24Binary } from '../../e2e/lib/paths';
-import { freeLoopbackPort } from '../../../harness/loopback';
-import {
-	delay,
-	spawnCaptured,
-	stopProcessGroup,
-	type CapturedProcess,
-} from '../../e2e/lib/processes';
+import { N8nSandbox } from '../../e2e/lib/n8n';
+import { startN8nServer, type N8nServer } from '../../e2e/lib/n8n-server';
 
 /** The owner account the editor test signs in with (n8n 2.x cannot be used before an owner exists). */
 export interface Owner {
@@ -44,95 +34,41 @@ const OWNER: Owner = {
 	lastName: 'Builder',
 };
 
+/** What the editor in a browser needs on top of the e2e suites' server. */
+const EDITOR_ENV: Record<string, string> = {
+	// Plain http on loopback: the session cookie must not require https.
+	N8N_SECURE_COOKIE: 'false',
+	// The onboarding survey would cover the canvas on first sign-in.
+	N8N_PERSONALIZATION_ENABLED: 'false',
+};
+
 /**
- * `n8n start` with the built package, a fresh user folder (SQLite database,
- * encryption key) and its own ports on 127.0.0.1, then the owner account set up
- * through n8n's REST API (`POST /rest/owner/setup`). `stop()` ends the server
- * and removes the folder.
+ * `n8n start` (test/e2e/lib/n8n-server.ts) over a fresh `N8nSandbox` with the
+ * built package (own user folder, SQLite database and encryption key, own
+ * ports on 127.0.0.1), ready once `/healthz/readiness` answers (the database
+ * is connected and migrated; the editor is then served), then the owner
+ * account set up through n8n's REST API (`POST /rest/owner/setup`). `stop()`
+ * ends the server and removes the folder.
  */
 export async function startN8n(options: StartN8nOptions): Promise<RunningN8n> {
-	for (const required of [node24Binary, n8nBin]) {
-		if (!fs.existsSync(required)) {
-			throw new Error(`missing ${required} (n8n ${N8N_VERSION}): run scripts/install-n8n.sh first`);
-		}
-	}
-	if (!fs.existsSync(path.join(options.packageDir, 'nodes'))) {
-		throw new Error(`no built package at ${options.packageDir}: run npm run build first`);
-	}
-	const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-ui-n8n-'));
-	const userFolder = path.join(rootDir, 'user');
-	const extensionDir = path.join(rootDir, 'extension');
-	fs.mkdirSync(userFolder);
-	// Outside the repository no node_modules folder lies above the package, so it
-	// resolves n8n-workflow and zod from the host n8n, as an installed community package does.
-	fs.cpSync(options.packageDir, extensionDir, { recursive: true });
-
-	const port = await freeLoopbackPort();
-	const url = `http://127.0.0.1:${port}`;
-	const env: NodeJS.ProcessEnv = {
-		// A clean environment; Node 24 first on PATH, because n8n starts its task runner with the same Node.
-		PATH: `${path.dirname(node24Binary)}:${process.env.PATH ?? ''}`,
-		HOME: process.env.HOME,
-		LANG: process.env.LANG ?? 'C.UTF-8',
-		TZ: 'UTC',
-		N8N_USER_FOLDER: userFolder,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PROTOCOL: 'http',
-		// Every n8n process starts a task broker on 5679 unless told otherwise; other instances may run.
-		N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
-		// Plain http on loopback: the session cookie must not require https.
-		N8N_SECURE_COOKIE: 'false',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		// The onboarding survey would cover the canvas on first sign-in.
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_CUSTOM_EXTENSIONS: extensionDir,
-		N8N_LOG_OUTPUT: 'console',
-		N8N_LOG_FORMAT: 'text',
-		NO_COLOR: '1',
-	};
-	const server = spawnCaptured(node24Binary, [n8nBin, 'start'], { cwd: rootDir, env });
-	const output = () => `${server.stdout()}\n${server.stderr()}`;
+	const sandbox = await N8nSandbox.create({ customExtensions: [options.packageDir] });
+	let server: N8nServer | undefined;
 	const stop = async () => {
-		await stopProcessGroup(server, 10_000);
-		fs.rmSync(rootDir, { recursive: true, force: true });
+		await server?.stop();
+		sandbox.dispose();
 	};
 	try {
-		await waitUntilReady(server, url, output, options.startTimeoutMs ?? 180_000);
-		await setUpOwner(url);
+		server = await startN8nServer(sandbox, {
+			healthPath: '/healthz/readiness',
+			startupTimeoutMs: options.startTimeoutMs ?? 180_000,
+			env: EDITOR_ENV,
+		});
+		await setUpOwner(server.origin);
 	} catch (error) {
 		await stop();
 		throw error;
 	}
-	return { url, owner: OWNER, output, stop };
-}
-
-async function waitUntilReady(
-	server: CapturedProcess,
-	url: string,
-	output: () => string,
-	timeoutMs: number,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (server.child.exitCode !== null || server.child.signalCode !== null) {
-			throw new Error(`n8n start ended before it was ready:\n${tail(output())}`);
-		}
-		try {
-			// Readiness: the database is connected and migrated; the editor is then served.
-			const answer = await fetch(`${url}/healthz/readiness`);
-			if (answer.status === 200) return;
-		} catch {
-			// Not listening yet.
-		}
-		if (Date.now() > deadline) {
-			throw new Error(`n8n start was not ready within ${timeoutMs} ms:\n${tail(output())}`);
-		}
-		await delay(250);
-	}
+	return { url: server.origin, owner: OWNER, output: server.output, stop };
 }
 
 /** n8n 2.x: `POST /rest/owner/setup` creates the instance owner (once, without authentication). */
@@ -145,8 +81,4 @@ async function setUpOwner(url: string): Promise<void> {
 	if (answer.status !== 200) {
 		throw new Error(`owner setup answered ${answer.status}: ${await answer.text()}`);
 	}
-}
-
-function tail(text: string, lines = 60): string {
-	return text.split('\n').slice(-lines).join('\n');
 }
