@@ -111,7 +111,7 @@ export async function runOverheadBenchmark(source: PackageSource): Promise<Bench
 	} finally {
 		await sandbox.close();
 	}
-	const notes = checks.some((c) => !c.pass) ? [explainOverheadMiss(allRounds)] : [];
+	const notes = [explainOverhead(allRounds, checks.some((c) => !c.pass))];
 	return {
 		title: 'Per-item overhead',
 		method: `${ITEMS} course upserts per run, the learningPlatform node (Wait for Completion off, so that each node sends one request per item) vs n8n's HTTP Request node (4.2, defaults, same credential, same JSON body) in the same engine, against the sandbox (in its own process) with no latency, no throttle (rateLimitPerMinute 0) and requestsPerMinute ${UNTHROTTLED_RPM.toLocaleString('en-US')} on the credential; time per item = the node's run time / items. ${REPEATS} rounds per set-up, alternating which node runs first; ratio = learningPlatform / HTTP Request. The target applies to the first set-up, the way each node is normally configured; the second takes expression evaluation out to show the nodes' own cost.`,
@@ -123,7 +123,7 @@ export async function runOverheadBenchmark(source: PackageSource): Promise<Bench
 }
 
 /** Splits the primary set-up's difference into expression evaluation and the nodes' own cost, from this run's medians. */
-function explainOverheadMiss(rounds: OverheadRound[]): string {
+function explainOverhead(rounds: OverheadRound[], missed: boolean): string {
 	const medianOf = (variant: Variant, pick: (r: OverheadRound) => number) => median(rounds.filter((r) => r.variant === variant.name).map(pick));
 	const [mapped, fixed] = VARIANTS;
 	const packageExpressions = medianOf(mapped, (r) => r.packageMsPerItem) - medianOf(fixed, (r) => r.packageMsPerItem);
@@ -136,5 +136,5 @@ function explainOverheadMiss(rounds: OverheadRound[]): string {
 			: fixedRatio <= 1.03
 				? "so the nodes' own request machinery costs about the same and the gap comes with the mapping"
 				: `so the package's own machinery is ${((fixedRatio - 1) * 100).toFixed(0)} % slower too, and the mapping adds to that`;
-	return `MISS explained: without expressions the package is at ${fixedRatio.toFixed(3)} of the HTTP Request node's time per item, ${machinery}. Mapping the fields added ${packageExpressions.toFixed(2)} ms per item to the package (three {{ $json.field }} mappings, which it reads from the item itself rather than through n8n's evaluator) and ${httpExpressions.toFixed(2)} ms to the HTTP Request node (one expression building the whole body, evaluated by n8n). Single rounds range ${Math.min(...spread).toFixed(2)}–${Math.max(...spread).toFixed(2)} on this shared 2-core machine (load average at the start above), so the median is only good to several per cent.`;
+	return `${missed ? 'MISS explained' : 'How the time splits'}: without expressions the package is at ${fixedRatio.toFixed(3)} of the HTTP Request node's time per item, ${machinery}. Mapping the fields added ${packageExpressions.toFixed(2)} ms per item to the package (three {{ $json.field }} mappings, which it reads from the item itself rather than through n8n's evaluator) and ${httpExpressions.toFixed(2)} ms to the HTTP Request node (one expression building the whole body, evaluated by n8n). Single rounds range ${Math.min(...spread).toFixed(2)}–${Math.max(...spread).toFixed(2)} on this shared 2-core machine (load average at the start above), so the median is only good to several per cent.`;
 }

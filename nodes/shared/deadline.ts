@@ -9,17 +9,34 @@ export type Clock = () => number;
  * themselves.
  */
 export class Deadline {
-	private readonly endsAt: number;
+	/** Undefined until the clock starts (see `startsAtFirstSlot`). */
+	private endsAt: number | undefined;
 
+	/**
+	 * With `startsAtFirstSlot`, the clock starts when the throttle first grants a slot (see
+	 * `start`): an item waiting its turn behind others of the same client (many executions on
+	 * one worker) has not begun, so that wait does not use up its time.
+	 */
 	constructor(
 		readonly budgetMs: number,
 		readonly cancelSignal?: AbortSignal,
 		private readonly clock: Clock = Date.now,
+		{ startsAtFirstSlot = false }: { startsAtFirstSlot?: boolean } = {},
 	) {
-		this.endsAt = clock() + Math.max(0, budgetMs);
+		if (!startsAtFirstSlot) this.start();
+	}
+
+	get started(): boolean {
+		return this.endsAt !== undefined;
+	}
+
+	/** Starts the clock, once. */
+	start(): void {
+		this.endsAt ??= this.clock() + Math.max(0, this.budgetMs);
 	}
 
 	remainingMs(): number {
+		if (this.endsAt === undefined) return Math.max(0, this.budgetMs);
 		return Math.max(0, this.endsAt - this.clock());
 	}
 
@@ -33,7 +50,9 @@ export class Deadline {
 
 	/** A shorter deadline inside this one (same cancel signal); never longer than what is left. */
 	within(budgetMs: number): Deadline {
-		return new Deadline(Math.min(budgetMs, this.remainingMs()), this.cancelSignal, this.clock);
+		return new Deadline(Math.min(budgetMs, this.remainingMs()), this.cancelSignal, this.clock, {
+			startsAtFirstSlot: !this.started,
+		});
 	}
 }
 

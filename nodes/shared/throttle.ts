@@ -94,7 +94,8 @@ export class RequestThrottle {
 
 	/**
 	 * Resolves when the caller may send one request, or with the reason it may not: the run was
-	 * cancelled, or the slot lies beyond the caller's deadline.
+	 * cancelled, or the slot lies beyond the caller's deadline. A deadline that has not started
+	 * (an item's first request) starts with the slot.
 	 */
 	async acquire(deadline?: Deadline): Promise<SlotRefusal | undefined> {
 		for (;;) {
@@ -102,7 +103,7 @@ export class RequestThrottle {
 			const epoch = this.pauseEpoch;
 			const now = this.clock();
 			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
-			if (deadline && slot - now > deadline.remainingMs()) return 'deadline';
+			if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
 			this.nextSlotAt = slot + intervalFor(this.currentRate());
 			this.remember(slot);
 			// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
@@ -111,7 +112,10 @@ export class RequestThrottle {
 				return 'cancelled';
 			}
 			// A 429 seen by another request while we waited invalidates the slot we reserved.
-			if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) return undefined;
+			if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) {
+				deadline?.start();
+				return undefined;
+			}
 		}
 	}
 

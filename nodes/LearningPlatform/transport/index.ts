@@ -44,8 +44,11 @@ export interface LmsRun extends Run {
 	readonly catalog: CatalogIndex;
 	/** When to check a write's transaction first, learned per client (see clients.ts). */
 	readonly completion: CompletionEstimate;
-	/** A deadline for one operation, ending early if the execution is cancelled. */
-	deadline(budgetMs: number): Deadline;
+	/**
+	 * A deadline for one operation, ending early if the execution is cancelled; with
+	 * `startsAtFirstSlot`, counted from its first request's throttle slot.
+	 */
+	deadline(budgetMs: number, options?: { startsAtFirstSlot?: boolean }): Deadline;
 }
 
 export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
@@ -125,7 +128,7 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 		throttle: shared.throttle,
 		catalog: new CatalogIndex(),
 		completion: clientCompletion(key),
-		deadline: (budgetMs) => new Deadline(budgetMs, cancelSignal),
+		deadline: (budgetMs, options) => new Deadline(budgetMs, cancelSignal, Date.now, options),
 	};
 	return run;
 }

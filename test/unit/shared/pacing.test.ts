@@ -64,6 +64,25 @@ describe('RequestThrottle: the service minute', () => {
 	});
 });
 
+describe('RequestThrottle: an item waiting its turn', () => {
+	test('a deadline that starts at the first slot is not refused for the queue in front, and starts with the slot', async () => {
+		const throttle = new RequestThrottle(60); // one a second
+		for (let i = 0; i < 10; i++) void throttle.acquire(); // ten requests of other items ahead
+		const queued = new Deadline(3_000, undefined, Date.now, { startsAtFirstSlot: true });
+		expect(queued.started).toBe(false);
+		expect(queued.remainingMs()).toBe(3_000);
+		const start = Date.now();
+		const slot = throttle.acquire(queued);
+		await jest.advanceTimersByTimeAsync(10_000);
+		await expect(slot).resolves.toBeUndefined();
+		expect(Date.now() - start).toBe(10_000);
+		expect(queued.started).toBe(true);
+		expect(queued.remainingMs()).toBe(3_000);
+		// A started deadline is still refused a slot beyond it.
+		expect(await throttle.acquire(new Deadline(500))).toBe('deadline');
+	});
+});
+
 describe('RequestThrottle: adapting to a shared budget', () => {
 	test('a lone 429 is honoured (its Retry-After) but does not slow the pace', async () => {
 		const throttle = new RequestThrottle(300);

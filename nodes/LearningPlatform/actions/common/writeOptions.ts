@@ -35,7 +35,7 @@ export function writeOptions(
 				typeOptions: { minValue: 1 },
 				default: 120,
 				description:
-					'The longest this item may take: sending the write (retries included) and, when waiting for completion, the wait for its transaction',
+					'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
 			},
 			{
 				displayName: 'Wait for Completion',
@@ -63,10 +63,14 @@ export const writeOptionsSchema = z
 
 export type WriteOptions = z.infer<typeof writeOptionsSchema>;
 
-/** What the transport needs to send one write: wait or not, and the item's deadline. */
+/**
+ * What the transport needs to send one write: wait or not, and the item's deadline. Its time
+ * counts from the item's first request: waiting behind other items of the same client (many
+ * executions on one queue-mode worker) is not the item's own time.
+ */
 export function writeSettings(run: LmsRun, options: WriteOptions): CourseWrite {
 	return {
 		waitForCompletion: options.waitForCompletion,
-		deadline: run.deadline(options.timeout * 1000),
+		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
 	};
 }
