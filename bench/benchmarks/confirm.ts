@@ -52,7 +52,7 @@ function learnedFirstCheck(source: PackageSource, baseUrl: string, clientId: str
 	try {
 		const file = source === 'dist' ? path.join(REPO_ROOT, 'dist', 'nodes', 'shared', 'clients.js') : path.join(REPO_ROOT, 'nodes', 'shared', 'clients');
 		const clients = require(file) as { clientCompletion(key: string): { firstCheckDelayMs(): number }; clientKey(baseUrl: string, clientId: string): string };
-		return clients.clientCompletion(clients.clientKey(baseUrl, clientId)).firstCheckDelayMs();
+		return Math.round(clients.clientCompletion(clients.clientKey(baseUrl, clientId)).firstCheckDelayMs());
 	} catch {
 		return undefined;
 	}

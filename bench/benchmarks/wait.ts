@@ -64,7 +64,8 @@ async function runOne(delaySec: number, source: PackageSource): Promise<WaitRun>
 			polls: pollTimes.length,
 			pollOffsetsSec: pollTimes.map((time) => round((time - acceptedAt) / 1000, 2)),
 			firstIntervalSec: round((intervals[0] ?? 0) / 1000, 3),
-			lastIntervalSec: round((intervals[intervals.length - 1] ?? 0) / 1000, 3),
+			// With one poll, the wait that ended with it is the one from the acceptance.
+			lastIntervalSec: round((intervals.length > 0 ? intervals[intervals.length - 1] : (pollTimes[0] ?? acceptedAt) - acceptedAt) / 1000, 3),
 			returnDelayMs: run.endedAt - completedAt,
 			status: String(run.items[0]?.json.status ?? ''),
 			nodeMs: run.executionMs,
@@ -102,7 +103,7 @@ export async function runWaitBenchmark(source: PackageSource): Promise<Benchmark
 	});
 	return {
 		title: 'Waiting for a transaction',
-		method: `One course upsert with options.waitForCompletion against the sandbox with transaction delays of ${TRANSACTION_DELAYS_SEC.join(', ')} s (no latency, throttle 300/min). Completion time is the sandbox's completed_at of the transaction; the node's return is its end time as n8n measures it; polls are the GET request_data calls in the sandbox's log. "Last interval" is the wait before the poll that saw the transaction finished: the node cannot notice completion sooner than that, so the target allows that interval plus 10 %. Logarithmic growth is checked against 2 + 2·log2(1 + delay / first interval) polls; a poller with a fixed 1-s interval would need delay + 1.`,
+		method: `One course upsert with options.waitForCompletion against the sandbox with transaction delays of ${TRANSACTION_DELAYS_SEC.join(', ')} s (no latency, throttle 300/min). Completion time is the sandbox's completed_at of the transaction; the node's return is its end time as n8n measures it; polls are the GET request_data calls in the sandbox's log. "Last interval" is the wait before the poll that saw the transaction finished (from the acceptance, when that was the first poll): the node cannot notice completion sooner than that, so the target allows that interval plus 10 %. Logarithmic growth is checked against 2 + 2·log2(1 + delay / first interval) polls; a poller with a fixed 1-s interval would need delay + 1.`,
 		rows,
 		checks,
 		details: { runs },
