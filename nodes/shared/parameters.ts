@@ -41,7 +41,9 @@ export function itemParameters(fns: IExecuteFunctions): IExecuteFunctions {
 		if (holdsExpression(raw)) return viaN8n();
 		const key = `${name}\u0000${JSON.stringify(fallbackValue) ?? ''}\u0000${options?.extractValue === true}`;
 		if (!fixed.has(key)) fixed.set(key, viaN8n());
-		return fixed.get(key);
+		const value = fixed.get(key);
+		// Each item gets its own copy, as from n8n: a change one item makes cannot reach the next.
+		return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 	};
 	return Object.create(fns, {
 		getNodeParameter: { value: getNodeParameter },
@@ -65,6 +67,7 @@ function isLocator(raw: unknown): raw is { __rl: true; value: unknown } {
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (typeof value === 'object' && value !== null) return Object.values(value).some(holdsExpression);
+	if (typeof value === 'object' && value !== null)
+		return Object.values(value).some(holdsExpression);
 	return false;
 }

@@ -23,6 +23,15 @@ export const DECREASE_FACTOR = 0.7;
 /** Then it climbs back by this share of the configured rate per second (additive increase). */
 export const INCREASE_PER_SEC = 0.01;
 
+/**
+ * How far ahead an item's first request may book a slot. Slots are spaced at the pace in force
+ * when booked: a queue of bookings made while the pace was cut would keep it cut long after it
+ * climbed back (many executions on one queue-mode worker queue dozens of items). Beyond this, a
+ * first request waits without booking and asks again; retries (a started deadline) book at
+ * once, so they go first.
+ */
+export const BOOKING_HORIZON_MS = 2_000;
+
 /** The pace never drops below this share of the configured rate. */
 const MIN_SHARE = 0.05;
 
@@ -104,6 +113,11 @@ export class RequestThrottle {
 			const now = this.clock();
 			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
 			if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
+			const horizon = Math.max(BOOKING_HORIZON_MS, 2 * intervalFor(this.currentRate()));
+			if (deadline !== undefined && !deadline.started && slot - now > horizon) {
+				if (!(await pause(horizon / 2, deadline.cancelSignal, this.clock))) return 'cancelled';
+				continue;
+			}
 			this.nextSlotAt = slot + intervalFor(this.currentRate());
 			this.remember(slot);
 			// Timers cannot wait less than a millisecond: a nearer slot is taken at once.

@@ -124,6 +124,27 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 		expect(throttle.currentRate()).toBe(before);
 	});
 
+	test('first requests queued while the pace is cut follow it as it climbs back, not the cut pace', async () => {
+		const throttle = new RequestThrottle(60); // one a second at most
+		for (let i = 0; i < 12; i++) {
+			throttle.throttled(1); // 429 after 429: down to the floor, 3 a minute
+			await jest.advanceTimersByTimeAsync(2);
+		}
+		expect(throttle.currentRate()).toBeCloseTo(3);
+		const starts: number[] = [];
+		const from = Date.now();
+		const items = Array.from({ length: 20 }, async () => {
+			const first = new Deadline(600_000, undefined, Date.now, { startsAtFirstSlot: true });
+			expect(await throttle.acquire(first)).toBeUndefined();
+			starts.push(Date.now() - from);
+		});
+		await jest.advanceTimersByTimeAsync(600_000);
+		await Promise.all(items);
+		// Booked all at once at the floor's 20 s spacing, the last would start after 380 s; the
+		// pace reaches 60 a minute again after 95 s, and the queue follows it.
+		expect(Math.max(...starts)).toBeLessThan(150_000);
+	});
+
 	test('a lower configured rate caps the pace at once', () => {
 		const throttle = new RequestThrottle(300);
 		throttle.setRate(100);

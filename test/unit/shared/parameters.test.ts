@@ -27,6 +27,17 @@ describe('itemParameters', () => {
 		expect(getNodeParameter).toHaveBeenCalledTimes(2);
 	});
 
+	test('each item gets its own copy of a fixed collection, so one item changing it cannot reach the next', () => {
+		const { fns } = fakeFunctions({ options: { timeout: 30 } }, [{}, {}]);
+		const asN8n = fns as unknown as { getNodeParameter: jest.Mock };
+		asN8n.getNodeParameter.mockImplementation(() => ({ timeout: 30, tags: ['a'] }));
+		const reader = itemParameters(fns);
+		const first = reader.getNodeParameter('options', 0, {}) as { tags: string[] };
+		first.tags.push('changed by item 0');
+		expect(reader.getNodeParameter('options', 1, {})).toEqual({ timeout: 30, tags: ['a'] });
+		expect(asN8n.getNodeParameter).toHaveBeenCalledTimes(1);
+	});
+
 	test('a mapping that only reads a plain field of the item is read from the item', () => {
 		const { fns, getNodeParameter } = fakeFunctions({ name: '={{ $json.name }}', url: '={{$json.url}}' }, [
 			{ name: 'A', url: 'https://a.test/' },
