@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
  * What the queue benchmark imports into n8n: one LMS credential per configuration (they differ in
  * Requests per Minute only) and one workflow per configuration, Webhook → Split Out → Create or

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { CHAT_HOOK_PATH, exampleCatalogRows, startExampleEnvironment, type ExampleEnvironment } from './lib/example-environment';
 import { loadExample, onboardingDueDate, pinnedTrigger, startingWith, type Completion } from './lib/examples';
 import { outputItems } from './lib/execute-output';
