@@ -21,7 +21,7 @@ const MAX_WINDOW_RECORD = 6_000;
 export const DECREASE_FACTOR = 0.7;
 
 /** Then it climbs back by this share of the configured rate per second (additive increase). */
-export const INCREASE_PER_SEC = 0.01;
+export const INCREASE_PER_SEC = 0.03;
 
 /**
  * How far ahead an item's first request may book a slot. Slots are spaced at the pace in force
