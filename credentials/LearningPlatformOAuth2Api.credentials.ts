@@ -10,6 +10,7 @@ import type {
 
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport';
 import { issueAccessToken, withAccessToken } from '../nodes/LearningPlatform/transport/token';
+import { redirectTestRules } from '../nodes/shared/origin';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';
@@ -114,6 +115,9 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 			qs: { offset: 0, limit: 1 },
 			// The documents require both headers on every call, reads included.
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			// A redirect is not followed: the token stays with the base URL, and the Test fails.
+			disableFollowRedirect: true,
 		},
+		rules: redirectTestRules('Base URL'),
 	};
 }

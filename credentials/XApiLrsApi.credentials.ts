@@ -12,6 +12,7 @@ import {
 	withLrsAuthorization,
 	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
+import { redirectTestRules } from '../nodes/shared/origin';
 
 /**
  * The answers that fail the credential test: every status from 300 on except 403. n8n fails a
@@ -140,8 +141,11 @@ export class XApiLrsApi implements ICredentialType {
 				'X-Experience-API-Version': XAPI_VERSION,
 			},
 			ignoreHttpStatusErrors: { ignore: true, except: TEST_FAILURE_STATUSES },
+			// A redirect is not followed: the token or password stays with the endpoint.
+			disableFollowRedirect: true,
 		},
 		rules: [
+			...redirectTestRules('xAPI Endpoint'),
 			{
 				type: 'responseCode',
 				properties: {

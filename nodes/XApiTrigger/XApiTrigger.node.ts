@@ -74,8 +74,9 @@ export class XApiTrigger implements INodeType {
 		const queries = verbs.length === 0 ? [qs] : verbs.map((verb) => ({ ...qs, verb }));
 		if (this.getMode() === 'manual') {
 			// A manual test shows the latest match as sample data and leaves the cursor alone.
-			const latest = await latestStatement(await openTriggerRun(this), queries);
-			return latest ? [this.helpers.returnJsonArray(shaped(this, [latest]))] : null;
+			const sampleRun = await openTriggerRun(this);
+			const latest = await latestStatement(sampleRun, queries);
+			return latest ? [emitted(this, sampleRun, [latest])] : null;
 		}
 
 		const run = await openTriggerRun(this);
@@ -95,8 +96,13 @@ export class XApiTrigger implements INodeType {
 		}
 		const statements = await readNewStatements(run, queries, cursor);
 		staticData.cursor = prune(cursor) as unknown as IDataObject;
-		return statements.length > 0 ? [this.helpers.returnJsonArray(shaped(this, statements))] : null;
+		return statements.length > 0 ? [emitted(this, run, statements)] : null;
 	}
+}
+
+/** The statements as output items, with every credential value the record store echoed masked. */
+function emitted(context: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
+	return context.helpers.returnJsonArray(run.maskOutput(shaped(context, statements)));
 }
 
 /** One poll's run: the credential read once, the endpoint checked. */

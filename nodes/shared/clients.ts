@@ -37,8 +37,12 @@ const MAX_REMEMBERED_TOKENS = 1_000;
 // Refresh a little before the advertised expiry so a token never dies mid-request.
 const EXPIRY_MARGIN_MS = 30_000;
 
+/**
+ * The one key of a client, normalised: the id as the token request sends it (outer spaces
+ * dropped), so tokens, masks and throttle all belong to the same entry however it was typed.
+ */
 export function clientKey(baseUrl: string, clientId: string): string {
-	return `${baseUrl}|${clientId}`;
+	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
 
 function stateOf(key: string): ClientState {
@@ -112,6 +116,15 @@ export function clientRedactor(key: string, ...current: unknown[]): Redactor {
 	return stateOf(key)
 		.redactor.copy()
 		.add(...current);
+}
+
+/**
+ * The client's own live masks, with the given values (the credential's secret and stored token)
+ * added: for masking every output item, so it is not copied and its pattern is built once,
+ * again only when a new token is issued.
+ */
+export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
+	return stateOf(key).redactor.add(...current);
 }
 
 export interface ClientThrottle {

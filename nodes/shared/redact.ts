@@ -40,6 +40,9 @@ export class Redactor {
 
 	private pattern: RegExp | undefined;
 
+	/** The same alternation without the global flag: `test` keeps no position between calls. */
+	private probe: RegExp | undefined;
+
 	constructor(secrets: Iterable<unknown> = []) {
 		this.add(...secrets);
 	}
@@ -50,6 +53,7 @@ export class Redactor {
 			if (this.secrets.has(value)) continue;
 			this.secrets.add(value);
 			this.pattern = undefined;
+			this.probe = undefined;
 		}
 		return this;
 	}
@@ -62,6 +66,7 @@ export class Redactor {
 	forgetAll(): void {
 		this.secrets.clear();
 		this.pattern = undefined;
+		this.probe = undefined;
 	}
 
 	text(text: string): string {
@@ -81,6 +86,19 @@ export class Redactor {
 			out[key] = SENSITIVE_KEY.test(key) && typeof v === 'string' ? MASK : this.value(v, depth + 1);
 		}
 		return out as T;
+	}
+
+	/**
+	 * An output item with every known secret masked in its strings. Unlike `value`, nothing
+	 * else changes: output is the user's data, so keys, structure and text that merely looks
+	 * sensitive stay as they are. Returns the same value when it holds no secret (the usual
+	 * case: one test per string, no copy), otherwise a copy of only the parts that changed.
+	 */
+	output<T>(value: T): T {
+		const pattern = this.secretPattern();
+		if (!pattern) return value;
+		this.probe ??= new RegExp(pattern.source, 'i');
+		return maskStrings(value, this.probe, pattern, 0);
 	}
 
 	/**
@@ -108,6 +126,30 @@ export class Redactor {
 		this.pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'gi') : undefined;
 		return this.pattern;
 	}
+}
+
+/** Deeper than any output the nodes let through (answers nested deeper are refused). */
+const MAX_OUTPUT_DEPTH = 256;
+
+function maskStrings<T>(value: T, probe: RegExp, pattern: RegExp, depth: number): T {
+	if (typeof value === 'string') {
+		return (probe.test(value) ? value.replace(pattern, MASK) : value) as T;
+	}
+	if (value === null || typeof value !== 'object' || depth > MAX_OUTPUT_DEPTH) return value;
+	if (Array.isArray(value)) {
+		let copy: unknown[] | undefined;
+		value.forEach((entry: unknown, index) => {
+			const masked = maskStrings(entry, probe, pattern, depth + 1);
+			if (masked !== entry) (copy ??= [...value])[index] = masked;
+		});
+		return (copy ?? value) as T;
+	}
+	let copy: Record<string, unknown> | undefined;
+	for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+		const masked = maskStrings(entry, probe, pattern, depth + 1);
+		if (masked !== entry) (copy ??= { ...(value as Record<string, unknown>) })[key] = masked;
+	}
+	return (copy ?? value) as T;
 }
 
 /** Masks one text with the given secrets (see Redactor). */

@@ -33,6 +33,11 @@ export interface Run {
 	/** Masks an error in place with every secret known for the run's credential now. */
 	mask<E>(error: E): E;
 	/**
+	 * An output item with every secret and token known for the run's credential masked: an API
+	 * that echoes what it was sent must not put a credential in the output.
+	 */
+	maskOutput<T>(value: T): T;
+	/**
 	 * Set by the router for item operations: the item only waits from now on (e.g. for its
 	 * transaction), so its place in the pool goes to the next item, which can start sending.
 	 */
@@ -144,7 +149,7 @@ export async function route<R extends Run>(
 			try {
 				const data = await operation.execute(run, entry.input as never, itemIndex);
 				completed++;
-				return pairedItems(data, itemIndex);
+				return pairedItems(run.maskOutput(data), itemIndex);
 			} catch (error) {
 				if (continueOnFail) return failed(error, itemIndex);
 				run.stopped = true;
@@ -183,7 +188,7 @@ async function runBatch<R extends Run>(
 	return prepared.flatMap((entry, itemIndex) => {
 		if ('error' in entry) return failed(entry.error, itemIndex);
 		const outcome = outcomes.get(itemIndex);
-		if (outcome?.status === 'done') return pairedItems(outcome.json, itemIndex);
+		if (outcome?.status === 'done') return pairedItems(run.maskOutput(outcome.json), itemIndex);
 		if (outcome?.status === 'failed') return failed(outcome.error, itemIndex);
 		const reason = outcome?.status === 'notSent' ? outcome.reason : undefined;
 		return failed(

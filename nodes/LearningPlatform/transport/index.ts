@@ -2,7 +2,13 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import { clientCompletion, clientKey, clientRedactor, clientThrottle } from '../../shared/clients';
+import {
+	clientCompletion,
+	clientKey,
+	clientRedactor,
+	clientThrottle,
+	liveClientRedactor,
+} from '../../shared/clients';
 import type { CompletionEstimate } from '../../shared/completion';
 import { Deadline } from '../../shared/deadline';
 import { apiError } from '../../shared/errors';
@@ -77,13 +83,14 @@ export function requestTimeoutMs(credentials: { requestTimeout?: unknown }): num
 	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
 }
 
+/** The credential's client, as the token request, the masks and the throttle know it. */
+export function lmsClientKey(credentials: { baseUrl?: unknown; clientId?: unknown }): string {
+	return clientKey(baseUrlOf(credentials), String(credentials.clientId ?? ''));
+}
+
 /** Everything to mask for this credential: its secret and every token issued for its client. */
 export function lmsRedactor(credentials: LmsCredentials): Redactor {
-	return clientRedactor(
-		clientKey(baseUrlOf(credentials), String(credentials.clientId ?? '')),
-		credentials.clientSecret,
-		credentials.accessToken,
-	);
+	return clientRedactor(lmsClientKey(credentials), credentials.clientSecret, credentials.accessToken);
 }
 
 /**
@@ -107,7 +114,8 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	}
 	const asked = Number(credentials.requestsPerMinute) || 300;
 	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
-	const key = clientKey(baseUrl, String(credentials.clientId ?? ''));
+	const key = lmsClientKey(credentials);
+	const outputMasks = liveClientRedactor(key, credentials.clientSecret, credentials.accessToken);
 	const shared = clientThrottle(key, credentialId, asked);
 	if (shared.requestsPerMinute < asked && 'addExecutionHints' in fns) {
 		fns.addExecutionHints({
@@ -122,6 +130,7 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 		cancelSignal,
 		stopped: false,
 		mask,
+		maskOutput: (value) => outputMasks.output(value),
 		credentials,
 		baseUrl,
 		origin,

@@ -4,12 +4,11 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { HttpProblem, MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/answer';
-import { clientKey, clientRedactor, fingerprint, sharedToken } from '../../shared/clients';
+import { MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/answer';
+import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/clients';
 import { describeHttpFailure, networkWords } from '../../shared/httpFailure';
 import { authorizedFor, originOf } from '../../shared/origin';
-import { documentedAnswer } from '../../shared/validation';
-import { baseUrlOf, requestTimeoutMs } from './index';
+import { baseUrlOf, lmsClientKey, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
 
 interface TokenCredentials {
@@ -43,7 +42,7 @@ export async function issueAccessToken(
 	const values = tokenCredentialsOf(credentials);
 	const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : undefined;
 	const accessToken = await sharedToken(
-		clientKey(values.baseUrl, values.clientId),
+		lmsClientKey(values),
 		values.clientSecret,
 		stale || undefined,
 		async () => await requestToken(this, values, requestTimeoutMs(credentials)),
@@ -61,7 +60,7 @@ async function requestToken(
 	{ baseUrl, clientId, clientSecret }: TokenCredentials,
 	timeoutMs: number,
 ): Promise<{ token: string; expiresInSec?: number }> {
-	const redactor = clientRedactor(clientKey(baseUrl, clientId), clientSecret);
+	const redactor = clientRedactor(lmsClientKey({ baseUrl, clientId }), clientSecret);
 	if (!originOf(baseUrl)) {
 		throw tokenFailure(redactor.text(`The Base URL is not an http(s) address: "${baseUrl}"`));
 	}
@@ -92,14 +91,29 @@ async function requestToken(
 			),
 		);
 	}
+	let body: unknown;
 	try {
-		const answer = { status, contentType, body: jsonOf(status, contentType, text) };
-		const token = documentedAnswer(answer, tokenShape, 'a token');
-		return { token: token.access_token, expiresInSec: token.expires_in };
-	} catch (error) {
-		const words = error instanceof HttpProblem ? error.message : String(error);
-		throw tokenFailure(redactor.text(`Could not get an access token from the platform (${words})`));
+		body = jsonOf(status, contentType, text);
+	} catch {
+		throw tokenFailure(
+			redactor.text(
+				`Could not get an access token from the platform (HTTP ${status}: the answer is not JSON)`,
+			),
+		);
 	}
+	// Masked before it is checked: a token the node refuses is still a live token.
+	const issued = (body as { access_token?: unknown } | null)?.access_token;
+	if (typeof issued === 'string') rememberSecret(lmsClientKey({ baseUrl, clientId }), issued);
+	const token = tokenShape.safeParse(body);
+	if (!token.success) {
+		// Built from the status and the field's name only: the answer itself is never quoted.
+		const issue = token.error.issues[0];
+		const field = issue.path.join('.');
+		throw tokenFailure(
+			`Could not get an access token from the platform (HTTP ${status}: the answer is not a token: ${field ? `${field} ` : ''}${issue.message})`,
+		);
+	}
+	return { token: token.data.access_token, expiresInSec: token.data.expires_in };
 }
 
 /**

@@ -17,7 +17,12 @@ import { callApi } from '../../shared/http';
 import { Redactor } from '../../shared/redact';
 import type { Run } from '../../shared/router';
 import { documentedAnswer } from '../../shared/validation';
-import { authorizationHeader, DEFAULT_REQUEST_TIMEOUT_SEC, XAPI_VERSION } from './authorization';
+import {
+	authorizationHeader,
+	authorizationProblem,
+	DEFAULT_REQUEST_TIMEOUT_SEC,
+	XAPI_VERSION,
+} from './authorization';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 
@@ -111,6 +116,8 @@ export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
 	const credentials = await fns.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
 	const endpoint = endpointOf(fns.getNode(), credentials);
 	const redactor = lrsRedactor(credentials);
+	const problem = authorizationProblem(credentials);
+	if (problem) throw new NodeOperationError(fns.getNode(), problem);
 	const cancelSignal =
 		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
 	return {
@@ -118,6 +125,7 @@ export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
 		cancelSignal,
 		stopped: false,
 		mask: (error) => redactor.error(error),
+		maskOutput: (value) => redactor.output(value),
 		credentials,
 		endpoint,
 		origin: new URL(endpoint).origin,

@@ -123,11 +123,13 @@ describe('the credential type', () => {
 			{ endpoint: ENDPOINT, authentication: 'token', token: '  abc  ' },
 			{ url: `${ENDPOINT}/statements`, headers: { Accept: 'application/json' } },
 		);
+		// Spelled `authorization`: n8n's redirect hook copies only `Authorization` onto redirects.
 		expect(options.headers).toEqual({
 			Accept: 'application/json',
-			Authorization: 'abc',
+			authorization: 'abc',
 			'X-Experience-API-Version': '1.0.3',
 		});
+		expect(options.sendCredentialsOnCrossOriginRedirect).toBe(false);
 	});
 
 	test('authenticate sends the Authorization to the record store only, never to another host', async () => {
@@ -148,7 +150,7 @@ describe('the credential type', () => {
 			baseURL: ENDPOINT,
 			url: '/statements',
 		});
-		expect(relative.headers?.Authorization).toMatch(/^Basic /);
+		expect(relative.headers?.authorization).toMatch(/^Basic /);
 	});
 
 	test('the connection test asks the LRS for one statement, and keeps a test request', () => {
