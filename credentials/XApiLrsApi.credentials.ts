@@ -12,7 +12,7 @@ import {
 	withLrsAuthorization,
 	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
-import { redirectTestRules } from '../nodes/shared/origin';
+import { redirectTestRules } from '../nodes/shared/request/origin';
 
 /**
  * The answers that fail the credential test: every status from 300 on except 403. n8n fails a

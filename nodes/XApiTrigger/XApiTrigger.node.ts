@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { describeIssue } from '../shared/validation';
+import { describeIssue } from '../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport';

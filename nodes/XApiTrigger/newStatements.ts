@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { Deadline } from '../shared/deadline';
+import type { Deadline } from '../shared/pacing/deadline';
 import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';
 import type { Cursor } from './cursor';

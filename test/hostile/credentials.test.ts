@@ -4,7 +4,7 @@
  * and n8n's own HTTP Request node with a predefined credential type — against real loopback
  * servers that redirect elsewhere, echo what they were sent, or issue tokens the nodes must refuse.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject as IDataObject } from 'n8n-workflow';
 
 import type { Loopback } from '../../harness/loopback';
 import { json } from '../../harness/loopback';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/router';
-import { route } from '../../shared/router';
+import type { Operation } from '../../shared/items/router';
+import { route } from '../../shared/items/router';
 import type { LmsRun } from '../transport';
 import { lmsConcurrency, openLmsRun } from '../transport';
 import * as assignment from './assignment';

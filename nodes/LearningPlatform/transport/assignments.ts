@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Deadline } from '../../shared/deadline';
+import type { Deadline } from '../../shared/pacing/deadline';
 import type { LmsRun } from './index';
 import { postWrite } from './transactions';
 

@@ -9,7 +9,7 @@ import {
 	listOfStrings,
 	positiveAmount,
 	safeId,
-} from '../../shared/validation';
+} from '../../shared/items/input';
 
 /**
  * The course contract, declared once. Each field names its API field, its parameter, its form

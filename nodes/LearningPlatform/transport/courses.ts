@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Deadline } from '../../shared/deadline';
-import type { PagingLimits } from '../../shared/paging';
-import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/paging';
+import type { Deadline } from '../../shared/pacing/deadline';
+import type { PagingLimits } from '../../shared/pacing/paging';
+import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
 import type { IndexedCourse } from './catalog';
 import type { CourseValues } from './courseContract';
 import { courseBody, EXTERNAL_ID_FIELD, mergeWithListing, STATUS_FIELD } from './courseContract';

@@ -8,18 +8,18 @@ import {
 	clientRedactor,
 	clientThrottle,
 	liveClientRedactor,
-} from '../../shared/clients';
-import type { CompletionEstimate } from '../../shared/completion';
-import { Deadline } from '../../shared/deadline';
-import { apiError } from '../../shared/errors';
-import type { RequestingFunctions } from '../../shared/http';
-import { callApi } from '../../shared/http';
-import { originOf } from '../../shared/origin';
-import type { Redactor } from '../../shared/redact';
-import type { Run } from '../../shared/router';
-import type { RequestThrottle } from '../../shared/throttle';
-import { concurrencyFor } from '../../shared/throttle';
-import { documentedAnswer } from '../../shared/validation';
+} from '../../shared/pacing/clients';
+import type { CompletionEstimate } from '../../shared/pacing/completion';
+import { Deadline } from '../../shared/pacing/deadline';
+import { apiError } from '../../shared/request/errors';
+import type { RequestingFunctions } from '../../shared/request/call';
+import { callApi } from '../../shared/request/call';
+import { originOf } from '../../shared/request/origin';
+import type { Redactor } from '../../shared/request/redact';
+import type { Run } from '../../shared/items/router';
+import type { RequestThrottle } from '../../shared/pacing/throttle';
+import { concurrencyFor } from '../../shared/pacing/throttle';
+import { documentedAnswer } from '../../shared/items/input';
 import { CatalogIndex } from './catalog';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';

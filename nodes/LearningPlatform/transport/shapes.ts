@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { isHeaderSafe } from '../../shared/origin';
+import { isHeaderSafe } from '../../shared/request/origin';
 
 /**
  * The answers the platform documents, as the node checks them. Only what the node relies on

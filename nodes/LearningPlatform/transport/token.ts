@@ -4,10 +4,10 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/answer';
-import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/clients';
-import { describeHttpFailure, networkWords } from '../../shared/httpFailure';
-import { authorizedFor, originOf } from '../../shared/origin';
+import { MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/request/answer';
+import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/pacing/clients';
+import { describeHttpFailure, networkWords } from '../../shared/request/failure';
+import { authorizedFor, originOf } from '../../shared/request/origin';
 import { baseUrlOf, lmsClientKey, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
 

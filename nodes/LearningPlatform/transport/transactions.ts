@@ -1,11 +1,11 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { HttpProblem } from '../../shared/answer';
-import type { CompletionEstimate } from '../../shared/completion';
-import type { Deadline } from '../../shared/deadline';
-import { apiError } from '../../shared/errors';
-import { pollUntil } from '../../shared/polling';
+import { HttpProblem } from '../../shared/request/answer';
+import type { CompletionEstimate } from '../../shared/pacing/completion';
+import type { Deadline } from '../../shared/pacing/deadline';
+import { apiError } from '../../shared/request/errors';
+import { pollUntil } from '../../shared/pacing/waiting';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';
 import type { AcceptedWrite, Transaction } from './shapes';

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { authorizedFor, isHeaderSafe, originOf } from '../../shared/origin';
+import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/origin';
 
 /** The only xAPI version this package speaks; every record store call names it. */
 export const XAPI_VERSION = '1.0.3';

@@ -10,13 +10,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ZodTypeAny } from 'zod';
 
-import { HttpProblem } from '../../shared/answer';
-import { Deadline } from '../../shared/deadline';
-import { apiError } from '../../shared/errors';
-import { callApi } from '../../shared/http';
-import { Redactor } from '../../shared/redact';
-import type { Run } from '../../shared/router';
-import { documentedAnswer } from '../../shared/validation';
+import { HttpProblem } from '../../shared/request/answer';
+import { Deadline } from '../../shared/pacing/deadline';
+import { apiError } from '../../shared/request/errors';
+import { callApi } from '../../shared/request/call';
+import { Redactor } from '../../shared/request/redact';
+import type { Run } from '../../shared/items/router';
+import { documentedAnswer } from '../../shared/items/input';
 import {
 	authorizationHeader,
 	authorizationProblem,

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Deadline } from '../../shared/deadline';
-import type { PagingLimits } from '../../shared/paging';
-import { DEFAULT_PAGING_LIMITS, LinkGuard, PageGuard, PagingError } from '../../shared/paging';
+import type { Deadline } from '../../shared/pacing/deadline';
+import type { PagingLimits } from '../../shared/pacing/paging';
+import { DEFAULT_PAGING_LIMITS, LinkGuard, PageGuard, PagingError } from '../../shared/pacing/paging';
 import type { LrsRun } from './index';
 import { lrsRequest, resolveMoreLink, tryLrsRequest } from './index';
 import type { StatementResult } from './shapes';

@@ -1,6 +1,6 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
-type Items = typeof import('../../../nodes/shared/items');
+type Items = typeof import('../../../nodes/shared/items/results');
 type Workflow = typeof import('n8n-workflow');
 
 const node = (onError?: INode['onError']): INode => ({

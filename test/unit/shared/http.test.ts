@@ -1,10 +1,10 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { Readable } from 'node:stream';
 
-import { Deadline } from '../../../nodes/shared/deadline';
-import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/http';
-import { callApi } from '../../../nodes/shared/http';
-import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/retry';
+import { Deadline } from '../../../nodes/shared/pacing/deadline';
+import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/request/call';
+import { callApi } from '../../../nodes/shared/request/call';
+import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/request/retry';
 
 /** What a scripted server answers: a status (with a JSON body) or a network error code. */
 type Scripted =

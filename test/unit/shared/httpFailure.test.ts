@@ -1,4 +1,4 @@
-import { describeHttpFailure, parseRetryAfter } from '../../../nodes/shared/httpFailure';
+import { describeHttpFailure, parseRetryAfter } from '../../../nodes/shared/request/failure';
 
 describe('describeHttpFailure', () => {
 	test('reads status, Retry-After and body through n8n and axios wrappers', () => {

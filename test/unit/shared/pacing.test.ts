@@ -1,16 +1,16 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { CompletionEstimate } from '../../../nodes/shared/completion';
-import { Deadline } from '../../../nodes/shared/deadline';
-import { pollUntil } from '../../../nodes/shared/polling';
-import { mapWithConcurrency } from '../../../nodes/shared/pool';
-import { waitAfterThrottle } from '../../../nodes/shared/retry';
+import { CompletionEstimate } from '../../../nodes/shared/pacing/completion';
+import { Deadline } from '../../../nodes/shared/pacing/deadline';
+import { pollUntil } from '../../../nodes/shared/pacing/waiting';
+import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
+import { waitAfterThrottle } from '../../../nodes/shared/request/retry';
 import {
 	CONTENTION_WINDOW_MS,
 	DECREASE_FACTOR,
 	INCREASE_PER_SEC,
 	RequestThrottle,
 	WINDOW_MARGIN_MS,
-} from '../../../nodes/shared/throttle';
+} from '../../../nodes/shared/pacing/throttle';
 import { Throttle as ServiceThrottle } from '../../../sandbox/throttle';
 
 // Time here is jest's fake clock: the tests check order, spacing and counts, not speed.

@@ -1,4 +1,4 @@
-import { LinkGuard, PageGuard } from '../../../nodes/shared/paging';
+import { LinkGuard, PageGuard } from '../../../nodes/shared/pacing/paging';
 
 describe('PageGuard', () => {
 	test('passes new items, flags repeated ones, and refuses a page of nothing new', () => {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { LearningPlatform } from '../../../nodes/LearningPlatform/LearningPlatform.node';
-import { itemParameters } from '../../../nodes/shared/parameters';
+import { itemParameters } from '../../../nodes/shared/items/parameters';
 import { XApi } from '../../../nodes/XApi/XApi.node';
 
 function fakeFunctions(parameters: INodeParameters, items: Array<Record<string, unknown>>) {

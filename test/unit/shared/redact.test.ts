@@ -1,4 +1,4 @@
-import { Redactor, redactText, redactValue } from '../../../nodes/shared/redact';
+import { Redactor, redactText, redactValue } from '../../../nodes/shared/request/redact';
 
 describe('redaction', () => {
 	test('masks secrets in every spelling a URL could carry them', () => {

@@ -1,9 +1,9 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { clientThrottle } from '../../../nodes/shared/clients';
-import { Deadline, pause } from '../../../nodes/shared/deadline';
-import { pollUntil } from '../../../nodes/shared/polling';
-import { mapWithConcurrency } from '../../../nodes/shared/pool';
-import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/throttle';
+import { clientThrottle } from '../../../nodes/shared/pacing/clients';
+import { Deadline, pause } from '../../../nodes/shared/pacing/deadline';
+import { pollUntil } from '../../../nodes/shared/pacing/waiting';
+import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
+import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
 
 // Time here is jest's fake clock: the tests check order and spacing, not how fast the machine is.
 beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));

@@ -7,7 +7,7 @@ import {
 	flexibleDateTime,
 	listOfStrings,
 	parseItemInput,
-} from '../../../nodes/shared/validation';
+} from '../../../nodes/shared/items/input';
 
 const node = { name: 'Node' } as INode;
 

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { flexibleDate, parseItemInput, safeId } from '../../../shared/validation';
-import type { ItemOperation } from '../../../shared/router';
+import { flexibleDate, parseItemInput, safeId } from '../../../shared/items/input';
+import type { ItemOperation } from '../../../shared/items/router';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput, safeId } from '../../../shared/validation';
+import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
 import { additionalFieldsProperty, courseValuesSchema } from '../../transport/courseContract';

@@ -7,8 +7,8 @@ import {
 	pagingCeilingShape,
 	pagingLimitsFrom,
 	returnAllAndLimit,
-} from '../../../shared/pagination';
-import { parseItemInput } from '../../../shared/validation';
+} from '../../../shared/pacing/pagination';
+import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';

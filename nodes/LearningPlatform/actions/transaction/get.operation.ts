@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/validation';
+import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { getTransaction } from '../../transport/transactions';

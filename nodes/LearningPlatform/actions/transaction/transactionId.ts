@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { safeId } from '../../../shared/validation';
+import { safeId } from '../../../shared/items/input';
 
 export const transactionIdProperty: INodeProperties = {
 	displayName: 'Transaction ID',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { statementIdSchema } from '../../helpers/statementInput';
 
-import { parseItemInput } from '../../../shared/validation';
+import { parseItemInput } from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
 import { getStatement } from '../../transport/statements';
 

@@ -7,10 +7,10 @@ import {
 	pagingCeilingShape,
 	pagingLimitsFrom,
 	returnAllAndLimit,
-} from '../../../shared/pagination';
-import { parseItemInput } from '../../../shared/validation';
+} from '../../../shared/pacing/pagination';
+import { parseItemInput } from '../../../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
-import type { PagingLimits } from '../../../shared/paging';
+import type { PagingLimits } from '../../../shared/pacing/paging';
 import type { LrsRun } from '../../transport';
 import { forEachStatementPage } from '../../transport/statements';
 

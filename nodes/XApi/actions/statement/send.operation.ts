@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/validation';
+import { parseItemInput } from '../../../shared/items/input';
 import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
-import type { ItemOutcome, PreparedItem } from '../../../shared/router';
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/router';
 import type { LrsRun } from '../../transport';
 import { buildStatement, statementFormSchema } from './buildStatement';
 import { sendStatements } from './sendStatements';

@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/validation';
+import { parseItemInput } from '../../../shared/items/input';
 import { checkedStatement, statementIdSchema } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
 import { VOIDED_VERB } from '../../helpers/vocabulary';
-import type { ItemOutcome, PreparedItem } from '../../../shared/router';
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/router';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE } from './send.operation';
 import { sendStatements } from './sendStatements';

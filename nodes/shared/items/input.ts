@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodType, ZodTypeAny, ZodTypeDef } from 'zod';
 import { z } from 'zod';
 
-import { unexpectedAnswer } from './answer';
+import { unexpectedAnswer } from '../request/answer';
 
 /** `additionalFields.prices[1].amount` from a zod issue path. */
 export function issuePath(path: ReadonlyArray<string | number>): string {

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from './httpFailure';
+import { parseRetryAfter } from './failure';
 
 /** How a call may be repeated. */
 export interface RetryPolicy {

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
 import { CompletionEstimate } from './completion';
-import { Redactor } from './redact';
+import { Redactor } from '../request/redact';
 import { RequestThrottle } from './throttle';
 
 /**

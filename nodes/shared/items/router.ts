@@ -12,8 +12,8 @@ import {
 	CONTINUE_ON_FAIL_HINT,
 	withProgress,
 } from './itemFailures';
-import { errorItem, pairedItems } from './items';
-import type { RequestingFunctions } from './http';
+import { errorItem, pairedItems } from './results';
+import type { RequestingFunctions } from '../request/call';
 import { itemParameters } from './parameters';
 import type { PoolSlot } from './pool';
 import { mapWithConcurrency } from './pool';

@@ -16,12 +16,12 @@ import {
 	jsonOf,
 	readBody,
 } from './answer';
-import type { Deadline } from './deadline';
-import { anySignal, pause } from './deadline';
-import { describeHttpFailure, networkWords } from './httpFailure';
+import type { Deadline } from '../pacing/deadline';
+import { anySignal, pause } from '../pacing/deadline';
+import { describeHttpFailure, networkWords } from './failure';
 import type { RetryPolicy } from './retry';
 import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
-import type { RequestThrottle } from './throttle';
+import type { RequestThrottle } from '../pacing/throttle';
 
 /** Action nodes, the polling trigger and the editor's list searches send requests. */
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;

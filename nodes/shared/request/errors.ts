@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { HttpProblem } from './answer';
-import { describeHttpFailure, networkWords } from './httpFailure';
+import { describeHttpFailure, networkWords } from './failure';
 import type { Redactor } from './redact';
 
 /**
