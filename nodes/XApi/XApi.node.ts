@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { router } from './actions/router';
-import * as statement from './actions/statement';
+import { resourceProperties, subtitleOf } from '../shared/items/operation';
+import { resources, router } from './actions/router';
 
 export class XApi implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,7 +16,7 @@ export class XApi implements INodeType {
 		icon: { light: 'file:xApi.svg', dark: 'file:xApi.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: subtitleOf(resources),
 		description:
 			'Record learning experiences as xAPI statements in a learning record store, and read or void them',
 		defaults: { name: 'xAPI' },
@@ -24,17 +24,7 @@ export class XApi implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'xApiLrsApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [{ name: 'Statement', value: 'statement' }],
-				default: 'statement',
-			},
-			...statement.description,
-		],
+		properties: resourceProperties(resources, 'statement'),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

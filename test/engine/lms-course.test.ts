@@ -369,3 +369,70 @@ describe('course archive', () => {
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 	});
 });
+
+describe('course get', () => {
+	const listed = (n: number) => ({
+		id: String(700 + n),
+		external_id: `get-${n}`,
+		name: `Course ${n}`,
+		url: `https://learn.test/get/${n}`,
+		tags: ['one', 'two'],
+		duration_sec: 60 * n,
+	});
+
+	test('finds each item\'s course in one read of the catalog, by external ID or picker', async () => {
+		const credentials = credentialsWithToken();
+		const pages = nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '0')
+			.reply(200, { data: [listed(1), listed(2)], total_count: 3 })
+			.get(COURSES)
+			.query((q) => q.offset === '2')
+			.reply(200, { data: [listed(3)], total_count: 3 });
+
+		const run = await runNode({
+			credentials,
+			items: [{ id: 'get-3' }, { id: 'get-1' }, { id: 'get-3' }],
+			parameters: {
+				resource: 'course',
+				operation: 'get',
+				externalId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
+		});
+
+		expect(run.error).toBeUndefined();
+		expect(pages.isDone()).toBe(true);
+		expect(run.items.map((item) => [item.json.id, item.json.external_id, item.pairedItem])).toEqual([
+			['703', 'get-3', { item: 0 }],
+			['701', 'get-1', { item: 1 }],
+			['703', 'get-3', { item: 2 }],
+		]);
+		expect(run.items[0].json).toMatchObject({
+			name: 'Course 3',
+			url: 'https://learn.test/get/3',
+			tags: ['one', 'two'],
+			duration_sec: 180,
+		});
+	});
+
+	test('a course that is not in the catalog fails that item by name', async () => {
+		const credentials = credentialsWithToken();
+		nock(BASE_URL)
+			.get(COURSES)
+			.query(true)
+			.reply(200, { data: [listed(1)], total_count: 1 });
+
+		const run = await runNode({
+			credentials,
+			continueOnFail: true,
+			items: [{ id: 'get-1' }, { id: 'get-9' }],
+			parameters: { resource: 'course', operation: 'get', externalId: '={{ $json.id }}' },
+		});
+
+		expect(run.items.map((item) => item.json.external_id ?? item.json.error)).toEqual([
+			'get-1',
+			'No course with external ID "get-9" was found',
+		]);
+		expect(run.items[1].pairedItem).toEqual({ item: 1 });
+	});
+});

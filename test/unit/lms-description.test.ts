@@ -25,7 +25,7 @@ describe('the LMS node keeps the public interface', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'learningPlatformOAuth2Api', required: true }]);
 		expect(values(find('resource'))).toEqual(['assignment', 'course', 'transaction']);
-		expect(values(find('operation', 'course'))).toEqual(['archive', 'getMany', 'upsert']);
+		expect(values(find('operation', 'course'))).toEqual(['archive', 'get', 'getMany', 'upsert']);
 		expect(values(find('operation', 'assignment'))).toEqual(['assign', 'complete', 'start', 'withdraw']);
 		expect(values(find('operation', 'transaction'))).toEqual(['get', 'wait']);
 	});

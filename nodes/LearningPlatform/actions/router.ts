@@ -1,28 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/items/router';
+import type { Resource } from '../../shared/items/operation';
 import { route } from '../../shared/items/router';
 import type { LmsRun } from '../transport';
 import { lmsConcurrency, openLmsRun } from '../transport';
-import * as assignment from './assignment';
-import * as course from './course';
-import * as transaction from './transaction';
+import { assignment } from './assignment';
+import { course } from './course';
+import { transaction } from './transaction';
 
-const operations: Record<string, Record<string, Operation<LmsRun>>> = {
-	course: { upsert: course.upsert, getMany: course.getMany, archive: course.archive },
-	assignment: {
-		assign: assignment.assign,
-		withdraw: assignment.withdraw,
-		complete: assignment.complete,
-		start: assignment.start,
-	},
-	transaction: { get: transaction.get, wait: transaction.wait },
-};
+/** The node's resources, in the order the form shows them; everything else derives from these. */
+export const resources: ReadonlyArray<Resource<LmsRun>> = [course, assignment, transaction];
 
-/** The LMS node's parts of the shared router: its operations, its run, its concurrency. */
+/** The LMS node's parts of the shared router: its resources, its run, its concurrency. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await route(this, {
-		operations,
+		resources,
 		openRun: openLmsRun,
 		concurrency: lmsConcurrency,
 		itemsAre: 'items',

@@ -83,9 +83,43 @@ async function catalogEntry(
 	});
 }
 
+/**
+ * One course by its external id, from the catalog index (read once per execution, whatever the
+ * number of items): its platform id and what the listing carries, under the API's field names.
+ * A course that is not in the catalog fails the item, naming it.
+ */
+export async function getCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	const found = await catalogEntry(run, itemIndex, externalId, deadline);
+	if (!found) throw notInCatalog(run, itemIndex, externalId, 'Get');
+	return { id: found.id, ...found.listed };
+}
+
+function notInCatalog(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	operation: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		run.fns.getNode(),
+		`No course with external ID "${externalId}" was found`,
+		{
+			itemIndex,
+			description: `${operation} looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.`,
+		},
+	);
+}
+
 export interface CourseWrite {
 	waitForCompletion: boolean;
 	deadline: Deadline;
+	/** Called once the write was accepted and the item only waits for its transaction. */
+	whileWaiting?: () => void;
 }
 
 /**
@@ -138,17 +172,7 @@ export async function archiveCourse(
 	write: CourseWrite,
 ): Promise<IDataObject> {
 	const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
-	if (!current) {
-		throw new NodeOperationError(
-			run.fns.getNode(),
-			`No course with external ID "${externalId}" was found`,
-			{
-				itemIndex,
-				description:
-					"Archive looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.",
-			},
-		);
-	}
+	if (!current) throw notInCatalog(run, itemIndex, externalId, 'Archive');
 	const merged = mergeWithListing(
 		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
 		current.listed,

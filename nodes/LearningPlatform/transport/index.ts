@@ -11,15 +11,15 @@ import {
 } from '../../shared/pacing/clients';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
 import { Deadline } from '../../shared/pacing/deadline';
-import { apiError } from '../../shared/request/errors';
+import { apiError } from '../../shared/request/failure';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { callApi } from '../../shared/request/call';
 import { originOf } from '../../shared/request/origin';
 import type { Redactor } from '../../shared/request/redact';
-import type { Run } from '../../shared/items/router';
+import type { Run } from '../../shared/items/operation';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { concurrencyFor } from '../../shared/pacing/throttle';
-import { documentedAnswer } from '../../shared/items/input';
+import { documentedAnswer } from '../../shared/request/answer';
 import { CatalogIndex } from './catalog';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';

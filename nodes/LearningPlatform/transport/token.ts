@@ -6,7 +6,7 @@ import type {
 
 import { MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/request/answer';
 import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/pacing/clients';
-import { describeHttpFailure, networkWords } from '../../shared/request/failure';
+import { fromRequestError } from '../../shared/request/failure';
 import { authorizedFor, originOf } from '../../shared/request/origin';
 import { baseUrlOf, lmsClientKey, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
@@ -125,13 +125,14 @@ function tokenFailure(words: string): Error {
 }
 
 async function failureWords(error: unknown, signal: AbortSignal): Promise<string> {
-	const failure = describeHttpFailure(error);
-	if (!failure.status) {
-		if (signal.aborted) return 'no answer in time';
-		return failure.networkCode ? networkWords(failure.networkCode) : failure.message;
+	const problem = fromRequestError(error);
+	if (problem.kind !== 'status' || !problem.status) {
+		return signal.aborted ? 'no answer in time' : problem.message;
 	}
-	const text = (await readBody(failure.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' })))
-		.text;
+	const status = problem.status;
+	const text = (
+		await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }))
+	).text;
 	let apiMessage = '';
 	try {
 		const body = JSON.parse(text) as { message?: unknown; error?: unknown };
@@ -144,12 +145,12 @@ async function failureWords(error: unknown, signal: AbortSignal): Promise<string
 	} catch {
 		apiMessage = '';
 	}
-	if (failure.status >= 300 && failure.status < 400) {
-		const location = String(failure.headers?.location ?? '');
-		return `HTTP ${failure.status}: the token endpoint redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret`;
+	if (status >= 300 && status < 400) {
+		const location = String(problem.details.headers?.location ?? '');
+		return `HTTP ${status}: the token endpoint redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret`;
 	}
-	const hint = failure.status === 401 ? ' (check the client ID and secret)' : '';
-	return `HTTP ${failure.status}${apiMessage ? `: ${apiMessage.slice(0, 300)}` : ''}${hint}`;
+	const hint = status === 401 ? ' (check the client ID and secret)' : '';
+	return `HTTP ${status}${apiMessage ? `: ${apiMessage.slice(0, 300)}` : ''}${hint}`;
 }
 
 /**

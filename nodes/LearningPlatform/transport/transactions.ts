@@ -1,10 +1,9 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { HttpProblem } from '../../shared/request/answer';
+import { HttpProblem, apiError } from '../../shared/request/failure';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
 import type { Deadline } from '../../shared/pacing/deadline';
-import { apiError } from '../../shared/request/errors';
 import { pollUntil } from '../../shared/pacing/waiting';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';
@@ -142,6 +141,8 @@ export interface Write {
 	deadline: Deadline;
 	/** Fields the output starts with (what the user asked for). */
 	echo: IDataObject;
+	/** Called once the write was accepted and the item only waits for its transaction. */
+	whileWaiting?: () => void;
 }
 
 /**
@@ -174,7 +175,7 @@ export async function postWrite(
 	};
 	if (!write.waitForCompletion) return { ...output, confirmation: 'accepted, not confirmed' };
 	// The item only waits from here on: the next item may start sending meanwhile.
-	run.releaseSlot?.(itemIndex);
+	write.whileWaiting?.();
 	const done = await waitForTransaction(run, itemIndex, transaction.id, {
 		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
 		deadline: write.deadline,

@@ -1,19 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation } from '../../shared/items/router';
+import type { Resource } from '../../shared/items/operation';
 import { route } from '../../shared/items/router';
 import type { LrsRun } from '../transport';
 import { openLrsRun } from '../transport';
-import * as statement from './statement';
+import { statement } from './statement';
 
-const operations: Record<string, Record<string, Operation<LrsRun>>> = {
-	statement: {
-		send: statement.send,
-		get: statement.get,
-		getMany: statement.getMany,
-		void: statement.voidStatement,
-	},
-};
+/** The node's resources; everything else derives from these. */
+export const resources: ReadonlyArray<Resource<LrsRun>> = [statement];
 
 /** Reads in flight at once; record stores publish no rate limit, and 429s are waited out. */
 const READ_CONCURRENCY = 4;
@@ -24,7 +18,7 @@ const READ_CONCURRENCY = 4;
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await route(this, {
-		operations,
+		resources,
 		openRun: openLrsRun,
 		concurrency: () => READ_CONCURRENCY,
 		itemsAre: 'statements',

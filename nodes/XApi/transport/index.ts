@@ -10,13 +10,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ZodTypeAny } from 'zod';
 
-import { HttpProblem } from '../../shared/request/answer';
 import { Deadline } from '../../shared/pacing/deadline';
-import { apiError } from '../../shared/request/errors';
+import { apiError, HttpProblem } from '../../shared/request/failure';
 import { callApi } from '../../shared/request/call';
 import { Redactor } from '../../shared/request/redact';
-import type { Run } from '../../shared/items/router';
-import { documentedAnswer } from '../../shared/items/input';
+import type { Run } from '../../shared/items/operation';
+import { documentedAnswer } from '../../shared/request/answer';
 import {
 	authorizationHeader,
 	authorizationProblem,

@@ -1,17 +1,13 @@
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodIssue, ZodType, ZodTypeAny, ZodTypeDef } from 'zod';
+import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 import { z } from 'zod';
 
-import { unexpectedAnswer } from '../request/answer';
+import { issuePath } from '../request/answer';
 
-/** `additionalFields.prices[1].amount` from a zod issue path. */
-export function issuePath(path: ReadonlyArray<string | number>): string {
-	return path.reduce<string>(
-		(acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
-		'',
-	);
-}
+export { issuePath };
+
+
 
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
@@ -237,23 +233,3 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 	}
 	return number;
 });
-/**
- * The answer's body if it has the documented shape; otherwise an unexpected-answer problem
- * naming what is missing, so that nonsense is never reported as success.
- */
-export function documentedAnswer<S extends ZodTypeAny>(
-	answer: { status: number; contentType: string; body: unknown },
-	schema: S,
-	what: string,
-): z.output<S> {
-	const result = schema.safeParse(answer.body);
-	if (result.success) return result.data;
-	const issue = result.error.issues[0];
-	const where = issuePath(issue.path);
-	throw unexpectedAnswer(
-		answer.status,
-		answer.contentType,
-		answer.body === undefined ? '' : JSON.stringify(answer.body),
-		`not ${what} (${where ? `${where}: ` : ''}${issue.message})`,
-	);
-}

@@ -1,96 +1,23 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	appendDescription,
-	assertAllValid,
-	CONTINUE_ON_FAIL_HINT,
-	withProgress,
-} from './itemFailures';
-import { errorItem, pairedItems } from './results';
-import type { RequestingFunctions } from '../request/call';
-import { itemParameters } from './parameters';
-import type { PoolSlot } from './pool';
-import { mapWithConcurrency } from './pool';
+import type {
+	BatchOperation,
+	ItemOutcome,
+	NodeRouting,
+	Operation,
+	PoolPlace,
+	PreparedItem,
+	Resource,
+	Run,
+} from './operation';
+import { findOperation } from './operation';
+import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
 
 /**
- * What every execution of a node shares, created by the router before the first item and
- * passed to operations and transport explicitly: n8n's functions, the cancel signal, whether
- * the run has stopped at a failed item, and how errors are masked. Each node adds its own
- * parts (credentials, throttle, catalog index, …).
+ * The item runner: the only loop over a node's items. It owns pairing, Continue On Fail,
+ * cancellation and masking; item operations run through one bounded pool.
  */
-export interface Run {
-	/** n8n's functions: an execution's, or the editor's when it searches a list. */
-	readonly fns: RequestingFunctions;
-	readonly cancelSignal?: AbortSignal;
-	/** Set once an item failed and the run will stop: nothing more may be sent. */
-	stopped: boolean;
-	/** Masks an error in place with every secret known for the run's credential now. */
-	mask<E>(error: E): E;
-	/**
-	 * An output item with every secret and token known for the run's credential masked: an API
-	 * that echoes what it was sent must not put a credential in the output.
-	 */
-	maskOutput<T>(value: T): T;
-	/**
-	 * Set by the router for item operations: the item only waits from now on (e.g. for its
-	 * transaction), so its place in the pool goes to the next item, which can start sending.
-	 */
-	releaseSlot?(itemIndex: number): void;
-}
-
-interface Described<Input> {
-	description: INodeProperties[];
-	/** Reads and validates one item's parameters without sending anything. */
-	prepare(this: IExecuteFunctions, itemIndex: number): Input;
-}
-
-/** An operation that works item by item. */
-export interface ItemOperation<R extends Run, Input = never> extends Described<Input> {
-	kind?: 'item';
-	execute(run: R, input: Input, itemIndex: number): Promise<IDataObject | IDataObject[]>;
-}
-
-export interface PreparedItem<Input> {
-	itemIndex: number;
-	input: Input;
-}
-
-/** What a batch operation reports for one item. */
-export type ItemOutcome =
-	| { status: 'done'; json: IDataObject | IDataObject[] }
-	| { status: 'failed'; error: Error }
-	| { status: 'notSent'; reason?: string };
-
-/** An operation that sends all valid items together (in batches of its own making). */
-export interface BatchOperation<R extends Run, Input = never> extends Described<Input> {
-	kind: 'batch';
-	execute(
-		run: R,
-		items: Array<PreparedItem<Input>>,
-		control: { stopAfterFailure: boolean },
-	): Promise<Map<number, ItemOutcome>>;
-}
-
-// Operations differ in their input types; the router only passes each its own prepared input.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Operation<R extends Run> = ItemOperation<R, any> | BatchOperation<R, any>;
-
-/** The parts of routing that differ between nodes. */
-export interface NodeRouting<R extends Run> {
-	operations: Record<string, Record<string, Operation<R>>>;
-	/** Creates the run: reads the credential once, sets up what the transport needs. */
-	openRun(fns: IExecuteFunctions): Promise<R>;
-	/** Items in flight at once for item operations. */
-	concurrency(run: R): number;
-	/** What the items are called in a summary ("statements"). */
-	itemsAre: string;
-}
 
 type Prepared = { input: unknown } | { error: unknown };
 
@@ -100,7 +27,7 @@ function prepareItem(
 	itemIndex: number,
 ): Prepared {
 	try {
-		return { input: operation.prepare.call(fns, itemIndex) };
+		return { input: operation.prepare(fns, itemIndex) };
 	} catch (error) {
 		return { error };
 	}
@@ -119,13 +46,11 @@ export async function route<R extends Run>(
 	routing: NodeRouting<R>,
 ): Promise<INodeExecutionData[][]> {
 	const items = fns.getInputData();
-	const operation = resolveOperation(fns, routing.operations);
+	const operation = resolveOperation(fns, routing.resources);
 	const continueOnFail = fns.continueOnFail();
 	const upFront = !continueOnFail || operation.kind === 'batch';
-	// Items read their parameters through this: fixed values once, plain field mappings directly.
-	const reader = itemParameters(fns);
 	const prepared = upFront
-		? items.map((_, itemIndex) => prepareItem(reader, operation, itemIndex))
+		? items.map((_, itemIndex) => prepareItem(fns, operation, itemIndex))
 		: undefined;
 	if (prepared && !continueOnFail) assertAllValid(prepared);
 
@@ -137,25 +62,20 @@ export async function route<R extends Run>(
 		return [await runBatch(run, operation, prepared!, continueOnFail, routing.itemsAre, failed)];
 	}
 	let completed = 0;
-	const slots = new Map<number, PoolSlot>();
-	run.releaseSlot = (itemIndex) => slots.get(itemIndex)?.release();
 	const results = await mapWithConcurrency(
 		items,
 		routing.concurrency(run),
-		async (_, itemIndex, slot) => {
-			const entry = prepared?.[itemIndex] ?? prepareItem(reader, operation, itemIndex);
+		async (_, itemIndex, place) => {
+			const entry = prepared?.[itemIndex] ?? prepareItem(fns, operation, itemIndex);
 			if ('error' in entry) return failed(entry.error, itemIndex);
-			slots.set(itemIndex, slot);
 			try {
-				const data = await operation.execute(run, entry.input as never, itemIndex);
+				const data = await operation.execute(run, entry.input as never, itemIndex, place);
 				completed++;
 				return pairedItems(run.maskOutput(data), itemIndex);
 			} catch (error) {
 				if (continueOnFail) return failed(error, itemIndex);
 				run.stopped = true;
 				throw withProgress(run.mask(error), completed, items.length);
-			} finally {
-				slots.delete(itemIndex);
 			}
 		},
 		run.cancelSignal,
@@ -198,73 +118,14 @@ async function runBatch<R extends Run>(
 	});
 }
 
-function assertAllDone(
-	run: Run,
-	sent: Array<PreparedItem<unknown>>,
-	outcomes: Map<number, ItemOutcome>,
-	total: number,
-	itemsAre: string,
-): void {
-	const failures: Array<{ itemIndex: number; error: Error }> = [];
-	const notSent: number[] = [];
-	let done = 0;
-	for (const { itemIndex } of sent) {
-		const outcome = outcomes.get(itemIndex);
-		if (outcome?.status === 'done') done++;
-		else if (outcome?.status === 'failed') failures.push({ itemIndex, error: outcome.error });
-		else notSent.push(itemIndex);
-	}
-	if (failures.length === 0 && notSent.length === 0) return;
-	const first =
-		failures[0]?.error ??
-		new NodeOperationError(run.fns.getNode(), `Some ${itemsAre} were not sent`, {
-			itemIndex: notSent[0],
-		});
-	const lines = [`${done} of ${total} ${itemsAre} were stored.`];
-	if (failures.length > 1) {
-		const others = failures
-			.slice(1, 20)
-			.map(({ itemIndex, error }) => `• item ${itemIndex}: ${error.message}`);
-		if (failures.length > 20) others.push(`• … and ${failures.length - 20} more`);
-		lines.push(`${failures.length} items failed. The others:\n${others.join('\n')}`);
-	}
-	if (notSent.length > 0) {
-		lines.push(
-			notSent.length === 1
-				? `Item ${notSent[0]} was not sent after this failure.`
-				: `${notSent.length} items were not sent after this failure (items ${ranges(notSent)}).`,
-		);
-	}
-	lines.push(CONTINUE_ON_FAIL_HINT);
-	appendDescription(first, lines.join('\n'));
-	throw run.mask(first);
-}
-
-/** `[1, 2, 3, 7]` → `1–3, 7`. */
-function ranges(indexes: number[]): string {
-	const parts: string[] = [];
-	let start = indexes[0];
-	let previous = start;
-	for (const index of [...indexes.slice(1), Number.NaN]) {
-		if (index === previous + 1) {
-			previous = index;
-			continue;
-		}
-		parts.push(start === previous ? `${start}` : `${start}–${previous}`);
-		start = index;
-		previous = index;
-	}
-	return parts.join(', ');
-}
-
 /** The operation a node's resource and operation parameters name (the same for every item). */
-function resolveOperation<T>(
+function resolveOperation<R extends Run>(
 	fns: IExecuteFunctions,
-	operations: Record<string, Record<string, T>>,
-): T {
+	resources: ReadonlyArray<Resource<R>>,
+): Operation<R> {
 	const resource = fns.getNodeParameter('resource', 0) as string;
 	const operationName = fns.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
+	const operation = findOperation(resources, resource, operationName);
 	if (!operation) {
 		throw new NodeOperationError(
 			fns.getNode(),
@@ -272,4 +133,59 @@ function resolveOperation<T>(
 		);
 	}
 	return operation;
+}
+
+/**
+ * Runs `task` over `items` with at most `limit` holding a place at once; results keep the
+ * input order. If a task throws, no new task starts, the ones started finish, and the first
+ * error is rethrown: nothing is left running in the background. Once `signal` aborts (the
+ * execution was cancelled) no new task starts either; the slots of items never started stay
+ * undefined.
+ */
+export async function mapWithConcurrency<T, R>(
+	items: readonly T[],
+	limit: number,
+	task: (item: T, index: number, place: PoolPlace) => Promise<R>,
+	signal?: AbortSignal,
+): Promise<Array<R | undefined>> {
+	const results = new Array<R | undefined>(items.length);
+	let failure: { error: unknown } | undefined;
+	let free = Math.max(1, limit);
+	// Resolves the one waiter for a free place (the loop below waits for one at a time).
+	let wake: (() => void) | undefined;
+	const giveBack = () => {
+		free++;
+		const waiter = wake;
+		wake = undefined;
+		waiter?.();
+	};
+	const started: Array<Promise<void>> = [];
+	for (let index = 0; index < items.length; index++) {
+		while (free === 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
+		if (failure || signal?.aborted) break;
+		free--;
+		let held = true;
+		const slot: PoolPlace = {
+			release: () => {
+				if (!held) return;
+				held = false;
+				giveBack();
+			},
+		};
+		started.push(
+			task(items[index], index, slot).then(
+				(result) => {
+					results[index] = result;
+					slot.release();
+				},
+				(error: unknown) => {
+					failure ??= { error };
+					slot.release();
+				},
+			),
+		);
+	}
+	await Promise.all(started);
+	if (failure) throw failure.error;
+	return results;
 }

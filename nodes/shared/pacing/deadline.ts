@@ -1,5 +1,3 @@
-import { sleep } from 'n8n-workflow';
-
 /** Where time comes from; tests pass a fake one. */
 export type Clock = () => number;
 
@@ -35,6 +33,11 @@ export class Deadline {
 		this.endsAt ??= this.clock() + Math.max(0, this.budgetMs);
 	}
 
+	/** The time on the deadline's clock: the one clock every wait of the operation reads. */
+	now(): number {
+		return this.clock();
+	}
+
 	remainingMs(): number {
 		if (this.endsAt === undefined) return Math.max(0, this.budgetMs);
 		return Math.max(0, this.endsAt - this.clock());
@@ -54,65 +57,4 @@ export class Deadline {
 			startsAtFirstSlot: !this.started,
 		});
 	}
-}
-
-/** Longest single timer: a cancelled wait leaves at most this much of a timer behind. */
-const SLEEP_STEP_MS = 1_000;
-
-/**
- * Waits `ms`, or less if the signal aborts first. Resolves true when the whole time passed.
- * Sleeps in steps so that a cancelled run leaves no long timer behind it.
- */
-export async function pause(
-	ms: number,
-	signal?: AbortSignal,
-	clock: Clock = Date.now,
-): Promise<boolean> {
-	const until = clock() + Math.max(0, ms);
-	for (;;) {
-		if (signal?.aborted) return false;
-		const left = until - clock();
-		if (left <= 0) return true;
-		await untilAborted(sleep(Math.min(left, SLEEP_STEP_MS)), signal);
-	}
-}
-
-/** `promise`, or earlier once the signal aborts; no listener stays behind. */
-export async function untilAborted<T>(
-	promise: Promise<T>,
-	signal?: AbortSignal,
-): Promise<T | undefined> {
-	if (!signal) return await promise;
-	if (signal.aborted) return undefined;
-	let onAbort: () => void = () => {};
-	const aborted = new Promise<undefined>((resolve) => {
-		onAbort = () => resolve(undefined);
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		return await Promise.race([promise, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
-}
-
-/** One signal that aborts when any of the given ones does; `dispose` detaches it. */
-export function anySignal(signals: Array<AbortSignal | undefined>): {
-	signal: AbortSignal;
-	dispose: () => void;
-} {
-	const controller = new AbortController();
-	const sources = signals.filter((s): s is AbortSignal => s !== undefined);
-	const abort = () => controller.abort();
-	for (const source of sources) {
-		if (source.aborted) {
-			controller.abort();
-			break;
-		}
-		source.addEventListener('abort', abort, { once: true });
-	}
-	return {
-		signal: controller.signal,
-		dispose: () => sources.forEach((source) => source.removeEventListener('abort', abort)),
-	};
 }

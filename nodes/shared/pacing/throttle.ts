@@ -1,5 +1,5 @@
 import type { Clock, Deadline } from './deadline';
-import { pause } from './deadline';
+import { pause } from './waiting';
 
 /** Why a caller did not get a slot. */
 export type SlotRefusal = 'cancelled' | 'deadline';
@@ -134,7 +134,7 @@ export class RequestThrottle {
 	}
 
 	/** Holds every request of this client back, e.g. for a 429's Retry-After. */
-	pause(ms: number): void {
+	holdAll(ms: number): void {
 		const until = this.clock() + ms;
 		if (until <= this.pausedUntil) return;
 		this.pausedUntil = until;
@@ -152,7 +152,7 @@ export class RequestThrottle {
 		const contended = now - this.lastThrottledAt < CONTENTION_WINDOW_MS;
 		this.lastThrottledAt = now;
 		const settled = now >= this.pausedUntil;
-		this.pause(pauseMs);
+		this.holdAll(pauseMs);
 		if (!contended || !settled || this.ceilingPerMin <= 0) return;
 		const floor = Math.max(1, MIN_SHARE * this.ceilingPerMin);
 		this.decreasedTo = Math.max(floor, this.currentRate() * DECREASE_FACTOR);

@@ -1,55 +1,14 @@
 /** Reading and judging what a server answered, without believing it. */
 
+import type { z, ZodTypeAny } from 'zod';
+
+import { HttpProblem } from './failure';
+
 /** Largest successful answer read: more than any documented page or transaction needs. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** Of an error answer only this much is read: enough for any message, never a flood. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** What went wrong with a request, in terms a message can be built from. */
-export type ProblemKind =
-	| 'status'
-	| 'network'
-	| 'timeout'
-	| 'redirect'
-	| 'unexpected'
-	| 'tooLarge'
-	| 'cancelled'
-	| 'deadline'
-	| 'retryAfterTooLong'
-	| 'failed';
-
-export interface ProblemDetails {
-	status?: number;
-	contentType?: string;
-	/** The answer's body: parsed JSON where it was JSON, else its (capped) text. */
-	body?: unknown;
-	networkCode?: string;
-	/** Where a refused redirect pointed. */
-	target?: string;
-	/** When the platform asked to be retried (Retry-After beyond what the node waits). */
-	retryAt?: string;
-	/** Requests sent for this call, retries included. */
-	attempts?: number;
-	/** For a deadline: what the last attempt ran into. */
-	last?: HttpProblem;
-}
-
-/** A request that did not give a usable answer. Its message is plain words, no secrets yet masked. */
-export class HttpProblem extends Error {
-	constructor(
-		readonly kind: ProblemKind,
-		message: string,
-		readonly details: ProblemDetails = {},
-	) {
-		super(message);
-		this.name = 'HttpProblem';
-	}
-
-	get status(): number | undefined {
-		return this.details.status;
-	}
-}
 
 interface Readable {
 	destroy(error?: Error): void;
@@ -176,4 +135,33 @@ export function errorBodyOf(text: string): unknown {
 	} catch {
 		return text;
 	}
+}
+
+/**
+ * The answer's body if it has the documented shape; otherwise an unexpected-answer problem
+ * naming what is missing, so that nonsense is never reported as success.
+ */
+export function documentedAnswer<S extends ZodTypeAny>(
+	answer: { status: number; contentType: string; body: unknown },
+	schema: S,
+	what: string,
+): z.output<S> {
+	const result = schema.safeParse(answer.body);
+	if (result.success) return result.data;
+	const issue = result.error.issues[0];
+	const where = issuePath(issue.path);
+	throw unexpectedAnswer(
+		answer.status,
+		answer.contentType,
+		answer.body === undefined ? '' : JSON.stringify(answer.body),
+		`not ${what} (${where ? `${where}: ` : ''}${issue.message})`,
+	);
+}
+
+/** `additionalFields.prices[1].amount` from a zod issue path. */
+export function issuePath(path: ReadonlyArray<string | number>): string {
+	return path.reduce<string>(
+		(acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
+		'',
+	);
 }

@@ -7,21 +7,14 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import type { BodyText } from './answer';
-import {
-	HttpProblem,
-	MAX_ANSWER_BYTES,
-	MAX_ERROR_BODY_BYTES,
-	errorBodyOf,
-	jsonOf,
-	readBody,
-} from './answer';
 import type { Deadline } from '../pacing/deadline';
-import { anySignal, pause } from '../pacing/deadline';
-import { describeHttpFailure, networkWords } from './failure';
+import type { RequestThrottle } from '../pacing/throttle';
+import { anySignal, pause, untilAborted } from '../pacing/waiting';
+import type { BodyText } from './answer';
+import { MAX_ANSWER_BYTES, MAX_ERROR_BODY_BYTES, errorBodyOf, jsonOf, readBody } from './answer';
+import { HttpProblem, fromRequestError, lowerCased } from './failure';
 import type { RetryPolicy } from './retry';
 import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
-import type { RequestThrottle } from '../pacing/throttle';
 
 /** Action nodes, the polling trigger and the editor's list searches send requests. */
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -60,6 +53,8 @@ export interface ApiAnswer {
 	/** The parsed JSON (undefined only for an allowed empty answer). */
 	body: unknown;
 	attempts: number;
+	/** The answer's headers, lower-case names. */
+	headers: Record<string, unknown>;
 }
 
 interface RawAnswer extends BodyText {
@@ -67,86 +62,166 @@ interface RawAnswer extends BodyText {
 	headers: Record<string, unknown>;
 }
 
+/** What one attempt leads to. */
+type Next =
+	| { to: 'done'; answer: ApiAnswer }
+	| { to: 'redirect'; url: string }
+	| { to: 'retry'; waitMs: number; throttled: boolean }
+	| { to: 'fail'; problem: HttpProblem };
+
 /**
  * One API call through n8n's request helper (so proxies, credentials and token refresh work
  * as n8n users expect), with what n8n does not do for us: a deadline on every answer, no
  * automatic redirects (the credentials would follow them), bounded answer bodies, JSON
  * required, and retries as the call's safety allows. Throws HttpProblem.
+ *
+ * The loop ends: every pass is one attempt or one redirect, and `Tries` bounds both.
  */
 export async function callApi(context: RequestingFunctions, call: ApiCall): Promise<ApiAnswer> {
-	const policy = { ...RETRY_DEFAULTS, ...call.retry };
+	const tries = new Tries({ ...RETRY_DEFAULTS, ...call.retry });
 	let url = call.url;
 	let qs = call.qs;
-	let attempts = 0;
-	let failures = 0;
-	let throttled = 0;
-	let unauthorized = 0;
-	let redirects = 0;
-	let last: HttpProblem | undefined;
 	for (;;) {
-		const stopped = stopReason(call.deadline, last, attempts);
-		if (stopped) throw stopped;
-		if (call.throttle) {
-			const refused = await call.throttle.acquire(call.deadline);
-			if (refused) throw stopReason(call.deadline, last, attempts, refused)!;
-		}
-		if (call.stopped?.()) {
-			throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item', {
-				attempts,
-			});
-		}
-		attempts++;
-		let raw: RawAnswer;
-		try {
-			raw = await sendOnce(context, call, url, qs);
-		} catch (problem) {
-			last = call.deadline.cancelled
-				? new HttpProblem('cancelled', 'the execution was cancelled', { attempts })
-				: withAttempts(problem as HttpProblem, attempts);
-			if (last.kind === 'cancelled') throw last;
-			const transient = last.kind === 'network' || last.kind === 'timeout';
-			if (transient && call.retry.safeToRepeat && ++failures < policy.maxAttempts) {
-				await backoff(call.deadline, backoffDelay(failures, policy.baseDelayMs, policy.maxDelayMs));
-				continue;
-			}
-			throw last;
-		}
-		const contentType = String(raw.headers['content-type'] ?? '');
-		if (raw.status >= 200 && raw.status < 300) {
-			if (raw.truncated) {
-				throw new HttpProblem(
-					'tooLarge',
-					`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`,
-					{ status: raw.status, contentType, attempts },
-				);
-			}
-			const body = jsonOf(raw.status, contentType, raw.text, { allowEmpty: call.allowEmpty });
-			return { status: raw.status, contentType, body, attempts };
-		}
-		if (raw.status >= 300 && raw.status < 400) {
-			const next = redirectTarget(call, url, raw, ++redirects);
-			url = next;
+		await takeTurn(call, tries);
+		const next = await attempt(context, call, url, qs, tries);
+		if (next.to === 'done') return next.answer;
+		if (next.to === 'fail') throw next.problem;
+		if (next.to === 'redirect') {
+			url = next.url;
 			qs = undefined;
 			continue;
 		}
-		last = statusProblem(raw, contentType, attempts);
-		if (raw.status === 429 && ++throttled < policy.maxThrottledAttempts) {
-			const wait = waitAfterThrottle(raw.headers['retry-after'], throttled);
-			if ('tooLongMs' in wait) throw retryAfterTooLong(last, wait.tooLongMs, wait.retryAt);
-			if (call.throttle) call.throttle.throttled(wait.waitMs);
-			else await backoff(call.deadline, wait.waitMs);
-			continue;
-		}
-		if (raw.status === 401 && ++unauthorized < policy.maxUnauthorizedAttempts) continue;
-		if (raw.status >= 500 && call.retry.safeToRepeat && ++failures < policy.maxAttempts) {
-			await backoff(call.deadline, backoffDelay(failures, policy.baseDelayMs, policy.maxDelayMs));
-			continue;
-		}
-		throw last;
+		if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
+		else await backoff(call.deadline, next.waitMs);
 	}
 }
 
-/** Sends one request and reads its answer (any status) within the attempt's time. */
+/** How often each kind of failure may be tried again, and what the last attempt ran into. */
+class Tries {
+	sent = 0;
+
+	last: HttpProblem | undefined;
+
+	private readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
+
+	constructor(private readonly policy: Required<RetryPolicy>) {}
+
+	/** Counts one more of `kind`; true while that kind may still be tried again. */
+	another(kind: 'failed' | 'throttled' | 'unauthorized'): boolean {
+		const limit = {
+			failed: this.policy.safeToRepeat ? this.policy.maxAttempts : 0,
+			throttled: this.policy.maxThrottledAttempts,
+			unauthorized: this.policy.maxUnauthorizedAttempts,
+		}[kind];
+		return ++this.counts[kind] < limit;
+	}
+
+	redirected(): number {
+		return ++this.counts.redirects;
+	}
+
+	backoffMs(): number {
+		return backoffDelay(this.counts.failed, this.policy.baseDelayMs, this.policy.maxDelayMs);
+	}
+
+	throttledCount(): number {
+		return this.counts.throttled;
+	}
+}
+
+/** Waits for the call's turn: refused once cancelled, past the deadline, or stopped. */
+async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
+	const stopped = stopReason(call.deadline, tries);
+	if (stopped) throw stopped;
+	if (call.throttle) {
+		const refused = await call.throttle.acquire(call.deadline);
+		if (refused) throw stopReason(call.deadline, tries, refused)!;
+	}
+	if (call.stopped?.()) {
+		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item', {
+			attempts: tries.sent,
+		});
+	}
+}
+
+/** Sends once and judges the answer. */
+async function attempt(
+	context: RequestingFunctions,
+	call: ApiCall,
+	url: string,
+	qs: IDataObject | undefined,
+	tries: Tries,
+): Promise<Next> {
+	tries.sent++;
+	let raw: RawAnswer;
+	try {
+		raw = await sendOnce(context, call, url, qs);
+	} catch (caught) {
+		const problem = call.deadline.cancelled
+			? new HttpProblem('cancelled', 'the execution was cancelled')
+			: (caught as HttpProblem);
+		problem.details.attempts = tries.sent;
+		tries.last = problem;
+		const transient = problem.kind === 'network' || problem.kind === 'timeout';
+		if (transient && tries.another('failed')) {
+			return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
+		}
+		return { to: 'fail', problem };
+	}
+	return judge(call, url, raw, tries);
+}
+
+/** What an answer means for the call: done, a redirect to follow, a retry, or a failure. */
+function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
+	const contentType = String(raw.headers['content-type'] ?? '');
+	const { status } = raw;
+	if (status >= 200 && status < 300) {
+		if (raw.truncated) {
+			const problem = new HttpProblem(
+				'tooLarge',
+				`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`,
+				{ status, contentType, attempts: tries.sent },
+			);
+			return { to: 'fail', problem };
+		}
+		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
+		return {
+			to: 'done',
+			answer: { status, contentType, body, attempts: tries.sent, headers: raw.headers },
+		};
+	}
+	if (status >= 300 && status < 400) {
+		return { to: 'redirect', url: redirectTarget(call, url, raw, tries.redirected()) };
+	}
+	const problem = new HttpProblem('status', `HTTP ${status}`, {
+		status,
+		contentType,
+		headers: raw.headers,
+		body: errorBodyOf(raw.text),
+		attempts: tries.sent,
+	});
+	tries.last = problem;
+	if (status === 429 && tries.another('throttled')) {
+		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.throttledCount());
+		if ('tooLongMs' in wait) {
+			return { to: 'fail', problem: retryAfterTooLong(problem, wait.tooLongMs, wait.retryAt) };
+		}
+		return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+	}
+	if (status === 401 && tries.another('unauthorized')) {
+		return { to: 'retry', waitMs: 0, throttled: false };
+	}
+	if (status >= 500 && tries.another('failed')) {
+		return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
+	}
+	return { to: 'fail', problem };
+}
+
+/**
+ * Sends one request and reads its answer (any status) within the attempt's time. n8n gives
+ * the request the execution's cancel signal; the attempt's own time limit is kept here, by
+ * racing the request against it (and by the request's socket timeout underneath).
+ */
 async function sendOnce(
 	context: RequestingFunctions,
 	call: ApiCall,
@@ -157,10 +232,6 @@ async function sendOnce(
 	const timer = AbortSignal.timeout(timeoutMs);
 	const cancel = call.deadline.cancelSignal;
 	const { signal, dispose } = anySignal([timer, cancel]);
-	// n8n hands requests the execution's cancel signal; this one also ends at the attempt's time.
-	const scoped = Object.create(context, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as RequestingFunctions;
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url,
@@ -175,21 +246,28 @@ async function sendOnce(
 		timeout: timeoutMs,
 		abortSignal: signal,
 	};
+	type Response = { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
+	const request = context.helpers.httpRequestWithAuthentication.call(
+		context,
+		call.credentialType,
+		options,
+	) as Promise<Response>;
 	try {
-		let response: { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
+		let response: Response | undefined;
 		try {
-			response = (await context.helpers.httpRequestWithAuthentication.call(
-				scoped,
-				call.credentialType,
-				options,
-			)) as typeof response;
+			response = await untilAborted(request, signal);
 		} catch (error) {
-			const failure = describeHttpFailure(error);
-			if (failure.status === undefined) throw transportProblem(failure, timer, cancel, timeoutMs);
-			const text = await readBody(failure.body, MAX_ERROR_BODY_BYTES, signal).catch(
+			const problem = fromRequestError(error);
+			if (problem.kind !== 'status') throw reclassified(problem, timer, cancel, timeoutMs);
+			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
 				(): BodyText => ({ text: '', truncated: false }),
 			);
-			return { status: failure.status, headers: lowerCased(failure.headers), ...text };
+			return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
+		}
+		if (response === undefined) {
+			// Given up on: whatever still arrives is dropped, unread.
+			request.then((late) => discard(late?.body)).catch(() => undefined);
+			throw reclassified(new HttpProblem('failed', 'aborted'), timer, cancel, timeoutMs);
 		}
 		const text = await readBody(response.body, MAX_ANSWER_BYTES, signal);
 		return {
@@ -202,44 +280,28 @@ async function sendOnce(
 	}
 }
 
-function transportProblem(
-	failure: ReturnType<typeof describeHttpFailure>,
+function discard(body: unknown): void {
+	const stream = body as { destroy?: () => void } | undefined;
+	if (typeof stream?.destroy === 'function') stream.destroy();
+}
+
+/** A request that got no answer: cancelled, out of time, or the network's fault. */
+function reclassified(
+	problem: HttpProblem,
 	timer: AbortSignal,
 	cancel: AbortSignal | undefined,
 	timeoutMs: number,
 ): HttpProblem {
 	if (cancel?.aborted) return new HttpProblem('cancelled', 'the execution was cancelled');
-	if (
-		timer.aborted ||
-		failure.networkCode === 'ETIMEDOUT' ||
-		failure.networkCode === 'ECONNABORTED'
-	) {
+	const code = problem.details.networkCode;
+	if (timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
 		return new HttpProblem('timeout', `no answer within ${seconds(timeoutMs)}`, {
 			networkCode: 'ETIMEDOUT',
 		});
 	}
-	if (failure.networkCode) {
-		return new HttpProblem('network', networkWords(failure.networkCode), {
-			networkCode: failure.networkCode,
-		});
-	}
-	// Not the network: e.g. the credential could not get a token. Its own words say what.
-	return new HttpProblem('failed', failure.message);
-}
-
-function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = value;
-	return out;
-}
-
-function statusProblem(raw: RawAnswer, contentType: string, attempts: number): HttpProblem {
-	return new HttpProblem('status', `HTTP ${raw.status}`, {
-		status: raw.status,
-		contentType,
-		body: errorBodyOf(raw.text),
-		attempts,
-	});
+	// A network failure keeps its words; anything else (e.g. the credential could not get a
+	// token) keeps its own.
+	return problem;
 }
 
 /**
@@ -260,10 +322,7 @@ function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: numbe
 		throw new HttpProblem(
 			'unexpected',
 			`unexpected answer (HTTP ${raw.status} without a usable Location)`,
-			{
-				status: raw.status,
-				contentType,
-			},
+			{ status: raw.status, contentType },
 		);
 	}
 	const shown = `${target.protocol}//${target.host}${target.pathname}`;
@@ -302,10 +361,10 @@ function retryAfterTooLong(last: HttpProblem, askedMs: number, retryAt: string):
 /** Why the call may not go on: the run was cancelled, or its deadline passed. */
 function stopReason(
 	deadline: Deadline,
-	last: HttpProblem | undefined,
-	attempts: number,
+	tries: Tries,
 	refused?: 'cancelled' | 'deadline',
 ): HttpProblem | undefined {
+	const { last, sent: attempts } = tries;
 	if (deadline.cancelled || refused === 'cancelled') {
 		return new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
 	}
@@ -323,14 +382,6 @@ function stopReason(
 /** Backoff that never sleeps past the deadline and ends on cancellation. */
 async function backoff(deadline: Deadline, ms: number): Promise<void> {
 	await pause(Math.min(ms, deadline.remainingMs()), deadline.cancelSignal);
-}
-
-function withAttempts(problem: HttpProblem, attempts: number): HttpProblem {
-	if (!(problem instanceof HttpProblem)) {
-		return new HttpProblem('failed', String((problem as Error)?.message ?? problem), { attempts });
-	}
-	problem.details.attempts = attempts;
-	return problem;
 }
 
 export function seconds(ms: number): string {

@@ -1,89 +1,62 @@
-/** What a failed HTTP call tells us, whichever layer (axios, n8n) wrapped it. */
-export interface HttpFailure {
-	status?: number;
-	retryAfterMs?: number;
-	networkCode?: string;
-	/** The answer's headers, when there was an answer. */
-	headers?: Record<string, unknown>;
-	body?: unknown;
-	message: string;
-}
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENOTFOUND',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'ESOCKETTIMEDOUT',
-	'ERR_CANCELED',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-]);
-
-interface ResponseLike {
-	status?: number;
-	statusCode?: number;
-	headers?: Record<string, unknown>;
-	data?: unknown;
-	body?: unknown;
-}
-
-interface ErrorLike {
-	message?: string;
-	code?: string;
-	httpCode?: string | null;
-	response?: ResponseLike;
-	cause?: ErrorLike;
-	context?: { data?: unknown };
-}
-
-export function describeHttpFailure(error: unknown): HttpFailure {
-	const chain: ErrorLike[] = [];
-	let current = error as ErrorLike | undefined;
-	while (current && typeof current === 'object' && chain.length < 5) {
-		chain.push(current);
-		current = current.cause;
-	}
-	const response = chain.map((e) => e.response).find((r) => r && typeof r === 'object');
-	const statusText = chain.map((e) => e.httpCode).find((c) => c && /^\d{3}$/.test(c));
-	const status =
-		response?.status ?? response?.statusCode ?? (statusText ? Number(statusText) : undefined);
-	// n8n 1.x wraps a network error in a NodeApiError that keeps the code only as `httpCode`.
-	const code = chain
-		.flatMap((e) => [e.code, e.httpCode])
-		.find((c): c is string => typeof c === 'string' && NETWORK_CODES.has(c));
-	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
-	return {
-		status,
-		retryAfterMs: parseRetryAfter(response?.headers?.['retry-after']),
-		headers: response?.headers,
-		networkCode: status ? undefined : (code ?? (hangUp ? 'ECONNRESET' : undefined)),
-		body: response?.data ?? response?.body ?? chain.map((e) => e.context?.data).find(Boolean),
-		message: chain[0]?.message ?? String(error),
-	};
-}
+import type { Redactor } from './redact';
 
 /**
- * Retry-After is either delta-seconds or an HTTP date. Negative numbers and past dates come
- * back as 0; what is neither comes back undefined.
+ * A call's one failure type. n8n's request helper throws its own errors; `fromRequestError`
+ * reads them once into an HttpProblem, the call adds what it learns (attempts, deadline), and
+ * `apiError` turns it into the NodeApiError the user sees. Nothing else in between.
  */
-export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const text = String(Array.isArray(value) ? value[0] : value).trim();
-	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
-	if (!/[a-z]/i.test(text)) return undefined;
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+
+/** What went wrong with a request, in terms a message can be built from. */
+export type ProblemKind =
+	| 'status'
+	| 'network'
+	| 'timeout'
+	| 'redirect'
+	| 'unexpected'
+	| 'tooLarge'
+	| 'cancelled'
+	| 'deadline'
+	| 'retryAfterTooLong'
+	| 'failed';
+
+export interface ProblemDetails {
+	status?: number;
+	contentType?: string;
+	/** The answer's headers (lower-case names), when there was an answer. */
+	headers?: Record<string, unknown>;
+	/**
+	 * The answer's body: parsed JSON where it was JSON, else its (capped) text; as n8n left it
+	 * (possibly an unread stream) until the call has read it.
+	 */
+	body?: unknown;
+	networkCode?: string;
+	/** Where a refused redirect pointed. */
+	target?: string;
+	/** When the platform asked to be retried (Retry-After beyond what the node waits). */
+	retryAt?: string;
+	/** Requests sent for this call, retries included. */
+	attempts?: number;
+	/** For a deadline: what the last attempt ran into. */
+	last?: HttpProblem;
 }
 
-export function isRetryableServerFailure(failure: HttpFailure): boolean {
-	return (
-		(failure.status !== undefined && failure.status >= 500) || failure.networkCode !== undefined
-	);
+/** A request that did not give a usable answer. Its message is plain words, not yet masked. */
+export class HttpProblem extends Error {
+	constructor(
+		readonly kind: ProblemKind,
+		message: string,
+		readonly details: ProblemDetails = {},
+	) {
+		super(message);
+		this.name = 'HttpProblem';
+	}
+
+	get status(): number | undefined {
+		return this.details.status;
+	}
 }
 
 const NETWORK_WORDS: Record<string, string> = {
@@ -107,4 +80,129 @@ const NETWORK_WORDS: Record<string, string> = {
  */
 export function networkWords(code: string): string {
 	return NETWORK_WORDS[code] ?? 'a network error';
+}
+
+interface ResponseLike {
+	status?: number;
+	statusCode?: number;
+	headers?: Record<string, unknown>;
+	data?: unknown;
+	body?: unknown;
+}
+
+interface ErrorLike {
+	message?: string;
+	code?: string;
+	httpCode?: string | null;
+	response?: ResponseLike;
+	cause?: ErrorLike;
+	context?: { data?: unknown };
+}
+
+/**
+ * Reads what n8n's request helper threw, whichever layer (axios, n8n 1.x or 2.x) wrapped it: a
+ * `status` problem carrying the answer (headers and body as n8n left them), a `network` one
+ * with its code, or a `failed` one with the error's own words (e.g. a credential that could not
+ * get a token).
+ */
+export function fromRequestError(error: unknown): HttpProblem {
+	const chain: ErrorLike[] = [];
+	let current = error as ErrorLike | undefined;
+	while (current && typeof current === 'object' && chain.length < 5) {
+		chain.push(current);
+		current = current.cause;
+	}
+	const message = chain[0]?.message ?? String(error);
+	const response = chain.map((e) => e.response).find((r) => r && typeof r === 'object');
+	const statusText = chain.map((e) => e.httpCode).find((c) => c && /^\d{3}$/.test(c));
+	const status =
+		response?.status ?? response?.statusCode ?? (statusText ? Number(statusText) : undefined);
+	if (status) {
+		return new HttpProblem('status', `HTTP ${status}`, {
+			status,
+			headers: lowerCased(response?.headers),
+			body: response?.data ?? response?.body ?? chain.map((e) => e.context?.data).find(Boolean),
+		});
+	}
+	// n8n 1.x wraps a network error in a NodeApiError that keeps the code only as `httpCode`.
+	const code = chain
+		.flatMap((e) => [e.code, e.httpCode])
+		.find((c): c is string => typeof c === 'string' && c in NETWORK_WORDS);
+	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
+	const networkCode = code ?? (hangUp ? 'ECONNRESET' : undefined);
+	if (networkCode) return new HttpProblem('network', networkWords(networkCode), { networkCode });
+	return new HttpProblem('failed', message);
+}
+
+export function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = value;
+	return out;
+}
+
+/**
+ * The NodeApiError for a failed call, carrying only what the user needs: what was asked, what
+ * went wrong, the API's own message and a capped, masked body. The original error (whose
+ * request options hold the Authorization header and URLs) is deliberately not kept.
+ */
+export function apiError(
+	node: INode,
+	error: unknown,
+	{ itemIndex, redactor, action }: { itemIndex?: number; redactor: Redactor; action?: string },
+): NodeApiError {
+	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
+	const status = problem.status;
+	const body = redactor.value(problem.details.body);
+	const apiMessage = problem.kind === 'status' ? messageFromBody(body) : undefined;
+	const what = action ? `${action} failed` : 'The request failed';
+	const description = describeBody(body, problem);
+	// The platform's own reason comes first when it gives one; what was asked follows.
+	const message = redactor.text(
+		apiMessage
+			? `${apiMessage} (${problem.message}${action ? ` while ${lowerFirst(action)}` : ''})`
+			: `${what} (${problem.message})`,
+	);
+	const plain: JsonObject = { message };
+	if (status) plain.httpCode = String(status);
+	const nodeError = new NodeApiError(node, plain, {
+		itemIndex,
+		httpCode: status ? String(status) : undefined,
+		message,
+		description: description && redactor.text(description),
+	});
+	return redactor.error(nodeError);
+}
+
+function lowerFirst(text: string): string {
+	return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function describeBody(body: unknown, problem: HttpProblem): string | undefined {
+	if (problem.kind === 'redirect' && problem.details.target) {
+		return `Redirect target: ${problem.details.target}. Check the base URL in the credential (for example http:// where the service wants https://).`;
+	}
+	if (problem.kind === 'retryAfterTooLong' && problem.details.retryAt) {
+		return `Run the workflow again after ${problem.details.retryAt}.`;
+	}
+	if (problem.kind === 'unexpected' || body === undefined || isStream(body)) {
+		return problem.details.networkCode
+			? `Network error code: ${problem.details.networkCode}`
+			: undefined;
+	}
+	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}
+
+function isStream(value: unknown): boolean {
+	return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
+}
+
+function messageFromBody(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
+	if (!body || typeof body !== 'object' || isStream(body)) return undefined;
+	const record = body as Record<string, unknown>;
+	for (const key of ['message', 'error_description', 'error', 'detail']) {
+		if (typeof record[key] === 'string') return (record[key] as string).slice(0, 300);
+	}
+	return undefined;
 }

@@ -1,5 +1,3 @@
-import { parseRetryAfter } from './failure';
-
 /** How a call may be repeated. */
 export interface RetryPolicy {
 	/** Whether sending the request twice has the same effect as sending it once. */
@@ -62,4 +60,17 @@ export function waitAfterThrottle(
 		return { tooLongMs: asked, retryAt: Number.isNaN(at.getTime()) ? 'never' : at.toISOString() };
 	}
 	return { waitMs: Math.max(RETRY_AFTER_MIN_MS, asked) };
+}
+
+/**
+ * Retry-After is either delta-seconds or an HTTP date. Negative numbers and past dates come
+ * back as 0; what is neither comes back undefined.
+ */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(Array.isArray(value) ? value[0] : value).trim();
+	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
+	if (!/[a-z]/i.test(text)) return undefined;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

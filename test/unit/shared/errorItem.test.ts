@@ -36,7 +36,7 @@ function load(host: 'n8n 1.x' | 'n8n 2.x'): { errorItem: Items['errorItem']; wor
 			});
 		}
 		loaded = {
-			errorItem: jest.requireActual<Items>('../../../nodes/shared/items').errorItem,
+			errorItem: jest.requireActual<Items>('../../../nodes/shared/items/results').errorItem,
 			workflow: jest.requireActual<Workflow>('n8n-workflow'),
 		};
 	});

@@ -2,7 +2,7 @@
 import { CompletionEstimate } from '../../../nodes/shared/pacing/completion';
 import { Deadline } from '../../../nodes/shared/pacing/deadline';
 import { pollUntil } from '../../../nodes/shared/pacing/waiting';
-import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
+import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { waitAfterThrottle } from '../../../nodes/shared/request/retry';
 import {
 	CONTENTION_WINDOW_MS,

@@ -1,8 +1,9 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { clientThrottle } from '../../../nodes/shared/pacing/clients';
-import { Deadline, pause } from '../../../nodes/shared/pacing/deadline';
+import { Deadline } from '../../../nodes/shared/pacing/deadline';
+import { pause } from '../../../nodes/shared/pacing/waiting';
 import { pollUntil } from '../../../nodes/shared/pacing/waiting';
-import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
+import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
 
 // Time here is jest's fake clock: the tests check order and spacing, not how fast the machine is.
@@ -30,7 +31,7 @@ describe('RequestThrottle', () => {
 		let startedAt: number | undefined;
 		const waiting = throttle.acquire().then(() => (startedAt = Date.now()));
 		const pausedAt = Date.now();
-		throttle.pause(300);
+		throttle.holdAll(300);
 		await jest.advanceTimersByTimeAsync(1_000);
 		await waiting;
 		expect(startedAt! - pausedAt).toBeGreaterThanOrEqual(300);

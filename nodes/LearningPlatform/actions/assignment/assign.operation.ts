@@ -32,8 +32,8 @@ export const { description, prepare, execute } = assignmentOperation(
 			],
 		},
 	],
-	function (itemIndex) {
-		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	(fns, itemIndex) => {
+		const additional = fns.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		return {
 			dueDate: additional.dueDate || undefined,
 			assignedDate: additional.assignedDate || undefined,

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { flexibleDate, parseItemInput, safeId } from '../../../shared/items/input';
-import type { ItemOperation } from '../../../shared/items/router';
+import type { ItemOperation, PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
@@ -48,7 +48,7 @@ export type AssignmentInput = z.infer<typeof baseSchema> & { operation: Assignme
 
 /** Reads and checks one item; `extra` holds the operation's own parameters. */
 function prepareAssignment(
-	this: IExecuteFunctions,
+	fns: IExecuteFunctions,
 	itemIndex: number,
 	operation: AssignmentOperation,
 	extra: IDataObject,
@@ -56,14 +56,14 @@ function prepareAssignment(
 ): AssignmentInput {
 	const schema = operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema;
 	const input = parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		schema,
 		{
-			email: this.getNodeParameter('email', itemIndex),
-			externalId: pickedCourse(this, itemIndex),
+			email: fns.getNodeParameter('email', itemIndex),
+			externalId: pickedCourse(fns, itemIndex),
 			...extra,
-			options: this.getNodeParameter('options', itemIndex, {}),
+			options: fns.getNodeParameter('options', itemIndex, {}),
 		},
 		'Invalid input',
 		form,
@@ -75,7 +75,7 @@ function prepareAssignment(
 export function assignmentOperation(
 	operation: AssignmentOperation,
 	own: INodeProperties[] = [],
-	readOwn: (this: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
+	readOwn: (fns: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
 ): ItemOperation<LmsRun, AssignmentInput> {
 	const form = assignmentProperties(operation, own);
 	return {
@@ -83,13 +83,13 @@ export function assignmentOperation(
 			{ show: { resource: ['assignment'], operation: [operation] } },
 			form,
 		),
-		prepare(this: IExecuteFunctions, itemIndex: number) {
-			const extra = readOwn.call(this, itemIndex);
-			return prepareAssignment.call(this, itemIndex, operation, extra, form);
+		prepare(fns: IExecuteFunctions, itemIndex: number) {
+			const extra = readOwn(fns, itemIndex);
+			return prepareAssignment(fns, itemIndex, operation, extra, form);
 		},
-		async execute(run: LmsRun, input: AssignmentInput, itemIndex: number) {
+		async execute(run: LmsRun, input: AssignmentInput, itemIndex: number, place: PoolPlace) {
 			const { options, ...assignment } = input;
-			return await sendAssignment(run, itemIndex, assignment, writeSettings(run, options));
+			return await sendAssignment(run, itemIndex, assignment, writeSettings(run, options, place));
 		},
 	};
 }

@@ -14,7 +14,7 @@ export const { description, prepare, execute } = assignmentOperation(
 				'The day the learner completed the course, as YYYY-MM-DD (e.g. {{ $now.toFormat("yyyy-MM-dd") }})',
 		},
 	],
-	function (itemIndex) {
-		return { endDate: this.getNodeParameter('endDate', itemIndex, '') || undefined };
+	(fns, itemIndex) => {
+		return { endDate: fns.getNodeParameter('endDate', itemIndex, '') || undefined };
 	},
 );

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { LmsRun } from '../../transport';
+import type { PoolPlace } from '../../../shared/items/operation';
 import type { CourseWrite } from '../../transport/courses';
 
 const KEEP_CURRENT_VALUES: INodeProperties = {
@@ -68,8 +69,17 @@ export type WriteOptions = z.infer<typeof writeOptionsSchema>;
  * counts from the item's first request: waiting behind other items of the same client (many
  * executions on one queue-mode worker) is not the item's own time.
  */
-export function writeSettings(run: LmsRun, options: WriteOptions): CourseWrite {
+/**
+ * How a write is sent: the item's options, and its place in the pool, given back once the write
+ * is accepted and the item only waits.
+ */
+export function writeSettings(
+	run: LmsRun,
+	options: WriteOptions,
+	place?: PoolPlace,
+): CourseWrite {
 	return {
+		whileWaiting: place && (() => place.release()),
 		waitForCompletion: options.waitForCompletion,
 		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
 	};

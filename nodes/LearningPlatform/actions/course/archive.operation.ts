@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
@@ -43,25 +44,25 @@ interface ArchiveInput {
 	options: WriteOptions;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): ArchiveInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number): ArchiveInput {
 	const { externalId, options } = parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		inputSchema,
 		{
-			externalId: pickedCourse(this, itemIndex),
-			options: this.getNodeParameter('options', itemIndex, {}),
+			externalId: pickedCourse(fns, itemIndex),
+			options: fns.getNodeParameter('options', itemIndex, {}),
 		},
 		'Invalid input',
 		properties,
 	);
 	const values = parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		valuesSchema,
 		{
 			top: {},
-			additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
+			additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}),
 		},
 		'Invalid input',
 		properties,
@@ -73,12 +74,13 @@ export async function execute(
 	run: LmsRun,
 	input: ArchiveInput,
 	itemIndex: number,
+	place: PoolPlace,
 ): Promise<IDataObject> {
 	return await archiveCourse(
 		run,
 		itemIndex,
 		input.externalId,
 		input.values,
-		writeSettings(run, input.options),
+		writeSettings(run, input.options, place),
 	);
 }

@@ -7,7 +7,7 @@ import {
 	pagingCeilingShape,
 	pagingLimitsFrom,
 	returnAllAndLimit,
-} from '../../../shared/pacing/pagination';
+} from '../../../shared/pacing/paging';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
@@ -53,16 +53,16 @@ const inputSchema = z.object({
 
 type GetManyInput = z.infer<typeof inputSchema>;
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
+	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	return parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		inputSchema,
 		{
 			returnAll,
-			limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
-			options: this.getNodeParameter('options', itemIndex, {}),
+			limit: returnAll ? 1 : fns.getNodeParameter('limit', itemIndex, 50),
+			options: fns.getNodeParameter('options', itemIndex, {}),
 		},
 		'Invalid input',
 		properties,

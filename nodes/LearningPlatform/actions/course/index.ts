@@ -1,41 +1,39 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import type { Resource } from '../../../shared/items/operation';
+import type { LmsRun } from '../../transport';
 import * as archive from './archive.operation';
+import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as upsert from './upsert.operation';
 
-export { archive, getMany, upsert };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['course'] } },
-		options: [
-			{
-				name: 'Archive',
-				value: 'archive',
-				description: 'Archive a course by its external ID',
-				action: 'Archive a course',
-			},
-			{
-				name: 'Create or Update',
-				value: 'upsert',
-				description: 'Create a new record, or update the current one if it already exists (upsert)',
-				action: 'Create or update a course',
-			},
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description: 'List courses of the catalog',
-				action: 'Get many courses',
-			},
-		],
-		default: 'upsert',
+/** The course resource: each operation listed once, for the form, the subtitle and the router. */
+export const course: Resource<LmsRun> = {
+	resource: 'course',
+	label: 'Course',
+	defaultOperation: 'upsert',
+	operations: {
+		upsert: {
+			name: 'Create or Update',
+			description: 'Create a new record, or update the current one if it already exists (upsert)',
+			action: 'Create or update a course',
+			operation: upsert,
+		},
+		get: {
+			name: 'Get',
+			description: 'Get one course of the catalog by its external ID',
+			action: 'Get a course',
+			operation: get,
+		},
+		getMany: {
+			name: 'Get Many',
+			description: 'List courses of the catalog',
+			action: 'Get many courses',
+			operation: getMany,
+		},
+		archive: {
+			name: 'Archive',
+			description: 'Archive a course by its external ID',
+			action: 'Archive a course',
+			operation: archive,
+		},
 	},
-	...upsert.description,
-	...getMany.description,
-	...archive.description,
-];
+};

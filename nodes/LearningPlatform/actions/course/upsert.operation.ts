@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
@@ -49,28 +50,28 @@ interface UpsertInput {
 	options: WriteOptions;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): UpsertInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number): UpsertInput {
 	const values = parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		valuesSchema,
 		{
 			top: {
-				externalId: pickedCourse(this, itemIndex),
-				name: this.getNodeParameter('name', itemIndex),
-				url: this.getNodeParameter('url', itemIndex),
-				prices: this.getNodeParameter('prices', itemIndex, {}),
+				externalId: pickedCourse(fns, itemIndex),
+				name: fns.getNodeParameter('name', itemIndex),
+				url: fns.getNodeParameter('url', itemIndex),
+				prices: fns.getNodeParameter('prices', itemIndex, {}),
 			},
-			additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
+			additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}),
 		},
 		'Invalid input',
 		labelled,
 	);
 	const { options } = parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		optionsSchema,
-		{ options: this.getNodeParameter('options', itemIndex, {}) },
+		{ options: fns.getNodeParameter('options', itemIndex, {}) },
 		'Invalid options',
 		properties,
 	);
@@ -81,9 +82,10 @@ export async function execute(
 	run: LmsRun,
 	input: UpsertInput,
 	itemIndex: number,
+	place: PoolPlace,
 ): Promise<IDataObject> {
 	return await upsertCourse(run, itemIndex, input.values, {
-		...writeSettings(run, input.options),
+		...writeSettings(run, input.options, place),
 		keepCurrentValues: input.options.keepCurrentValues,
 	});
 }

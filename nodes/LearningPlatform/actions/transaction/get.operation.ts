@@ -19,13 +19,13 @@ const inputSchema = z.object({ transactionId: transactionIdSchema });
 
 type GetInput = z.infer<typeof inputSchema>;
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
 	return parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		inputSchema,
 		{
-			transactionId: this.getNodeParameter('transactionId', itemIndex),
+			transactionId: fns.getNodeParameter('transactionId', itemIndex),
 		},
 		'Invalid input',
 		properties,

@@ -1,33 +1,25 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import type { Resource } from '../../../shared/items/operation';
+import type { LmsRun } from '../../transport';
 import * as get from './get.operation';
 import * as wait from './wait.operation';
 
-export { get, wait };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['transaction'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: "Get the current status of a write's transaction",
-				action: 'Get a transaction',
-			},
-			{
-				name: 'Wait',
-				value: 'wait',
-				description: 'Wait until a transaction has finished, checking with growing intervals',
-				action: 'Wait for a transaction',
-			},
-		],
-		default: 'get',
+/** The transaction resource: each operation listed once, for the form, the subtitle and the router. */
+export const transaction: Resource<LmsRun> = {
+	resource: 'transaction',
+	label: 'Transaction',
+	defaultOperation: 'get',
+	operations: {
+		get: {
+			name: 'Get',
+			description: "Get the current status of a write's transaction",
+			action: 'Get a transaction',
+			operation: get,
+		},
+		wait: {
+			name: 'Wait',
+			description: 'Wait until a transaction has finished, checking with growing intervals',
+			action: 'Wait for a transaction',
+			operation: wait,
+		},
 	},
-	...get.description,
-	...wait.description,
-];
+};

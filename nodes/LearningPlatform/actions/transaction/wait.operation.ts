@@ -59,14 +59,14 @@ const inputSchema = z.object({
 
 type WaitInput = z.infer<typeof inputSchema>;
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): WaitInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number): WaitInput {
 	return parseItemInput(
-		this.getNode(),
+		fns.getNode(),
 		itemIndex,
 		inputSchema,
 		{
-			transactionId: this.getNodeParameter('transactionId', itemIndex),
-			options: this.getNodeParameter('options', itemIndex, {}),
+			transactionId: fns.getNodeParameter('transactionId', itemIndex),
+			options: fns.getNodeParameter('options', itemIndex, {}),
 		},
 		'Invalid input',
 		properties,

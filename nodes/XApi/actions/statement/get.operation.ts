@@ -48,10 +48,10 @@ const inputSchema = z.object({
 
 type GetInput = z.infer<typeof inputSchema>;
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): GetInput {
-	return parseItemInput(this.getNode(), itemIndex, inputSchema, {
-		statementId: this.getNodeParameter('statementId', itemIndex),
-		options: this.getNodeParameter('options', itemIndex, {}),
+export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
+	return parseItemInput(fns.getNode(), itemIndex, inputSchema, {
+		statementId: fns.getNodeParameter('statementId', itemIndex),
+		options: fns.getNodeParameter('options', itemIndex, {}),
 	});
 }
 

@@ -7,7 +7,7 @@ import {
 	pagingCeilingShape,
 	pagingLimitsFrom,
 	returnAllAndLimit,
-} from '../../../shared/pacing/pagination';
+} from '../../../shared/pacing/paging';
 import { parseItemInput } from '../../../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
 import type { PagingLimits } from '../../../shared/pacing/paging';
@@ -63,18 +63,18 @@ interface GetManyInput {
 	limits: PagingLimits;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const input = parseItemInput(this.getNode(), itemIndex, inputSchema, {
+export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
+	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		returnAll,
-		limit: returnAll ? 1 : this.getNodeParameter('limit', itemIndex, 50),
-		filters: this.getNodeParameter('filters', itemIndex, {}),
-		options: returnAll ? this.getNodeParameter('options', itemIndex, {}) : {},
+		limit: returnAll ? 1 : fns.getNodeParameter('limit', itemIndex, 50),
+		filters: fns.getNodeParameter('filters', itemIndex, {}),
+		options: returnAll ? fns.getNodeParameter('options', itemIndex, {}) : {},
 	});
-	const query = statementQuery(input.filters, this.getTimezone());
+	const query = statementQuery(input.filters, fns.getTimezone());
 	if ('problem' in query) {
 		throw new NodeOperationError(
-			this.getNode(),
+			fns.getNode(),
 			`Invalid input on item ${itemIndex}: ${query.problem}`,
 			{
 				itemIndex,

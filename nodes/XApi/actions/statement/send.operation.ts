@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { parseItemInput } from '../../../shared/items/input';
 import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/router';
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { LrsRun } from '../../transport';
 import { buildStatement, statementFormSchema } from './buildStatement';
 import { sendStatements } from './sendStatements';
@@ -95,20 +95,20 @@ export interface SendInput {
 	batchSize: number;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): SendInput {
-	const node = this.getNode();
+export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
+	const node = fns.getNode();
 	const { batchSize } = parseItemInput(
 		node,
 		itemIndex,
 		optionsSchema,
-		this.getNodeParameter('options', itemIndex, {}),
+		fns.getNodeParameter('options', itemIndex, {}),
 		'Invalid options',
 	);
-	const inputMode = this.getNodeParameter('inputMode', itemIndex, 'fields') as string;
+	const inputMode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;
 	const fromForm = inputMode !== 'json';
 	const statement = fromForm
-		? statementFromForm(this, itemIndex)
-		: statementFromJson(this, itemIndex);
+		? statementFromForm(fns, itemIndex)
+		: statementFromJson(fns, itemIndex);
 	// Built from the form, a problem is named by the form's field; in JSON, by its path.
 	const labels = fromForm ? formLabelOf : undefined;
 	return { statement: checkedStatement(node, itemIndex, statement, labels), batchSize };

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/router';
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { StatementWithId } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { deliverStatements } from '../../transport/delivery';

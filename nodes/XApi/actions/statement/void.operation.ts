@@ -6,7 +6,7 @@ import { parseItemInput } from '../../../shared/items/input';
 import { checkedStatement, statementIdSchema } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
 import { VOIDED_VERB } from '../../helpers/vocabulary';
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/router';
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE } from './send.operation';
 import { sendStatements } from './sendStatements';
@@ -68,11 +68,11 @@ interface VoidInput {
 	voidedStatementId: string;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): VoidInput {
-	const input = parseItemInput(this.getNode(), itemIndex, inputSchema, {
-		statementId: this.getNodeParameter('statementId', itemIndex),
-		actorName: this.getNodeParameter('actorName', itemIndex),
-		actorEmail: this.getNodeParameter('actorEmail', itemIndex),
+export function prepare(fns: IExecuteFunctions, itemIndex: number): VoidInput {
+	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
+		statementId: fns.getNodeParameter('statementId', itemIndex),
+		actorName: fns.getNodeParameter('actorName', itemIndex),
+		actorEmail: fns.getNodeParameter('actorEmail', itemIndex),
 	});
 	const voiding = {
 		actor: { name: input.actorName, mbox: `mailto:${input.actorEmail}` },
@@ -80,7 +80,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): VoidInput {
 		object: { objectType: 'StatementRef', id: input.statementId },
 	};
 	return {
-		statement: checkedStatement(this.getNode(), itemIndex, voiding),
+		statement: checkedStatement(fns.getNode(), itemIndex, voiding),
 		voidedStatementId: input.statementId,
 	};
 }

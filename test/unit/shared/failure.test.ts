@@ -1,7 +1,8 @@
-import { describeHttpFailure, parseRetryAfter } from '../../../nodes/shared/request/failure';
+import { fromRequestError } from '../../../nodes/shared/request/failure';
+import { parseRetryAfter } from '../../../nodes/shared/request/retry';
 
-describe('describeHttpFailure', () => {
-	test('reads status, Retry-After and body through n8n and axios wrappers', () => {
+describe('fromRequestError: what n8n threw, read once', () => {
+	test('reads status, headers and body through n8n and axios wrappers', () => {
 		const axiosLike = {
 			message: 'Request failed',
 			response: { status: 429, headers: { 'retry-after': '3' }, data: { message: 'slow down' } },
@@ -11,28 +12,30 @@ describe('describeHttpFailure', () => {
 			httpCode: '429',
 			cause: axiosLike,
 		};
-		expect(describeHttpFailure(wrapped)).toMatchObject({
+		const problem = fromRequestError(wrapped);
+		expect(problem.kind).toBe('status');
+		expect(problem.details).toMatchObject({
 			status: 429,
-			retryAfterMs: 3000,
+			headers: { 'retry-after': '3' },
 			body: { message: 'slow down' },
 		});
 	});
 
 	test('recognises network failures', () => {
 		expect(
-			describeHttpFailure({
+			fromRequestError({
 				message: 'x',
 				cause: { message: 'read ECONNRESET', code: 'ECONNRESET' },
-			}).networkCode,
+			}).details.networkCode,
 		).toBe('ECONNRESET');
-		expect(describeHttpFailure(new Error('socket hang up')).networkCode).toBe('ECONNRESET');
-		expect(describeHttpFailure({ message: 'bad', httpCode: '400' }).networkCode).toBeUndefined();
+		expect(fromRequestError(new Error('socket hang up')).details.networkCode).toBe('ECONNRESET');
+		expect(fromRequestError({ message: 'bad', httpCode: '400' }).kind).toBe('status');
 		// n8n 1.x: a NodeApiError with the code only in httpCode and n8n's own sentence.
 		expect(
-			describeHttpFailure({
+			fromRequestError({
 				message: 'The connection to the server was closed unexpectedly, perhaps it is offline.',
 				httpCode: 'ECONNRESET',
-			}).networkCode,
+			}).details.networkCode,
 		).toBe('ECONNRESET');
 	});
 
