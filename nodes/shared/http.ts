@@ -60,6 +60,10 @@ export interface ApiAnswer {
 	/** The parsed JSON (undefined only for an allowed empty answer). */
 	body: unknown;
 	attempts: number;
+	/** The size of the body as received, in bytes. */
+	bytes: number;
+	/** The answer's headers, names in lower case. */
+	headers: Record<string, unknown>;
 }
 
 interface RawAnswer extends BodyText {
@@ -121,7 +125,14 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 				);
 			}
 			const body = jsonOf(raw.status, contentType, raw.text, { allowEmpty: call.allowEmpty });
-			return { status: raw.status, contentType, body, attempts };
+			return {
+				status: raw.status,
+				contentType,
+				body,
+				attempts,
+				bytes: raw.bytes,
+				headers: raw.headers,
+			};
 		}
 		if (raw.status >= 300 && raw.status < 400) {
 			const next = redirectTarget(call, url, raw, ++redirects);
@@ -187,7 +198,7 @@ async function sendOnce(
 			const failure = describeHttpFailure(error);
 			if (failure.status === undefined) throw transportProblem(failure, timer, cancel, timeoutMs);
 			const text = await readBody(failure.body, MAX_ERROR_BODY_BYTES, signal).catch(
-				(): BodyText => ({ text: '', truncated: false }),
+				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
 			return { status: failure.status, headers: lowerCased(failure.headers), ...text };
 		}
