@@ -21,14 +21,14 @@ jest.setTimeout(60_000);
 const COURSES = '/api/developer/v2/courses.json';
 const MB = 1024 * 1024;
 
-const coursesGetMany = (options: IDataObject = {}): INodeParameters => ({
+const coursesGetMany = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'course',
 	operation: 'getMany',
 	returnAll: true,
 	options,
 });
 
-const statementsGetMany = (options: IDataObject = {}): INodeParameters => ({
+const statementsGetMany = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'statement',
 	operation: 'getMany',
 	returnAll: true,
