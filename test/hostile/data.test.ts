@@ -6,10 +6,14 @@
  * Object.prototype members. Real loopback HTTP servers, driven through n8n's execution engine
  * (the trigger as an active workflow polls it). Each block names the point it holds.
  */
+import { createRequire } from 'node:module';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Loopback } from '../../harness/loopback';
 import { json, text } from '../../harness/loopback';
+import type { PollTick, TriggerPoller } from '../../harness/poll';
+import { xApiTriggerPoller } from '../../harness/poll';
 import { MAX_JSON_DEPTH } from '../../nodes/shared/answer';
 import { MAX_ITEMS_WITHOUT_ID } from '../../nodes/shared/paging';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
@@ -325,5 +329,158 @@ describe('9. a UTF-8 byte-order mark before the JSON is accepted', () => {
 		});
 
 		expect(run.error?.message).toMatch(/^Name is too long \(HTTP 422/);
+	});
+});
+
+/** A record store on a loopback port: statements filtered by `since`, in `stored` order, paged by `limit`. */
+async function statementStore(headers: () => Record<string, string> = () => ({})) {
+	const statements: Array<Record<string, unknown>> = [];
+	const server = await serve((req, res) => {
+		const query = new URL(req.url, 'http://x').searchParams;
+		const sinceMs = query.has('since') ? Date.parse(String(query.get('since'))) : -Infinity;
+		const matching = statements
+			.filter((s) => Date.parse(String(s.stored)) > sinceMs)
+			.sort((a, b) => Date.parse(String(a.stored)) - Date.parse(String(b.stored)));
+		if (query.get('ascending') !== 'true') matching.reverse();
+		const page = matching.slice(0, Number(query.get('limit') ?? 100));
+		const { 'no-date': noDate, ...extra } = headers();
+		res.sendDate = noDate === undefined;
+		json(res, 200, { statements: page }, extra);
+	});
+	const add = (id: string, stored: Date | string) => {
+		statements.push(statement(id, typeof stored === 'string' ? stored : stored.toISOString()));
+		return id;
+	};
+	return Object.assign(server, { add });
+}
+
+function trigger(server: Loopback) {
+	return xApiTriggerPoller({ filters: {} }, lrsCredentials(server));
+}
+
+/** The trigger's cursor as n8n saved it in the workflow's static data. */
+function savedCursor(poller: TriggerPoller): IDataObject {
+	return (poller.savedStaticData['node:xAPI Trigger'] as IDataObject).cursor as IDataObject;
+}
+
+function saveCursor(poller: TriggerPoller, cursor: unknown): void {
+	poller.savedStaticData = JSON.parse(JSON.stringify({ 'node:xAPI Trigger': { cursor } }));
+}
+
+const emittedIds = (tick: PollTick) => tick.emissions.flat().map((item) => item.json.id);
+
+/** The logger n8n hands nodes (n8n-core's own), to see what the trigger logs. */
+function n8nLogger(): { warn: (...args: unknown[]) => void } {
+	const requireFromCore = createRequire(require.resolve('n8n-core'));
+	const { Container } = requireFromCore('@n8n/di');
+	const { Logger } = requireFromCore('@n8n/backend-common');
+	return Container.get(Logger);
+}
+
+const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
+const FAR_FUTURE = '2999-01-01T00:00:00.000Z';
+
+describe('5. a statement stored "in the future" does not blind the trigger', () => {
+	let warn: jest.SpyInstance;
+	beforeEach(() => {
+		warn = jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
+	});
+	afterEach(() => warn.mockRestore());
+
+	const warnings = () => warn.mock.calls.map((call) => String(call[0]));
+
+	test('it is emitted once, says so, and the statements stored after it are still emitted', async () => {
+		const lrs = await statementStore();
+		lrs.add(statementId(1), secondsAgo(60));
+		const poller = trigger(lrs);
+		expect(emittedIds(await poller.tick())).toEqual([]);
+
+		const future = lrs.add(statementId(2), FAR_FUTURE);
+		expect(emittedIds(await poller.tick())).toEqual([future]);
+		expect(warnings().join('\n')).toMatch(
+			new RegExp(`1 statement\\(s\\) stored after its own clock .*${future} stored ${FAR_FUTURE}`),
+		);
+		expect(savedCursor(poller).storedMs).toBeLessThanOrEqual(Date.now() + 1000);
+
+		const later = lrs.add(statementId(3), new Date());
+		expect(emittedIds(await poller.tick())).toEqual([later]);
+		expect(emittedIds(await poller.tick())).toEqual([]);
+		expect(warnings()).toHaveLength(1);
+	});
+
+	test('a trigger activated while the newest statement lies in the future starts at the present', async () => {
+		const lrs = await statementStore();
+		lrs.add(statementId(1), secondsAgo(30));
+		lrs.add(statementId(2), FAR_FUTURE);
+		const poller = trigger(lrs);
+		expect(emittedIds(await poller.tick())).toEqual([]);
+		expect(warnings()).toHaveLength(1);
+
+		const later = lrs.add(statementId(3), new Date());
+		expect(emittedIds(await poller.tick())).toEqual([later]);
+	});
+
+	test("without a Date header, the store's Consistent-Through bounds the cursor", async () => {
+		let through = '';
+		const lrs = await statementStore(() => {
+			through = new Date().toISOString();
+			return { 'no-date': '1', 'X-Experience-API-Consistent-Through': through };
+		});
+		lrs.add(statementId(1), secondsAgo(60));
+		const poller = trigger(lrs);
+		await poller.tick();
+
+		const future = lrs.add(statementId(2), FAR_FUTURE);
+		expect(emittedIds(await poller.tick())).toEqual([future]);
+		expect(savedCursor(poller).storedMs).toBe(Date.parse(through));
+	});
+
+	test("a cursor saved at a future time before is brought back to the store's clock", async () => {
+		const lrs = await statementStore();
+		lrs.add(statementId(1), secondsAgo(60));
+		const poller = trigger(lrs);
+		await poller.tick();
+		saveCursor(poller, { ...savedCursor(poller), storedMs: Date.parse(FAR_FUTURE) });
+
+		expect(emittedIds(await poller.tick())).toEqual([]);
+		const later = lrs.add(statementId(2), new Date());
+		expect(emittedIds(await poller.tick())).toEqual([later]);
+	});
+});
+
+describe("11. statement ids named like Object.prototype members stay in the trigger's cursor", () => {
+	const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'];
+
+	test('each is emitted once, and remembered across polls as n8n saves them', async () => {
+		const lrs = await statementStore();
+		lrs.add(statementId(1), secondsAgo(60));
+		const poller = trigger(lrs);
+		await poller.tick();
+
+		const now = new Date();
+		for (const name of names) lrs.add(name, now);
+		expect(emittedIds(await poller.tick())).toEqual(names);
+		expect(emittedIds(await poller.tick())).toEqual([]);
+
+		expect(JSON.stringify(savedCursor(poller).recent)).toContain('"__proto__"');
+	});
+
+	test('a cursor saved in the earlier format (ids as keys) is still read: nothing is replayed', async () => {
+		const lrs = await statementStore();
+		const seen = [statementId(1), statementId(2)].map((id) => lrs.add(id, secondsAgo(1)));
+		const poller = trigger(lrs);
+		await poller.tick();
+		const saved = savedCursor(poller) as { recent: Array<[string, number]> };
+		expect(saved.recent.map(([id]) => id).sort()).toEqual(seen);
+		const earlierFormat = {
+			...saved,
+			version: 1,
+			recent: Object.fromEntries(saved.recent),
+		};
+		saveCursor(poller, earlierFormat);
+
+		expect(emittedIds(await poller.tick())).toEqual([]);
+		const later = lrs.add(statementId(3), new Date());
+		expect(emittedIds(await poller.tick())).toEqual([later]);
 	});
 });
