@@ -17,7 +17,15 @@ import { xApiTriggerPoller } from '../../harness/poll';
 import { MAX_JSON_DEPTH } from '../../nodes/shared/answer';
 import { MAX_ITEMS_WITHOUT_ID } from '../../nodes/shared/paging';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
-import { apiCalls, hostilePlatform, platformCredentials, realNetwork, serve } from './platform';
+import {
+	accepted,
+	apiCalls,
+	hostilePlatform,
+	platformCredentials,
+	realNetwork,
+	serve,
+	upsert,
+} from './platform';
 
 realNetwork();
 jest.setTimeout(60_000);
@@ -482,5 +490,45 @@ describe("11. statement ids named like Object.prototype members stay in the trig
 		expect(emittedIds(await poller.tick())).toEqual([]);
 		const later = lrs.add(statementId(3), new Date());
 		expect(emittedIds(await poller.tick())).toEqual([later]);
+	});
+});
+
+describe('10. a cancelled run gives its throttle bookings back', () => {
+	test('after a bulk run is cancelled, a 1-item run on the client waits only the spacing after the last request sent', async () => {
+		const arrivals: number[] = [];
+		const platform = await hostilePlatform((_, res, index) => {
+			arrivals.push(Date.now());
+			json(res, 202, accepted(`tx-${index}`));
+		});
+		const requestsPerMinute = 30;
+		const spacingMs = 60_000 / requestsPerMinute;
+		const credentials = platformCredentials(platform, { requestsPerMinute });
+		const controller = new AbortController();
+
+		const bulk = runNode({
+			credentials,
+			items: Array.from({ length: 40 }, (_, i) => ({ id: `c-${i}` })),
+			parameters: upsert({ waitForCompletion: false }),
+			continueOnFail: true,
+			signal: controller.signal,
+		});
+		await platform.waitFor(2); // the token, then the first write
+		await new Promise((resolve) => setTimeout(resolve, 200)); // the next items book their slots
+		controller.abort();
+		await bulk;
+		const sentByBulk = arrivals.length;
+
+		const single = await runNode({
+			credentials,
+			items: [{ id: 'after' }],
+			parameters: upsert({ waitForCompletion: false }),
+		});
+
+		expect(single.error).toBeUndefined();
+		expect(arrivals).toHaveLength(sentByBulk + 1);
+		const waited = arrivals[sentByBulk] - arrivals[sentByBulk - 1];
+		// One spacing after the bulk run's last request (plus the timers' lateness), not the
+		// cancelled bookings behind it (two more spacings at this rate).
+		expect(waited).toBeLessThan(spacingMs + 1_000);
 	});
 });
