@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { excerpt } from '../shared/answer';
 import type { Deadline } from '../shared/deadline';
 import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';
@@ -182,7 +183,7 @@ export async function readNewStatements(
 function warnAhead(run: TriggerRun, ahead: IDataObject[], clock: StoreClock): void {
 	if (ahead.length === 0) return;
 	const first = ahead[0];
-	const message = `xAPI Trigger "${run.fns.getNode().name}": the record store sent ${ahead.length} statement(s) stored after its own clock (${new Date(clock.nowMs()).toISOString()}), e.g. ${String(first.id)} stored ${String(first.stored)}. They count as seen; the trigger goes on from the store's clock, not from their time, so later statements are not missed.`;
+	const message = `xAPI Trigger "${run.fns.getNode().name}": the record store sent ${ahead.length} statement(s) stored after its own clock (${new Date(clock.nowMs()).toISOString()}), e.g. ${excerpt(String(first.id), 100)} stored ${excerpt(String(first.stored), 100)}. They count as seen; the trigger goes on from the store's clock, not from their time, so later statements are not missed.`;
 	run.fns.logger.warn(run.redactor.text(message));
 }
 
