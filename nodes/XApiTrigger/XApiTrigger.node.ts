@@ -11,7 +11,7 @@ import { describeIssue } from '../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport';
-import { prune, readCursor } from './cursor';
+import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
 import { simplifiedStatement } from './simplify';
@@ -91,11 +91,13 @@ export class XApiTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const cursor = readCursor(staticData.cursor, key, continuing);
 		if (!cursor) {
-			staticData.cursor = (await startingCursor(run, queries, key)) as unknown as IDataObject;
+			staticData.cursor = savedCursor(
+				await startingCursor(run, queries, key),
+			) as unknown as IDataObject;
 			return null;
 		}
 		const statements = await readNewStatements(run, queries, cursor);
-		staticData.cursor = prune(cursor) as unknown as IDataObject;
+		staticData.cursor = savedCursor(prune(cursor)) as unknown as IDataObject;
 		return statements.length > 0 ? [emitted(this, run, statements)] : null;
 	}
 }

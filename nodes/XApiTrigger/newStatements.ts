@@ -1,12 +1,14 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { Deadline } from '../shared/pacing/deadline';
+import { excerpt } from '../shared/request/answer';
 import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';
 import type { Cursor } from './cursor';
 import {
 	emptyCursor,
 	hasSeen,
+	holdBack,
 	idOf,
 	MAX_REMEMBERED_IDS,
 	OVERLAP_MS,
@@ -15,6 +17,7 @@ import {
 	sinceFor,
 	storedMsOf,
 } from './cursor';
+import { StoreClock } from './storeClock';
 
 /** Statements asked for per page. */
 const PAGE_SIZE = 100;
@@ -56,15 +59,25 @@ export async function startingCursor(
 ): Promise<Cursor> {
 	const cursor = emptyCursor(key);
 	const deadline = pollDeadline(run);
+	const clock = new StoreClock();
+	const ahead: IDataObject[] = [];
 	for (const qs of queries) {
 		let newestMs: number | undefined;
 		let read = 0;
 		await forEachStatementPage(
 			run,
 			{ qs: { ...qs, limit: PAGE_SIZE }, action: 'Reading the newest statements', deadline },
-			(page) => {
+			(page, answer) => {
+				clock.read(answer.headers);
 				for (const statement of page) {
 					const storedMs = storedMsOf(statement);
+					if (storedMs !== undefined && storedMs > clock.nowMs()) {
+						// Remembered, so it never counts as new; history starts at the newest one before it.
+						remember(cursor, statement, clock.nowMs());
+						ahead.push(statement);
+						if (++read >= MAX_REMEMBERED_IDS) return false;
+						continue;
+					}
 					newestMs ??= storedMs;
 					if (
 						storedMs !== undefined &&
@@ -80,6 +93,8 @@ export async function startingCursor(
 			},
 		);
 	}
+	holdBack(cursor, clock.nowMs());
+	warnAhead(run, ahead, clock);
 	return prune(cursor);
 }
 
@@ -113,6 +128,7 @@ export async function readNewStatements(
 	// Stop reading well inside the time n8n gives a poll, and leave the rest to the next one.
 	const budgetMs = pollBudgetMs(run) / 2;
 	const deadline = pollDeadline(run);
+	const clock = new StoreClock();
 	const reads: QueryRead[] = [];
 	for (const [index, qs] of queries.entries()) {
 		// Each query gets its share of the time, so that the last one too reads at least a page.
@@ -128,7 +144,8 @@ export async function readNewStatements(
 				action: 'Reading new statements',
 				deadline,
 			},
-			(page) => {
+			(page, answer) => {
+				clock.read(answer.headers);
 				for (const statement of page) {
 					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
 					if (hasSeen(cursor, statement)) continue;
@@ -148,11 +165,30 @@ export async function readNewStatements(
 		if (stoppedEarly) read.readThroughMs = lastMs;
 		reads.push(read);
 	}
-	return emitInStoredOrder(reads, cursor);
+	const emitted = emitInStoredOrder(reads, cursor, clock.nowMs());
+	holdBack(cursor, clock.nowMs());
+	warnAhead(
+		run,
+		emitted.filter((statement) => (storedMsOf(statement) ?? -Infinity) > clock.nowMs()),
+		clock,
+	);
+	return emitted;
+}
+
+/**
+ * Says (in n8n's log) that the record store sent statements stored after its own clock: they
+ * count as seen (emitted once, or skipped at the start), and the cursor stays at the store's
+ * clock instead of moving to their time, so the statements stored after them are not missed.
+ */
+function warnAhead(run: TriggerRun, ahead: IDataObject[], clock: StoreClock): void {
+	if (ahead.length === 0) return;
+	const first = ahead[0];
+	const message = `xAPI Trigger "${run.fns.getNode().name}": the record store sent ${ahead.length} statement(s) stored after its own clock (${new Date(clock.nowMs()).toISOString()}), e.g. ${excerpt(String(first.id), 100)} stored ${excerpt(String(first.stored), 100)}. They count as seen; the trigger goes on from the store's clock, not from their time, so later statements are not missed.`;
+	run.fns.logger.warn(run.redactor.text(message));
 }
 
 /** Merges the queries' statements in `stored` order, up to where every query is complete. */
-function emitInStoredOrder(reads: QueryRead[], cursor: Cursor): IDataObject[] {
+function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number): IDataObject[] {
 	const horizonMs = Math.min(
 		...reads.map((read) => (read.readThroughMs === undefined ? Infinity : read.readThroughMs)),
 	);
@@ -165,7 +201,7 @@ function emitInStoredOrder(reads: QueryRead[], cursor: Cursor): IDataObject[] {
 		const id = idOf(statement);
 		if (id !== undefined && ids.has(id)) continue;
 		if (id !== undefined) ids.add(id);
-		remember(cursor, statement);
+		remember(cursor, statement, clockMs);
 		emitted.push(statement);
 		if (emitted.length >= MAX_STATEMENTS_PER_POLL) break;
 	}

@@ -478,8 +478,8 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 		// The trigger's cursor, as n8n saved it: it stands at the newest statement it emitted.
 		const newest = await readStore(env.lrs.storeEndpoint, { statementId: whileDown[1].id });
 		const cursor = await savedCursor(ids.chat, completionTrigger.name);
-		expect(cursor).toMatchObject({ version: 1, storedMs: Date.parse(newest.body.stored) });
-		expect(Object.keys(cursor.recent)).toEqual(
+		expect(cursor).toMatchObject({ version: 2, storedMs: Date.parse(newest.body.stored) });
+		expect(cursor.recent.map(([id]: [string, number]) => id)).toEqual(
 			expect.arrayContaining(whileDown.map((statement) => statement.id.toLowerCase())),
 		);
 	});

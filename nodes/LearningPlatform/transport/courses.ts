@@ -33,8 +33,9 @@ function walkIdOf(course: IDataObject): string | undefined {
 /**
  * Walks the catalog page by page from `offset`, handing each page's new courses to `visit`,
  * which returns false to stop. Only one page is held at a time. It advances by what the server
- * really returned, and stops with an error on a page that repeats or past the paging ceilings,
- * so a server that ignores the offset or claims an endless catalog cannot keep it going.
+ * really returned, and stops with an error on a page that repeats or past the paging ceilings
+ * (pages, items, bytes), so a server that ignores the offset or claims an endless catalog
+ * cannot keep it going. A course listed twice (on one page or two) is handed over once.
  */
 export async function forEachCoursePage(
 	run: LmsRun,
@@ -45,6 +46,7 @@ export async function forEachCoursePage(
 	const guard = new PageGuard('Listing courses', limits);
 	let position = offset;
 	for (;;) {
+		let bytes = 0;
 		const page = await lmsRequest(run, itemIndex, {
 			method: 'GET',
 			path: COURSES_PATH,
@@ -53,11 +55,13 @@ export async function forEachCoursePage(
 			action: 'Listing courses',
 			deadline,
 			answer: { schema: coursePageShape, is: 'a page of courses' },
+			measured: (size) => (bytes = size),
 		});
 		const courses = page.data as IDataObject[];
-		if (courses.length === 0) return;
 		let fresh: boolean[];
 		try {
+			guard.read(bytes);
+			if (courses.length === 0) return;
 			fresh = guard.admit(courses.map(walkIdOf));
 		} catch (error) {
 			throw new NodeOperationError(run.fns.getNode(), error as Error, {

@@ -69,6 +69,8 @@ export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	deadline: Deadline;
 	/** The documented shape of the answer, and what to call it in an error. */
 	answer: { schema: S; is: string };
+	/** Told the size of the answer's body in bytes, once it is read (a walk counts them). */
+	measured?: (bytes: number) => void;
 }
 
 /** The base URL as the credential gives it, without trailing slashes. */
@@ -172,6 +174,7 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});
+		request.measured?.(answer.bytes);
 		return documentedAnswer(answer, request.answer.schema, request.answer.is);
 	} catch (error) {
 		// The live token may have been issued during this call: mask with what is known now.

@@ -60,7 +60,15 @@ export interface LrsRequest {
 }
 
 export type LrsOutcome =
-	| { ok: true; body: unknown; attempts: number }
+	| {
+			ok: true;
+			body: unknown;
+			attempts: number;
+			/** The size of the answer's body in bytes. */
+			bytes: number;
+			/** The answer's headers, names in lower case. */
+			headers: Record<string, unknown>;
+	  }
 	| { ok: false; status?: number; attempts: number; error: NodeApiError };
 
 /** The headers of every record store request, as the platform's document lists them. */
@@ -158,7 +166,13 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 		const body = request.answer
 			? documentedAnswer(answer, request.answer.schema, request.answer.is)
 			: answer.body;
-		return { ok: true, body, attempts: answer.attempts };
+		return {
+			ok: true,
+			body,
+			attempts: answer.attempts,
+			bytes: answer.bytes,
+			headers: answer.headers,
+		};
 	} catch (failure) {
 		const problem = failure instanceof HttpProblem ? failure : undefined;
 		return {

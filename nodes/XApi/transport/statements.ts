@@ -90,24 +90,30 @@ export interface StatementWalk {
 	limits?: PagingLimits;
 }
 
+/** What a walk tells `visit` about the answer a page came in. */
+export interface PageAnswer {
+	/** The answer's headers, names in lower case. */
+	headers: Record<string, unknown>;
+}
+
 /**
  * Walks a statement query page by page, following `more` links on the store's own host,
  * handing each page's new statements to `visit`, which returns false to stop. Only one page is
  * held at a time. A link followed before, a page of nothing new, or a walk past the paging
- * ceilings ends it with an error, so a store cannot keep it going forever or emit a statement
- * twice.
+ * ceilings (pages, statements, bytes) ends it with an error, so a store cannot keep it going
+ * forever or emit a statement twice (within a page or across pages).
  */
 export async function forEachStatementPage(
 	run: LrsRun,
 	{ qs, action, itemIndex, deadline, limits = DEFAULT_PAGING_LIMITS }: StatementWalk,
-	visit: (statements: IDataObject[]) => boolean | Promise<boolean>,
+	visit: (statements: IDataObject[], answer: PageAnswer) => boolean | Promise<boolean>,
 ): Promise<void> {
 	const { endpoint } = run;
 	const pages = new PageGuard(action, limits);
 	const links = new LinkGuard(action);
 	let next: { path: string; qs: IDataObject } | { url: string } = { path: STATEMENTS_PATH, qs };
 	for (;;) {
-		const page = (await lrsRequest(run, {
+		const outcome = await tryLrsRequest(run, {
 			method: 'GET',
 			...next,
 			safeToRepeat: true,
@@ -115,11 +121,14 @@ export async function forEachStatementPage(
 			itemIndex,
 			deadline,
 			answer: { schema: statementResultShape, is: 'a StatementResult' },
-		})) as StatementResult;
+		});
+		if (!outcome.ok) throw outcome.error;
+		const page = outcome.body as StatementResult;
 		const statements = page.statements as IDataObject[];
 		const more = page.more?.trim() ?? '';
 		let fresh: boolean[];
 		try {
+			pages.read(outcome.bytes);
 			fresh = pages.admit(statements.map((statement) => idOf(statement)));
 			if (more && statements.length > 0) {
 				const url = resolveMoreLink(endpoint, more);
@@ -131,7 +140,11 @@ export async function forEachStatementPage(
 				description: error instanceof PagingError ? error.hint : undefined,
 			});
 		}
-		if ((await visit(statements.filter((_, i) => fresh[i]))) === false) return;
+		const visited = await visit(
+			statements.filter((_, i) => fresh[i]),
+			{ headers: outcome.headers },
+		);
+		if (visited === false) return;
 		if (!more || statements.length === 0) return;
 		const url = resolveMoreLink(endpoint, more);
 		if (!url) {

@@ -9,9 +9,31 @@ import { z } from 'zod';
 export interface PagingLimits {
 	maxPages: number;
 	maxItems: number;
+	/** Bytes of answers one walk may read, all pages together (DEFAULT_MAX_WALK_BYTES if not given). */
+	maxBytes?: number;
 }
 
 export const DEFAULT_PAGING_LIMITS: PagingLimits = { maxPages: 1_000, maxItems: 50_000 };
+
+/**
+ * Bytes of answers one walk reads at most: 256 MB. The item ceiling (50,000) at 5 KB an item,
+ * more than a course (about 1 KB) or a statement (1 to 3 KB) takes, so a walk within the other
+ * ceilings never stops here unless its items are unusually large; parsed, that much JSON holds
+ * about twice its size of heap, which an n8n instance can afford once.
+ */
+export const DEFAULT_MAX_WALK_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Items without an id cannot be told apart: a repeated one cannot be left out, and a page of
+ * them cannot be recognised as a page already read. One walk passes at most this many.
+ */
+export const MAX_ITEMS_WITHOUT_ID = 1_000;
+
+/** Bytes as megabytes for a message: "256 MB", "0.5 MB". */
+export function megabytes(bytes: number): string {
+	const mb = bytes / 1024 / 1024;
+	return `${Number.isInteger(mb) ? mb : Number(mb.toPrecision(3))} MB`;
+}
 
 /** Thrown when a walk cannot go on; its message says why, in words. */
 export class PagingError extends Error {
@@ -29,6 +51,10 @@ export class PageGuard {
 
 	private items = 0;
 
+	private withoutId = 0;
+
+	private bytes = 0;
+
 	private readonly seen = new Set<string>();
 
 	constructor(
@@ -37,8 +63,24 @@ export class PageGuard {
 	) {}
 
 	/**
-	 * Takes the ids of one page's items and says which are new. A page of nothing but items
-	 * already seen means the server did not advance; past the ceilings the walk stops.
+	 * Counts the bytes of one page's answer against the walk's byte budget, before its items are
+	 * used: past the budget the walk stops.
+	 */
+	read(bytes: number): void {
+		this.bytes += bytes;
+		const budget = this.limits.maxBytes ?? DEFAULT_MAX_WALK_BYTES;
+		if (this.bytes > budget) {
+			throw new PagingError(
+				`${this.what} stopped after ${megabytes(budget)} of answers`,
+				'The server sent more data than one walk may read. Raise "Max Megabytes" in the options if it really is that much, or read it in parts (Limit and Offset, or filters).',
+			);
+		}
+	}
+
+	/**
+	 * Takes the ids of one page's items and says which are new: an id already seen, on an
+	 * earlier page or earlier on this one, is not. A page of nothing but items already seen means
+	 * the server did not advance; past the ceilings the walk stops.
 	 */
 	admit(ids: ReadonlyArray<string | undefined>): boolean[] {
 		this.pages++;
@@ -48,14 +90,26 @@ export class PageGuard {
 				'The server kept sending more pages than the ceiling allows. Raise "Max Pages" in the options if there really are more.',
 			);
 		}
-		const fresh = ids.map((id) => id === undefined || !this.seen.has(id));
-		if (ids.length > 0 && fresh.every((isNew) => !isNew)) {
+		const earlier = ids.map((id) => id !== undefined && this.seen.has(id));
+		if (ids.length > 0 && earlier.every(Boolean)) {
 			throw new PagingError(
 				`${this.what} stopped: the server sent the same page again (page ${this.pages} holds only items already read)`,
 				'The server does not advance through its pages (it may ignore the offset, or repeat a "more" link). Nothing was emitted twice.',
 			);
 		}
-		for (const id of ids) if (id !== undefined) this.seen.add(id);
+		const fresh = ids.map((id) => {
+			if (id === undefined) return true;
+			if (this.seen.has(id)) return false;
+			this.seen.add(id);
+			return true;
+		});
+		this.withoutId += ids.filter((id) => id === undefined).length;
+		if (this.withoutId > MAX_ITEMS_WITHOUT_ID) {
+			throw new PagingError(
+				`${this.what} stopped: the server sent more than ${MAX_ITEMS_WITHOUT_ID} items without an id`,
+				'Items without an id cannot be told apart, so repeated ones could not be left out. Check the server: every item it lists should carry its id.',
+			);
+		}
 		this.items += fresh.filter(Boolean).length;
 		if (this.items > this.limits.maxItems) {
 			throw new PagingError(
@@ -124,17 +178,35 @@ export function pagingCeilingProperties(what: string): INodeProperties[] {
 			default: 50000,
 			description: `With Return All: stop with an error after this many ${what}`,
 		},
+		{
+			displayName: 'Max Megabytes',
+			name: 'maxMegabytes',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			// DEFAULT_MAX_WALK_BYTES in megabytes (the linter wants a literal).
+			default: 256,
+			description:
+				'With Return All: stop with an error after reading this many megabytes of answers, all pages together, so that a server sending huge pages cannot exhaust the memory',
+		},
 	];
 }
 
 const ceiling = z.number().int('must be a whole number').positive('must be at least 1').optional();
 
 /** The zod shape of those options. */
-export const pagingCeilingShape = { maxPages: ceiling, maxItems: ceiling };
+export const pagingCeilingShape = { maxPages: ceiling, maxItems: ceiling, maxMegabytes: ceiling };
 
-export function pagingLimitsFrom(options: { maxPages?: number; maxItems?: number }): PagingLimits {
+const MEGABYTE = 1024 * 1024;
+
+export function pagingLimitsFrom(options: {
+	maxPages?: number;
+	maxItems?: number;
+	maxMegabytes?: number;
+}): PagingLimits {
 	return {
 		maxPages: options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
 		maxItems: options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,
+		maxBytes:
+			options.maxMegabytes === undefined ? DEFAULT_MAX_WALK_BYTES : options.maxMegabytes * MEGABYTE,
 	};
 }

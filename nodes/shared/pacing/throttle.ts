@@ -68,6 +68,12 @@ export class RequestThrottle {
 
 	private nextSlotAt = 0;
 
+	/** Where `nextSlotAt` stands for the slots already used (the bookings no longer waiting). */
+	private usedUntil = 0;
+
+	/** Slots booked by callers still waiting for them; a caller cancelled gives its slot back. */
+	private readonly waiting = new Set<Booking>();
+
 	private pausedUntil = 0;
 
 	private pauseEpoch = 0;
@@ -120,11 +126,16 @@ export class RequestThrottle {
 			}
 			this.nextSlotAt = slot + intervalFor(this.currentRate());
 			this.remember(slot);
+			const booking: Booking = { slot, next: this.nextSlotAt };
+			this.waiting.add(booking);
 			// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
 			const wait = slot - now;
 			if (wait >= 1 && !(await pause(wait, deadline?.cancelSignal, this.clock))) {
+				this.giveBack(booking);
 				return 'cancelled';
 			}
+			this.waiting.delete(booking);
+			this.usedUntil = Math.max(this.usedUntil, booking.next);
 			// A 429 seen by another request while we waited invalidates the slot we reserved.
 			if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) {
 				deadline?.start();
@@ -160,6 +171,19 @@ export class RequestThrottle {
 		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
 	}
 
+	/**
+	 * A cancelled caller's slot, never used: it leaves the minute's record, and the next slot
+	 * moves back to what the used slots and the bookings still waiting ask for. So a cancelled
+	 * bulk run does not make the next run of the client wait out slots nobody sends in.
+	 */
+	private giveBack(booking: Booking): void {
+		this.waiting.delete(booking);
+		this.forget(booking.slot);
+		let next = this.usedUntil;
+		for (const other of this.waiting) next = Math.max(next, other.next);
+		this.nextSlotAt = next;
+	}
+
 	/** The earliest slot that keeps the last minute (and the margin) within the configured rate. */
 	private windowOpensAt(): number {
 		const size = this.windowSize();
@@ -178,10 +202,26 @@ export class RequestThrottle {
 		this.slotsHead = (this.slotsHead + 1) % size;
 	}
 
+	/** Takes a slot out of the minute's record, which stays in the order the slots were given. */
+	private forget(slot: number): void {
+		const ordered = [...this.slots.slice(this.slotsHead), ...this.slots.slice(0, this.slotsHead)];
+		const at = ordered.lastIndexOf(slot);
+		if (at < 0) return;
+		ordered.splice(at, 1);
+		this.slots = ordered;
+		this.slotsHead = 0;
+	}
+
 	private windowSize(): number {
 		const size = Math.floor(this.ceilingPerMin);
 		return size > 0 && size <= MAX_WINDOW_RECORD ? size : 0;
 	}
+}
+
+/** A slot booked by a caller that waits for it, and where it put the next slot. */
+interface Booking {
+	slot: number;
+	next: number;
 }
 
 function intervalFor(requestsPerMinute: number): number {

@@ -10,6 +10,13 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Of an error answer only this much is read: enough for any message, never a flood. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/**
+ * Deepest nesting of arrays and objects an answer may have. No documented answer comes near it
+ * (a statement nests about 10 levels); far deeper JSON (thousands of levels) would pass into
+ * the output and then break n8n's saving of the execution, whose serialisation recurses.
+ */
+export const MAX_JSON_DEPTH = 100;
+
 interface Readable {
 	destroy(error?: Error): void;
 	[Symbol.asyncIterator](): AsyncIterator<unknown>;
@@ -28,6 +35,8 @@ export interface BodyText {
 	text: string;
 	/** More was sent than `limit`; the rest was not read. */
 	truncated: boolean;
+	/** The bytes read (at most `limit`). */
+	bytes: number;
 }
 
 /**
@@ -40,16 +49,15 @@ export async function readBody(
 	limit: number,
 	signal?: AbortSignal,
 ): Promise<BodyText> {
-	if (data === undefined || data === null) return { text: '', truncated: false };
+	if (data === undefined || data === null) return { text: '', truncated: false, bytes: 0 };
 	if (!isReadable(data)) {
 		const text = Buffer.isBuffer(data)
 			? data.toString('utf8')
 			: typeof data === 'string'
 				? data
 				: JSON.stringify(data);
-		return text.length > limit
-			? { text: text.slice(0, limit), truncated: true }
-			: { text, truncated: false };
+		const kept = text.length > limit ? text.slice(0, limit) : text;
+		return { text: kept, truncated: kept !== text, bytes: Buffer.byteLength(kept) };
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
@@ -62,6 +70,7 @@ export async function readBody(
 			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
 			if (size + buffer.length > limit) {
 				chunks.push(buffer.subarray(0, limit - size));
+				size = limit;
 				truncated = true;
 				break;
 			}
@@ -77,7 +86,7 @@ export async function readBody(
 	if (signal?.aborted) throw new HttpProblem('timeout', 'the answer did not arrive in time');
 	if (failure !== undefined)
 		throw new HttpProblem('network', 'the connection broke while reading the answer');
-	return { text: Buffer.concat(chunks).toString('utf8'), truncated };
+	return { text: Buffer.concat(chunks).toString('utf8'), truncated, bytes: size };
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b|^text\/json\b/i;
@@ -104,9 +113,57 @@ export function unexpectedAnswer(
 	);
 }
 
+/** A UTF-8 byte-order mark, as decoding leaves it at the start of the text. */
+const BYTE_ORDER_MARK = 0xfeff;
+
+/** The text without a leading byte-order mark, which some servers put before their JSON. */
+export function withoutByteOrderMark(text: string): string {
+	return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+}
+
+/**
+ * How deeply JSON text nests arrays and objects, read from the text without parsing it (one
+ * pass, no recursion, strings skipped whole), so that any depth costs no stack. Counting stops
+ * once it passes `limit`. Brackets are not checked for balance: JSON.parse does that.
+ */
+export function nestingDepth(text: string, limit = Infinity): number {
+	let depth = 0;
+	let deepest = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c === 0x22) {
+			i = closingQuote(text, i);
+			if (i < 0) return deepest;
+		} else if (c === 0x5b || c === 0x7b) {
+			depth++;
+			if (depth > deepest) {
+				deepest = depth;
+				if (deepest > limit) return deepest;
+			}
+		} else if (c === 0x5d || c === 0x7d) {
+			depth--;
+		}
+	}
+	return deepest;
+}
+
+/** Where the string opened at `open` ends (its closing quote), or -1 if it never does. */
+function closingQuote(text: string, open: number): number {
+	let at = open;
+	for (;;) {
+		at = text.indexOf('"', at + 1);
+		if (at < 0) return -1;
+		let backslashes = 0;
+		while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+		if (backslashes % 2 === 0) return at;
+	}
+}
+
 /**
  * The JSON an answer carries. Anything that is not JSON (an HTML login page, plain text, an
- * empty body) is an unexpected answer. `undefined` only when `allowEmpty` and the body is empty.
+ * empty body) is an unexpected answer, and so is JSON nested deeper than MAX_JSON_DEPTH. A
+ * byte-order mark before the JSON is skipped. `undefined` only when `allowEmpty` and the body is
+ * empty.
  */
 export function jsonOf(
 	status: number,
@@ -120,18 +177,32 @@ export function jsonOf(
 	}
 	if (contentType && !JSON_TYPE.test(contentType))
 		throw unexpectedAnswer(status, contentType, text);
+	const json = withoutByteOrderMark(text);
+	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+		throw unexpectedAnswer(
+			status,
+			contentType,
+			text,
+			`JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+		);
+	}
 	try {
-		return JSON.parse(text) as unknown;
+		return JSON.parse(json) as unknown;
 	} catch {
 		throw unexpectedAnswer(status, contentType, text, 'not valid JSON');
 	}
 }
 
-/** An error body as something to show: its JSON if it is JSON, else its text. */
+/**
+ * An error body as something to show: its JSON if it is JSON (a byte-order mark skipped), else
+ * its text. JSON nested deeper than MAX_JSON_DEPTH stays text.
+ */
 export function errorBodyOf(text: string): unknown {
 	if (!text.trim()) return undefined;
+	const json = withoutByteOrderMark(text);
+	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return text;
 	try {
-		return JSON.parse(text) as unknown;
+		return JSON.parse(json) as unknown;
 	} catch {
 		return text;
 	}

@@ -53,6 +53,8 @@ export interface ApiAnswer {
 	/** The parsed JSON (undefined only for an allowed empty answer). */
 	body: unknown;
 	attempts: number;
+	/** The size of the body as received, in bytes. */
+	bytes: number;
 	/** The answer's headers, lower-case names. */
 	headers: Record<string, unknown>;
 }
@@ -187,7 +189,14 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
 		return {
 			to: 'done',
-			answer: { status, contentType, body, attempts: tries.sent, headers: raw.headers },
+			answer: {
+				status,
+				contentType,
+				body,
+				attempts: tries.sent,
+				bytes: raw.bytes,
+				headers: raw.headers,
+			},
 		};
 	}
 	if (status >= 300 && status < 400) {
@@ -260,7 +269,7 @@ async function sendOnce(
 			const problem = fromRequestError(error);
 			if (problem.kind !== 'status') throw reclassified(problem, timer, cancel, timeoutMs);
 			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
-				(): BodyText => ({ text: '', truncated: false }),
+				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
 			return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
 		}

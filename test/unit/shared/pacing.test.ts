@@ -17,7 +17,11 @@ import { Throttle as ServiceThrottle } from '../../../sandbox/throttle';
 beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
 afterEach(() => jest.useRealTimers());
 
-async function startsOf(throttle: RequestThrottle, count: number, advanceMs: number): Promise<number[]> {
+async function startsOf(
+	throttle: RequestThrottle,
+	count: number,
+	advanceMs: number,
+): Promise<number[]> {
 	const starts: number[] = [];
 	const all = Promise.all(
 		Array.from({ length: count }, async () => {
@@ -80,6 +84,62 @@ describe('RequestThrottle: an item waiting its turn', () => {
 		expect(queued.remainingMs()).toBe(3_000);
 		// A started deadline is still refused a slot beyond it.
 		expect(await throttle.acquire(new Deadline(500))).toBe('deadline');
+	});
+});
+
+describe('RequestThrottle: a cancelled run', () => {
+	test('gives its booked slots back: the next caller waits only the spacing after the slots used', async () => {
+		const throttle = new RequestThrottle(30); // one per 2 s
+		const run = new AbortController();
+		await throttle.acquire(new Deadline(600_000, run.signal));
+		const used = Date.now();
+		// Two more requests of the run booked the next slots and wait for them.
+		const booked = [1, 2].map(() => throttle.acquire(new Deadline(600_000, run.signal)));
+		await jest.advanceTimersByTimeAsync(100);
+		run.abort();
+		await expect(Promise.all(booked)).resolves.toEqual(['cancelled', 'cancelled']);
+
+		const starts = await startsOf(throttle, 1, 10_000);
+		// The slot after the used one: none of the cancelled ones is waited out.
+		expect(starts[0] - used).toBe(2_000);
+	});
+
+	test("keeps other callers' bookings: only the cancelled slot is given back", async () => {
+		const throttle = new RequestThrottle(30);
+		const run = new AbortController();
+		await throttle.acquire();
+		const used = Date.now();
+		const other = throttle.acquire(); // books +2 s, never cancelled
+		const cancelled = throttle.acquire(new Deadline(600_000, run.signal)); // books +4 s
+		await jest.advanceTimersByTimeAsync(100);
+		run.abort();
+		await expect(cancelled).resolves.toBe('cancelled');
+
+		const starts: number[] = [];
+		const otherDone = other.then(() => starts.push(Date.now()));
+		const next = throttle.acquire().then(() => starts.push(Date.now()));
+		await jest.advanceTimersByTimeAsync(10_000);
+		await Promise.all([otherDone, next]);
+		// The other caller keeps its slot (+2 s); the next one takes the cancelled one's (+4 s).
+		expect(starts.map((t) => t - used)).toEqual([2_000, 4_000]);
+	});
+
+	test("a cancelled slot leaves the minute's record", async () => {
+		const throttle = new RequestThrottle(3); // 3 a minute, one per 20 s
+		await throttle.acquire();
+		const first = Date.now();
+		await jest.advanceTimersByTimeAsync(20_000);
+		await throttle.acquire();
+		const run = new AbortController();
+		const cancelled = throttle.acquire(new Deadline(600_000, run.signal)); // books +40 s
+		await jest.advanceTimersByTimeAsync(1_000);
+		run.abort();
+		await expect(cancelled).resolves.toBe('cancelled');
+
+		const starts = await startsOf(throttle, 2, 200_000);
+		// The third slot of the minute is free again; the fourth waits for the minute of the first.
+		expect(starts[0] - first).toBe(40_000);
+		expect(starts[1] - first).toBe(60_000 + WINDOW_MARGIN_MS);
 	});
 });
 

@@ -1,4 +1,11 @@
-import { LinkGuard, PageGuard } from '../../../nodes/shared/pacing/paging';
+import {
+	DEFAULT_MAX_WALK_BYTES,
+	LinkGuard,
+	MAX_ITEMS_WITHOUT_ID,
+	PageGuard,
+	pagingCeilingProperties,
+	pagingLimitsFrom,
+} from '../../../nodes/shared/pacing/paging';
 
 describe('PageGuard', () => {
 	test('passes new items, flags repeated ones, and refuses a page of nothing new', () => {
@@ -18,6 +25,35 @@ describe('PageGuard', () => {
 		expect(() => items.admit(['c', 'd'])).toThrow(/stopped after 3 items/);
 	});
 
+	test('an id twice on one page passes once; a page of one id repeated is no repeat of an earlier page', () => {
+		const guard = new PageGuard('Listing', { maxPages: 10, maxItems: 100 });
+		expect(guard.admit(['a', 'b', 'a', 'a'])).toEqual([true, true, false, false]);
+		expect(guard.admit(['c', 'c'])).toEqual([true, false]);
+		expect(() => guard.admit(['c', 'a'])).toThrow(/same page again/);
+	});
+
+	test('items without an id pass, up to a bound of their own', () => {
+		const guard = new PageGuard('Listing', { maxPages: 10_000, maxItems: 1_000_000 });
+		const page = Array.from({ length: 100 }, () => undefined);
+		for (let n = 0; n < MAX_ITEMS_WITHOUT_ID / 100; n++) {
+			expect(guard.admit(page).every(Boolean)).toBe(true);
+		}
+		expect(() => guard.admit([undefined])).toThrow(
+			`the server sent more than ${MAX_ITEMS_WITHOUT_ID} items without an id`,
+		);
+	});
+
+	test('stops once the answers of a walk pass its byte budget', () => {
+		const guard = new PageGuard('Listing', {
+			maxPages: 10,
+			maxItems: 100,
+			maxBytes: 3 * 1024 * 1024,
+		});
+		guard.read(2 * 1024 * 1024);
+		guard.read(1024 * 1024);
+		expect(() => guard.read(1)).toThrow(/Listing stopped after 3 MB of answers/);
+	});
+
 	test('an empty page is no repeat (the walk ends there)', () => {
 		const guard = new PageGuard('Listing');
 		guard.admit(['a']);
@@ -31,5 +67,14 @@ describe('LinkGuard', () => {
 		links.follow('https://lrs.test/a');
 		links.follow('https://lrs.test/b');
 		expect(() => links.follow('https://lrs.test/a')).toThrow(/it had sent before/);
+	});
+});
+
+describe('paging options', () => {
+	test('Max Megabytes shows the default byte budget, and a value given replaces it', () => {
+		const option = pagingCeilingProperties('courses').find((p) => p.name === 'maxMegabytes');
+		expect(option?.default).toBe(DEFAULT_MAX_WALK_BYTES / 1024 / 1024);
+		expect(pagingLimitsFrom({}).maxBytes).toBe(DEFAULT_MAX_WALK_BYTES);
+		expect(pagingLimitsFrom({ maxMegabytes: 3 }).maxBytes).toBe(3 * 1024 * 1024);
 	});
 });
