@@ -43,7 +43,9 @@ async function main() {
 			(result) => result.message,
 		);
 		for (const result of results) {
-			console.log(`${relative}:${result.line}:${result.column}: ${result.message} [${result.kind}]`);
+			console.log(
+				`${relative}:${result.line}:${result.column}: ${result.message} [${result.kind}]`,
+			);
 		}
 		findings += results.length;
 		console.log(`${relative}: ${results.length === 0 ? 'ok' : `${results.length} finding(s)`}`);

@@ -8,8 +8,16 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 } from '../../../shared/pagination';
+import type { OutputChoice } from '../../../shared/output';
+import {
+	outputChoiceSchema,
+	outputParameters,
+	outputProperties,
+	shapeRecord,
+} from '../../../shared/output';
 import { parseItemInput } from '../../../shared/validation';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
+import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import type { PagingLimits } from '../../../shared/paging';
 import type { LrsRun } from '../../transport';
 import { forEachStatementPage } from '../../transport/statements';
@@ -19,6 +27,7 @@ export const PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
+	...outputProperties(statementOutputForm),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -57,10 +66,13 @@ const inputSchema = z.object({
 		.strict(),
 });
 
+const outputSchema = outputChoiceSchema(statementOutputForm);
+
 interface GetManyInput {
 	wanted: number;
 	qs: IDataObject;
 	limits: PagingLimits;
+	output: OutputChoice;
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInput {
@@ -71,6 +83,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 		filters: this.getNodeParameter('filters', itemIndex, {}),
 		options: returnAll ? this.getNodeParameter('options', itemIndex, {}) : {},
 	});
+	const output = parseItemInput(
+		this.getNode(),
+		itemIndex,
+		outputSchema,
+		outputParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback)),
+		'Invalid input',
+		properties,
+	);
 	const query = statementQuery(input.filters, this.getTimezone());
 	if ('problem' in query) {
 		throw new NodeOperationError(
@@ -85,6 +105,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): GetManyInpu
 		wanted: returnAll ? Infinity : input.limit,
 		qs: query.qs,
 		limits: pagingLimitsFrom(input.options),
+		output,
 	};
 }
 
@@ -106,7 +127,7 @@ export async function execute(
 		(page) => {
 			for (const statement of page) {
 				if (statements.length >= input.wanted) return false;
-				statements.push(statement);
+				statements.push(shapeRecord(statement, input.output, simplifiedStatement));
 			}
 			return statements.length < input.wanted;
 		},
