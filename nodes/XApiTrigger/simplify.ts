@@ -1,15 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** A language map's text: en-US, else English of any region, else the first. */
-function textOf(map: unknown): string | undefined {
-	if (!map || typeof map !== 'object') return undefined;
-	const entries = Object.entries(map as Record<string, unknown>).filter(
-		([, value]) => typeof value === 'string',
-	) as Array<[string, string]>;
-	const english =
-		entries.find(([tag]) => tag === 'en-US') ?? entries.find(([tag]) => /^en\b/i.test(tag));
-	return (english ?? entries[0])?.[1];
-}
+import { textOf } from '../XApi/helpers/output';
 
 /**
  * What a builder usually wants of a completion: who, what, which course, the result and when,

@@ -273,6 +273,105 @@ describe('course getMany', () => {
 	});
 });
 
+describe('course getMany output', () => {
+	/** A listing item with every documented field (20). */
+	const listed = (n: number) => ({
+		id: `id-${n}`,
+		name: `Course ${n}`,
+		description: `About course ${n}`,
+		images: [{ url: `https://learn.test/${n}.png` }],
+		url: `https://learn.test/${n}`,
+		external_id: `c-${n}`,
+		additional_metadata: { duration: 600, external_id: `c-${n}` },
+		source_id: 'src-1',
+		organization_id: 'org-1',
+		tags: ['safety'],
+		published_at: '2024-05-01T00:00:00.000Z',
+		duration: 600,
+		duration_sec: 600,
+		restricted_groups: [],
+		groups: [{ id: 1 }],
+		channels: [],
+		ecl_id: `ecl-${n}`,
+		is_private: false,
+		prices_data: [{ amount: 10, currency: 'USD' }],
+		ecl_source_id: 'ecl-src',
+	});
+	const answer = () =>
+		nock(BASE_URL)
+			.get(COURSES)
+			.query((q) => q.offset === '0')
+			.reply(200, { data: [listed(1), listed(2)], total_count: 2 });
+
+	test('by default (saved workflows) every course is returned as listed', async () => {
+		answer();
+		const run = await runNode({
+			credentials: credentialsWithToken(),
+			parameters: { resource: 'course', operation: 'getMany', returnAll: true },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((i) => i.json)).toEqual([listed(1), listed(2)]);
+	});
+
+	test('Simplified keeps 10 fields under the listing names', async () => {
+		answer();
+		const run = await runNode({
+			credentials: credentialsWithToken(),
+			parameters: { resource: 'course', operation: 'getMany', returnAll: true, output: 'simple' },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toEqual({
+			id: 'id-1',
+			external_id: 'c-1',
+			name: 'Course 1',
+			url: 'https://learn.test/1',
+			description: 'About course 1',
+			tags: ['safety'],
+			published_at: '2024-05-01T00:00:00.000Z',
+			duration_sec: 600,
+			is_private: false,
+			prices_data: [{ amount: 10, currency: 'USD' }],
+		});
+		expect(run.items.map((i) => i.json.external_id)).toEqual(['c-1', 'c-2']);
+		expect(run.items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+	});
+
+	test('Select Included Fields keeps the chosen fields only', async () => {
+		answer();
+		const run = await runNode({
+			credentials: credentialsWithToken(),
+			parameters: {
+				resource: 'course',
+				operation: 'getMany',
+				returnAll: true,
+				output: 'fields',
+				fields: ['external_id', 'ecl_id'],
+			},
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((i) => i.json)).toEqual([
+			{ external_id: 'c-1', ecl_id: 'ecl-1' },
+			{ external_id: 'c-2', ecl_id: 'ecl-2' },
+		]);
+	});
+
+	test('a field the listing does not document is refused before the catalog is read', async () => {
+		const catalog = answer();
+		const run = await runNode({
+			credentials: credentialsWithToken(),
+			parameters: {
+				resource: 'course',
+				operation: 'getMany',
+				returnAll: true,
+				output: 'fields',
+				fields: '={{ ["name", "level"] }}',
+			},
+		});
+		expect(run.error?.message).toContain('Fields: unknown field "level"');
+		expect(catalog.isDone()).toBe(false);
+	});
+});
+
 describe('course archive', () => {
 	const existing = {
 		id: '501',

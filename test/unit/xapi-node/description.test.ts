@@ -112,13 +112,20 @@ test('send has every documented parameter, and the verb and activity type option
 });
 
 test('get, getMany and void have their documented parameters', () => {
-	expect(forOperation('get').map((p) => p.name)).toEqual(['statementId', 'options']);
+	expect(forOperation('get').map((p) => p.name)).toEqual([
+		'statementId',
+		'output',
+		'fields',
+		'options',
+	]);
 	expect(
 		(named(forOperation('get'), 'options')?.options as INodeProperties[]).map((o) => o.name),
 	).toEqual(['voided']);
 	expect(forOperation('getMany').map((p) => p.name)).toEqual([
 		'returnAll',
 		'limit',
+		'output',
+		'fields',
 		'filters',
 		'options',
 	]);

@@ -8,13 +8,32 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 } from '../../../shared/pacing/paging';
+import type { OutputChoice, OutputForm } from '../../../shared/items/output';
+import {
+	outputChoiceSchema,
+	outputParameters,
+	outputProperties,
+	shapeRecord,
+} from '../../../shared/items/output';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
+import {
+	LISTING_ITEM_FIELDS,
+	SIMPLIFIED_COURSE_FIELDS,
+	simplifiedCourse,
+} from '../../transport/courseContract';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
+
+const outputForm: OutputForm = {
+	records: 'courses',
+	simplifiedFields: SIMPLIFIED_COURSE_FIELDS,
+	selectableFields: LISTING_ITEM_FIELDS,
+};
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
+	...outputProperties(outputForm),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -51,11 +70,13 @@ const inputSchema = z.object({
 		.strict(),
 });
 
-type GetManyInput = z.infer<typeof inputSchema>;
+const outputSchema = outputChoiceSchema(outputForm);
+
+type GetManyInput = z.infer<typeof inputSchema> & { output: OutputChoice };
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
 	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return parseItemInput(
+	const input = parseItemInput(
 		fns.getNode(),
 		itemIndex,
 		inputSchema,
@@ -67,6 +88,15 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 		'Invalid input',
 		properties,
 	);
+	const output = parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		outputSchema,
+		outputParameters((name, fallback) => fns.getNodeParameter(name, itemIndex, fallback)),
+		'Invalid input',
+		properties,
+	);
+	return { ...input, output };
 }
 
 export async function execute(
@@ -88,7 +118,7 @@ export async function execute(
 		(page) => {
 			for (const course of page) {
 				if (courses.length >= wanted) return false;
-				courses.push(course);
+				courses.push(shapeRecord(course, input.output, simplifiedCourse));
 			}
 			return courses.length < wanted;
 		},

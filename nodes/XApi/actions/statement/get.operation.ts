@@ -2,8 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import { statementIdSchema } from '../../helpers/statementInput';
 
+import type { OutputChoice } from '../../../shared/items/output';
+import {
+	outputChoiceSchema,
+	outputParameters,
+	outputProperties,
+	shapeRecord,
+} from '../../../shared/items/output';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
 import { getStatement } from '../../transport/statements';
@@ -17,6 +25,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
 	},
+	...outputProperties(statementOutputForm),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -46,13 +55,24 @@ const inputSchema = z.object({
 	options: z.object({ voided: z.boolean().default(false) }).strict(),
 });
 
-type GetInput = z.infer<typeof inputSchema>;
+const outputSchema = outputChoiceSchema(statementOutputForm);
+
+type GetInput = z.infer<typeof inputSchema> & { output: OutputChoice };
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
-	return parseItemInput(fns.getNode(), itemIndex, inputSchema, {
+	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		options: fns.getNodeParameter('options', itemIndex, {}),
 	});
+	const output = parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		outputSchema,
+		outputParameters((name, fallback) => fns.getNodeParameter(name, itemIndex, fallback)),
+		'Invalid input',
+		properties,
+	);
+	return { ...input, output };
 }
 
 export async function execute(
@@ -60,8 +80,9 @@ export async function execute(
 	input: GetInput,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await getStatement(run, input.statementId, {
+	const statement = await getStatement(run, input.statementId, {
 		voided: input.options.voided,
 		itemIndex,
 	});
+	return shapeRecord(statement, input.output, simplifiedStatement);
 }

@@ -8,8 +8,16 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 } from '../../../shared/pacing/paging';
+import type { OutputChoice } from '../../../shared/items/output';
+import {
+	outputChoiceSchema,
+	outputParameters,
+	outputProperties,
+	shapeRecord,
+} from '../../../shared/items/output';
 import { parseItemInput } from '../../../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
+import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import type { PagingLimits } from '../../../shared/pacing/paging';
 import type { LrsRun } from '../../transport';
 import { forEachStatementPage } from '../../transport/statements';
@@ -19,6 +27,7 @@ export const PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
+	...outputProperties(statementOutputForm),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -57,10 +66,13 @@ const inputSchema = z.object({
 		.strict(),
 });
 
+const outputSchema = outputChoiceSchema(statementOutputForm);
+
 interface GetManyInput {
 	wanted: number;
 	qs: IDataObject;
 	limits: PagingLimits;
+	output: OutputChoice;
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
@@ -71,6 +83,14 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 		filters: fns.getNodeParameter('filters', itemIndex, {}),
 		options: returnAll ? fns.getNodeParameter('options', itemIndex, {}) : {},
 	});
+	const output = parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		outputSchema,
+		outputParameters((name, fallback) => fns.getNodeParameter(name, itemIndex, fallback)),
+		'Invalid input',
+		properties,
+	);
 	const query = statementQuery(input.filters, fns.getTimezone());
 	if ('problem' in query) {
 		throw new NodeOperationError(
@@ -85,6 +105,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 		wanted: returnAll ? Infinity : input.limit,
 		qs: query.qs,
 		limits: pagingLimitsFrom(input.options),
+		output,
 	};
 }
 
@@ -106,7 +127,7 @@ export async function execute(
 		(page) => {
 			for (const statement of page) {
 				if (statements.length >= input.wanted) return false;
-				statements.push(statement);
+				statements.push(shapeRecord(statement, input.output, simplifiedStatement));
 			}
 			return statements.length < input.wanted;
 		},

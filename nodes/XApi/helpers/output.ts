@@ -1,0 +1,85 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OutputForm } from '../../shared/items/output';
+import { definedOnly } from '../../shared/items/output';
+
+/** A language map's text: en-US, else English of any region, else the first. */
+export function textOf(map: unknown): string | undefined {
+	if (!map || typeof map !== 'object') return undefined;
+	const entries = Object.entries(map as Record<string, unknown>).filter(
+		([, value]) => typeof value === 'string',
+	) as Array<[string, string]>;
+	const english =
+		entries.find(([tag]) => tag === 'en-US') ?? entries.find(([tag]) => /^en\b/i.test(tag));
+	return (english ?? entries[0])?.[1];
+}
+
+/** A statement's top-level properties (xAPI 1.0.3), what Select Included Fields offers. */
+export const STATEMENT_PROPERTIES = [
+	'id',
+	'actor',
+	'verb',
+	'object',
+	'result',
+	'context',
+	'timestamp',
+	'stored',
+	'authority',
+	'version',
+	'attachments',
+] as const;
+
+/** The fields of a simplified statement (at most 10, as n8n's guidelines for tools ask). */
+export const SIMPLIFIED_STATEMENT_FIELDS = [
+	'statementId',
+	'actorName',
+	'actorEmail',
+	'verb',
+	'verbId',
+	'activityId',
+	'activityName',
+	'result',
+	'timestamp',
+] as const;
+
+export const statementOutputForm: OutputForm = {
+	records: 'statements',
+	simplifiedFields: SIMPLIFIED_STATEMENT_FIELDS,
+	selectableFields: STATEMENT_PROPERTIES,
+};
+
+/**
+ * Who did what to which activity, with what result and when, as flat fields: what a builder or
+ * an AI agent usually needs of a statement. `result` keeps only the score (scaled), success,
+ * completion and duration. Fields the statement does not have are left out.
+ */
+export function simplifiedStatement(statement: IDataObject): IDataObject {
+	const actor = (statement.actor ?? {}) as IDataObject;
+	const verb = (statement.verb ?? {}) as IDataObject;
+	const object = (statement.object ?? {}) as IDataObject;
+	const definition = (object.definition ?? {}) as IDataObject;
+	const result = statement.result as IDataObject | undefined;
+	const score = (result?.score ?? {}) as IDataObject;
+	const mbox = typeof actor.mbox === 'string' ? actor.mbox.replace(/^mailto:/i, '') : undefined;
+	const verbId = typeof verb.id === 'string' ? verb.id : undefined;
+	const outcome =
+		result && typeof result === 'object'
+			? definedOnly({
+					scoreScaled: score.scaled,
+					success: result.success,
+					completion: result.completion,
+					duration: result.duration,
+				})
+			: undefined;
+	return definedOnly({
+		statementId: statement.id,
+		actorName: typeof actor.name === 'string' ? actor.name : undefined,
+		actorEmail: mbox,
+		verb: textOf(verb.display) ?? verbId?.split('/').pop(),
+		verbId,
+		activityId: object.id,
+		activityName: textOf(definition.name),
+		result: outcome && Object.keys(outcome).length > 0 ? outcome : undefined,
+		timestamp: statement.timestamp,
+	});
+}

@@ -1,0 +1,138 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { listOfStrings } from './input';
+
+/**
+ * The output choice of operations whose records have many fields, as n8n's own nodes offer it
+ * (a top-level `output` with `simple`, `raw` and `fields`, and a `fields` list shown for
+ * `fields`): an AI agent using the node as a tool, or a builder, can ask for a few fields
+ * instead of whole records. `raw` is the default, so a saved workflow keeps its output.
+ */
+export type OutputMode = 'raw' | 'simple' | 'fields';
+
+export interface OutputChoice {
+	mode: OutputMode;
+	/** The fields kept with `fields`, in the order chosen. */
+	fields: string[];
+}
+
+export interface OutputForm {
+	/** What one record is, plural: "courses", "statements". */
+	records: string;
+	/** The fields the simplified output has, as the help text names them. */
+	simplifiedFields: readonly string[];
+	/** The fields a builder can pick: the record's documented top-level fields. */
+	selectableFields: readonly string[];
+}
+
+export function outputProperties(form: OutputForm): INodeProperties[] {
+	return [
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'raw',
+			options: [
+				{
+					name: 'Raw',
+					value: 'raw',
+					description: `The ${form.records} exactly as the API returns them`,
+				},
+				{
+					name: 'Select Included Fields',
+					value: 'fields',
+					description: 'Only the fields chosen in Fields',
+				},
+				{
+					name: 'Simplified',
+					value: 'simple',
+					description: `At most 10 fields: ${form.simplifiedFields.join(', ')}`,
+				},
+			],
+			description: `How much of each of the ${form.records} to return. Simplified suits an AI agent using the node as a tool.`,
+		},
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			default: [],
+			required: true,
+			options: [...form.selectableFields]
+				.sort((a, b) => a.localeCompare(b))
+				.map((field) => ({ name: field, value: field })),
+			description:
+				'The top-level fields to keep. A field that a record does not have is left out of that record.',
+			displayOptions: { show: { output: ['fields'] } },
+		},
+	];
+}
+
+/** Zod shape of the choice as `readOutputChoice` reads it; checks the fields against the form's list. */
+export function outputChoiceSchema(form: OutputForm) {
+	const known = new Set(form.selectableFields);
+	return z
+		.object({
+			output: z.enum(['raw', 'simple', 'fields'], {
+				errorMap: () => ({ message: 'must be Raw, Simplified or Select Included Fields' }),
+			}),
+			fields: listOfStrings,
+		})
+		.superRefine((value, context) => {
+			if (value.output !== 'fields') return;
+			if (value.fields.length === 0) {
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['fields'],
+					message: 'choose at least one field',
+				});
+			}
+			const unknown = value.fields.filter((field) => !known.has(field));
+			if (unknown.length > 0) {
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['fields'],
+					message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (known: ${[...form.selectableFields].join(', ')})`,
+				});
+			}
+		})
+		.transform(
+			(value): OutputChoice => ({
+				mode: value.output,
+				fields: value.output === 'fields' ? [...new Set(value.fields)] : [],
+			}),
+		);
+}
+
+/** The raw parameter values to validate with `outputChoiceSchema` (Fields only read for `fields`). */
+export function outputParameters(getParameter: (name: string, fallback: unknown) => unknown): {
+	output: unknown;
+	fields: unknown;
+} {
+	const output = getParameter('output', 'raw');
+	return { output, fields: output === 'fields' ? getParameter('fields', []) : [] };
+}
+
+/** One record in the chosen shape. */
+export function shapeRecord(
+	record: IDataObject,
+	choice: OutputChoice,
+	simplify: (record: IDataObject) => IDataObject,
+): IDataObject {
+	if (choice.mode === 'simple') return simplify(record);
+	if (choice.mode === 'fields') {
+		const picked: IDataObject = {};
+		for (const field of choice.fields) {
+			if (Object.prototype.hasOwnProperty.call(record, field)) picked[field] = record[field];
+		}
+		return picked;
+	}
+	return record;
+}
+
+/** `record` without the keys whose value is undefined (a simplified record lists what it has). */
+export function definedOnly(record: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+	return out;
+}
