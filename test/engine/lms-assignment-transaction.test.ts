@@ -71,7 +71,7 @@ describe('assignment operations send the documented body', () => {
 				endDate: '={{ $json.finishedOn }}',
 			},
 		});
-		expect(run.error?.message).toBe('Invalid input on item 0: End Date: Required');
+		expect(run.error?.message).toBe('Invalid input on item 0: End Date: is required');
 	});
 });
 

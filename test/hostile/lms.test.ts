@@ -405,7 +405,7 @@ describe('6. answers are checked against their documented shape', () => {
 		[
 			'JSON without data',
 			(res) => json(res, 202, { message: 'ok' }),
-			/not an accepted write with its transaction \(data: Required\)/,
+			/not an accepted write with its transaction \(data: is required\)/,
 		],
 	];
 

@@ -9,6 +9,7 @@ import {
 	listOfStrings,
 	positiveAmount,
 	safeId,
+	typeMessages,
 } from '../../shared/items/input';
 
 /**
@@ -41,7 +42,7 @@ const CONTENT_TYPES = [
 	{ name: 'Video', value: 'video' },
 ];
 
-const text = z.string({ invalid_type_error: 'must be text' });
+const text = z.string(typeMessages(undefined, 'must be text'));
 
 const present = (value: unknown): boolean =>
 	value !== undefined &&
@@ -238,7 +239,7 @@ export const COURSE_FIELDS: CourseField[] = [
 			default: 0,
 		},
 		schema: z
-			.number({ invalid_type_error: 'must be a number' })
+			.number(typeMessages(undefined, 'must be a number'))
 			.int('must be a whole number of seconds')
 			.nonnegative('cannot be negative'),
 		fromListing: (c) =>
@@ -298,7 +299,7 @@ export const COURSE_FIELDS: CourseField[] = [
 			default: false,
 			description: 'Whether the content is private',
 		},
-		schema: z.boolean({ invalid_type_error: 'must be true or false' }),
+		schema: z.boolean(typeMessages(undefined, 'must be true or false')),
 		fromListing: (c) => (typeof c.is_private === 'boolean' ? c.is_private : undefined),
 	},
 	{

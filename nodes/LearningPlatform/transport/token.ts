@@ -4,7 +4,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { MAX_ERROR_BODY_BYTES, jsonOf, readBody } from '../../shared/request/answer';
+import { MAX_ERROR_BODY_BYTES, issueMessage, jsonOf, readBody } from '../../shared/request/answer';
 import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/pacing/clients';
 import { fromRequestError } from '../../shared/request/failure';
 import { authorizedFor, originOf } from '../../shared/request/origin';
@@ -110,7 +110,7 @@ async function requestToken(
 		const issue = token.error.issues[0];
 		const field = issue.path.join('.');
 		throw tokenFailure(
-			`Could not get an access token from the platform (HTTP ${status}: the answer is not a token: ${field ? `${field} ` : ''}${issue.message})`,
+			`Could not get an access token from the platform (HTTP ${status}: the answer is not a token: ${field ? `${field} ` : ''}${issueMessage(issue)})`,
 		);
 	}
 	return { token: token.data.access_token, expiresInSec: token.data.expires_in };

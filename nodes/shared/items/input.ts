@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 import { z } from 'zod';
 
-import { issuePath } from '../request/answer';
+import { issueMessage, issuePath } from '../request/answer';
 
 export { issuePath };
 
@@ -11,7 +11,7 @@ export { issuePath };
 
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
-	return path ? `${path}: ${issue.message}` : issue.message;
+	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
 }
 
 type FormLevel = ReadonlyArray<INodeProperties | INodePropertyCollection>;
@@ -99,7 +99,7 @@ export function parseItemInput<Output, Input = Output>(
 		if (seen.has(path)) continue;
 		seen.add(path);
 		const label = (form && formLabel(form, issue.path)) ?? path;
-		fields.push(label ? `${label}: ${issue.message}` : issue.message);
+		fields.push(label ? `${label}: ${issueMessage(issue)}` : issueMessage(issue));
 	}
 	throw new NodeOperationError(node, `${what} on item ${itemIndex}: ${fields.join('; ')}`, {
 		itemIndex,
@@ -188,11 +188,34 @@ export const flexibleDateTime = z
 	})
 	.pipe(isoDateTime);
 
+/**
+ * A type's own messages, in the params both zod lines read: zod 3.25 its `errorMap`, zod 4 its
+ * `error` (each ignores the other's). `missing` for an absent value, `wrongType` for a value of
+ * another type; every other issue keeps its own message.
+ */
+export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
+	const pick = (absent: boolean) => (absent ? missing : wrongType);
+	return {
+		errorMap: (issue: { code: string }, ctx: { data: unknown; defaultError: string }) => ({
+			message:
+				(issue.code === 'invalid_type' ? pick(ctx.data === undefined) : undefined) ??
+				ctx.defaultError,
+		}),
+		error: (issue: { code?: string; input?: unknown }) =>
+			issue.code === 'invalid_type' ? pick(issue.input === undefined) : undefined,
+	};
+}
+
+/** One message for every issue of a type (e.g. a value outside an enum), for both zod lines. */
+export function oneMessage(message: string) {
+	return { errorMap: () => ({ message }), error: () => message };
+}
+
 /** Ids go into paths and bodies: bounded, and never a path step of their own. */
 export const MAX_ID_LENGTH = 255;
 
 export const safeId = z
-	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+	.string(typeMessages('is required', 'must be text'))
 	.trim()
 	.min(1, 'is required')
 	.max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
@@ -202,7 +225,7 @@ export const safeId = z
 
 /** Only web addresses: `javascript:`, `data:` and the like are refused. */
 export const httpUrl = z
-	.string({ invalid_type_error: 'must be text' })
+	.string(typeMessages(undefined, 'must be text'))
 	.trim()
 	.max(2048, 'must be at most 2048 characters')
 	.refine((value) => {

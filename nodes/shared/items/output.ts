@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOfStrings } from './input';
+import { listOfStrings, oneMessage } from './input';
 
 /**
  * The output choice of operations whose records have many fields, as n8n's own nodes offer it
@@ -73,9 +73,10 @@ export function outputChoiceSchema(form: OutputForm) {
 	const known = new Set(form.selectableFields);
 	return z
 		.object({
-			output: z.enum(['raw', 'simple', 'fields'], {
-				errorMap: () => ({ message: 'must be Raw, Simplified or Select Included Fields' }),
-			}),
+			output: z.enum(
+				['raw', 'simple', 'fields'],
+				oneMessage('must be Raw, Simplified or Select Included Fields'),
+			),
 			fields: listOfStrings,
 		})
 		.superRefine((value, context) => {

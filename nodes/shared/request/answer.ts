@@ -225,7 +225,7 @@ export function documentedAnswer<S extends ZodTypeAny>(
 		answer.status,
 		answer.contentType,
 		answer.body === undefined ? '' : JSON.stringify(answer.body),
-		`not ${what} (${where ? `${where}: ` : ''}${issue.message})`,
+		`not ${what} (${where ? `${where}: ` : ''}${issueMessage(issue)})`,
 	);
 }
 
@@ -235,4 +235,43 @@ export function issuePath(path: ReadonlyArray<string | number>): string {
 		(acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
 		'',
 	);
+}
+
+const TYPE_WORDS: Record<string, string> = {
+	string: 'text',
+	number: 'a number',
+	boolean: 'true or false',
+	object: 'an object',
+	array: 'a list',
+	integer: 'a whole number',
+};
+
+/** zod's own wording (3.25: "Required", "Expected …"; 4: "Invalid input: …", "Invalid option: …"). */
+const ZOD_DEFAULT = /^(Required$|Expected |Invalid input|Invalid option|Invalid enum value)/;
+
+/**
+ * An issue's message in the package's words, the same under zod 3.25 and zod 4: messages the
+ * schemas set are kept; zod's defaults for a missing value, a wrong type or a value outside a
+ * list are replaced ("is required", "must be a number", "must be one of INR, USD").
+ */
+export function issueMessage(issue: {
+	code: string;
+	message: string;
+	expected?: unknown;
+	received?: unknown;
+	input?: unknown;
+	options?: unknown;
+	values?: unknown;
+}): string {
+	if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
+	if (issue.code === 'invalid_type') {
+		const missing =
+			issue.received === 'undefined' || /received undefined$/.test(issue.message);
+		if (missing) return 'is required';
+		const expected = TYPE_WORDS[String(issue.expected)] ?? String(issue.expected);
+		return `must be ${expected}`;
+	}
+	const options = issue.options ?? issue.values;
+	if (Array.isArray(options)) return `must be one of ${options.map(String).join(', ')}`;
+	return issue.message;
 }

@@ -39,7 +39,7 @@ describe('validation helpers', () => {
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as Error).message).toBe(
-			'Invalid input on item 4: a.b[1]: Expected number, received string',
+			'Invalid input on item 4: a.b[1]: must be a number',
 		);
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { flexibleDate, parseItemInput, safeId } from '../../../shared/items/input';
+import { flexibleDate, parseItemInput, safeId, typeMessages } from '../../../shared/items/input';
 import type { ItemOperation, PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
@@ -33,7 +33,7 @@ function assignmentProperties(
 
 const baseSchema = z.object({
 	email: z
-		.string({ required_error: 'is required' })
+		.string(typeMessages('is required', undefined))
 		.trim()
 		.max(254, 'must be at most 254 characters')
 		.email('must be an email address'),
