@@ -7,9 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
+import { prepareN8nFolder, withoutMigrationOutput } from '../../test/e2e/lib/n8n';
+import { waitForStatus } from '../../test/e2e/lib/n8n-server';
+import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from '../../test/e2e/lib/paths';
 import { freeLoopbackPort } from '../../test/e2e/lib/ports';
 import { waitForOutput, type CapturedProcess } from '../../test/e2e/lib/processes';
 import { register, spawnRegistered } from './cleanup';
@@ -17,13 +19,11 @@ import type { Postgres, Redis } from './services';
 
 /** The n8n the queue benchmark runs (installed by scripts/install-n8n.sh into the cache). */
 export const N8N_VERSION = process.env.QUEUE_N8N_VERSION ?? '2.40.7';
-const CACHE_DIR = process.env.LP_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-learning-platform');
-export const NODE24 = path.join(CACHE_DIR, 'node24', 'bin', 'node');
-export const N8N_DIR = path.join(CACHE_DIR, `n8n-${N8N_VERSION}`);
-const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const NODE24 = node24Binary;
+export const N8N_DIR = n8nInstallDirOf(N8N_VERSION);
+const N8N_BIN = n8nBinOf(N8N_VERSION);
 /** The built package to load: the repository's dist/ unless QUEUE_DIST names another build. */
-export const REPO_DIST = path.join(REPO_ROOT, 'dist');
+export const REPO_DIST = builtPackageDir;
 export const PACKAGE_DIST = path.resolve(process.env.QUEUE_DIST ?? REPO_DIST);
 
 export function checkN8nInstalled(): void {
@@ -46,31 +46,19 @@ export class QueueN8n {
 		private readonly env: NodeJS.ProcessEnv,
 	) {}
 
-	/** A user folder and a copy of the built package outside the repository (no node_modules above it). */
+	/**
+	 * The e2e suites' n8n folder and environment (a user folder, a copy of the built package
+	 * outside the repository), plus what queue mode needs: Postgres, Redis, one encryption key.
+	 */
 	static create(postgres: Postgres, redis: Redis): QueueN8n {
-		const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-queue-n8n-'));
-		const userFolder = path.join(rootDir, 'user');
-		const extension = path.join(rootDir, 'extensions', 'learning-platform');
-		fs.mkdirSync(userFolder, { recursive: true });
+		const { rootDir, env: base } = prepareN8nFolder('lp-queue-n8n-', [PACKAGE_DIST]);
 		const removeRoot = () => fs.rmSync(rootDir, { recursive: true, force: true });
 		register({ name: 'n8n folder', stop: async () => removeRoot(), kill: removeRoot });
-		fs.cpSync(PACKAGE_DIST, extension, { recursive: true });
 		const env: NodeJS.ProcessEnv = {
-			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
-			HOME: process.env.HOME,
-			LANG: process.env.LANG ?? 'C.UTF-8',
-			TZ: 'UTC',
-			N8N_USER_FOLDER: userFolder,
+			...base,
 			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_CUSTOM_EXTENSIONS: extension,
-			N8N_LOG_OUTPUT: 'console',
-			N8N_LOG_FORMAT: 'text',
 			N8N_LOG_LEVEL: 'info',
-			NO_COLOR: '1',
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: postgres.host,
 			DB_POSTGRESDB_PORT: String(postgres.port),
@@ -92,7 +80,7 @@ export class QueueN8n {
 		try {
 			const code = await cli.exited;
 			const output = `${cli.stdout()}\n${cli.stderr()}`;
-			if (code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${code}\n${withoutMigrationLines(output)}`);
+			if (code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${code}\n${withoutMigrationOutput(output)}`);
 			return output;
 		} finally {
 			clearTimeout(timer);
@@ -135,22 +123,14 @@ export async function waitForWorkerReady(worker: N8nProcess, timeoutMs = 180_000
 	await waitForOutput(worker, () => `${worker.stdout()}${worker.stderr()}`, /n8n worker is now ready/, timeoutMs);
 }
 
-/** Until GET /healthz answers 200. */
+/** Until GET /healthz answers 200 (the e2e suites' wait). */
 export async function waitForHealthy(main: N8nProcess & { url: string }, timeoutMs = 180_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (main.child.exitCode !== null || main.child.signalCode !== null) {
-			throw new Error(`n8n main exited while starting:\n${tail(main.stdout() + main.stderr())}`);
-		}
-		try {
-			const response = await fetch(`${main.url}/healthz`);
-			if (response.ok) return;
-		} catch {
-			// not listening yet
-		}
-		if (Date.now() > deadline) throw new Error(`n8n main not healthy after ${timeoutMs} ms:\n${tail(main.stdout() + main.stderr())}`);
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
+	await waitForStatus(main, Date.now() + timeoutMs, {
+		url: `${main.url}/healthz`,
+		status: 200,
+		waitingFor: 'answering /healthz',
+		failure: 'GET /healthz did not answer 200',
+	});
 }
 
 /** Execution ids a worker logged as started ("Worker started execution <id> (job <n>)"). */
@@ -159,13 +139,5 @@ export function executionsStartedBy(worker: N8nProcess): string[] {
 }
 
 export function tail(text: string, lines = 40): string {
-	return withoutMigrationLines(text).split('\n').slice(-lines).join('\n');
-}
-
-function withoutMigrationLines(text: string): string {
-	return text
-		.split('\n')
-		.filter((line) => !/^(Starting|Finished) migration |^Migrations in progress/.test(line))
-		.join('\n')
-		.trim();
+	return withoutMigrationOutput(text).split('\n').slice(-lines).join('\n');
 }

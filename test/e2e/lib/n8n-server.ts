@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { N8nSandbox } from './n8n';
+import { withoutMigrationOutput } from './n8n';
 import { n8nBin, n8nInstallDir, node24Binary } from './paths';
 import { freeLoopbackPort } from './ports';
 import { delay, spawnCaptured, stopProcessGroup, type CapturedProcess } from './processes';
@@ -115,8 +116,11 @@ export async function startN8nServer(
 	}
 }
 
-/** Asks `url` every 250 ms until it answers `status`; fails when the server ends or at the deadline. */
-async function waitForStatus(
+/**
+ * Asks `url` every 250 ms until it answers `status`; fails when the server ends or at the
+ * deadline. (The queue-mode benchmark waits for its main process here too.)
+ */
+export async function waitForStatus(
 	server: CapturedProcess,
 	deadline: number,
 	expected: {
@@ -154,9 +158,8 @@ async function waitForStatus(
 
 /** The end of a server's output, without the migrations a fresh database prints. */
 function tail(server: CapturedProcess, lines = 80): string {
-	return `${server.stdout()}\n${server.stderr()}`
+	return withoutMigrationOutput(`${server.stdout()}\n${server.stderr()}`)
 		.split('\n')
-		.filter((line) => !/^(Starting|Finished) migration |^Migrations in progress/.test(line))
 		.slice(-lines)
 		.join('\n');
 }

@@ -66,32 +66,12 @@ export class N8nSandbox {
 				throw new Error(`missing ${required} (n8n ${N8N_VERSION}): run scripts/install-n8n.sh first`);
 			}
 		}
-		const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-n8n-'));
-		const userFolder = path.join(rootDir, 'user');
-		fs.mkdirSync(userFolder);
-		const extensionDirs = (options.customExtensions ?? []).map((source, index) =>
-			stageExtension(source, path.join(rootDir, 'extensions', String(index))),
-		);
+		const { rootDir, env: base } = prepareN8nFolder('lp-e2e-n8n-', options.customExtensions ?? []);
 		const env: NodeJS.ProcessEnv = {
-			// A clean environment: nothing from the test process (npm_config_*,
-			// NODE_OPTIONS, …) leaks into n8n. Node 24 first on PATH, because
-			// n8n starts its task runner with the same Node.
-			PATH: `${path.dirname(node24Binary)}:${process.env.PATH ?? ''}`,
-			HOME: process.env.HOME,
-			LANG: process.env.LANG ?? 'C.UTF-8',
-			TZ: 'UTC',
-			N8N_USER_FOLDER: userFolder,
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			...base,
 			// The task broker listens on 127.0.0.1:5679 by default; a free port
 			// lets several instances (other checkouts, other suites) coexist.
 			N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
-			// Plain log lines (no colours) keep the CLI output parseable.
-			N8N_LOG_OUTPUT: 'console',
-			N8N_LOG_FORMAT: 'text',
-			NO_COLOR: '1',
-			...(extensionDirs.length > 0 ? { N8N_CUSTOM_EXTENSIONS: extensionDirs.join(';') } : {}),
 			...options.env,
 		};
 		return new N8nSandbox(rootDir, env, options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
@@ -206,13 +186,52 @@ export class N8nSandbox {
 	}
 }
 
-/** A CLI call's output without the hundreds of lines a fresh database's migrations print. */
-export function withoutMigrationLines(result: N8nCliResult): string {
-	return `${result.stdout}\n${result.stderr}`
+/**
+ * A fresh folder for one n8n installation's processes (its user folder, and the given built
+ * packages staged as custom extensions), and the environment every n8n process there starts
+ * with: nothing from the test process (npm_config_*, NODE_OPTIONS, …) leaks into n8n, Node 24
+ * comes first on PATH (n8n starts its task runner with the same Node), no telemetry, plain log
+ * lines. The end-to-end suites and the queue-mode benchmark both start n8n from here.
+ */
+export function prepareN8nFolder(
+	prefix: string,
+	customExtensions: string[],
+): { rootDir: string; userFolder: string; env: NodeJS.ProcessEnv } {
+	const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const userFolder = path.join(rootDir, 'user');
+	fs.mkdirSync(userFolder);
+	const extensionDirs = customExtensions.map((source, index) =>
+		stageExtension(source, path.join(rootDir, 'extensions', String(index))),
+	);
+	const env: NodeJS.ProcessEnv = {
+		PATH: `${path.dirname(node24Binary)}:${process.env.PATH ?? ''}`,
+		HOME: process.env.HOME,
+		LANG: process.env.LANG ?? 'C.UTF-8',
+		TZ: 'UTC',
+		N8N_USER_FOLDER: userFolder,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_LOG_FORMAT: 'text',
+		NO_COLOR: '1',
+		...(extensionDirs.length > 0 ? { N8N_CUSTOM_EXTENSIONS: extensionDirs.join(';') } : {}),
+	};
+	return { rootDir, userFolder, env };
+}
+
+/** The text without the hundreds of lines a fresh database's migrations print. */
+export function withoutMigrationOutput(text: string): string {
+	return text
 		.split('\n')
 		.filter((line) => !/^(Starting|Finished) migration |^Migrations in progress/.test(line))
 		.join('\n')
 		.trim();
+}
+
+/** A CLI call's output without the hundreds of lines a fresh database's migrations print. */
+export function withoutMigrationLines(result: N8nCliResult): string {
+	return withoutMigrationOutput(`${result.stdout}\n${result.stderr}`);
 }
 
 /**
@@ -223,7 +242,7 @@ export function withoutMigrationLines(result: N8nCliResult): string {
  * community package; a runtime dependency missing from the package shows up
  * here instead of being found in the repository's node_modules.
  */
-function stageExtension(source: string, target: string): string {
+export function stageExtension(source: string, target: string): string {
 	if (!fs.existsSync(source)) {
 		throw new Error(`no custom extension folder at ${source}: build the package first`);
 	}

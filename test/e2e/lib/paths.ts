@@ -33,10 +33,20 @@ export const cacheDir: string =
  */
 export const node24Binary: string = path.join(cacheDir, 'node24', 'bin', 'node');
 
-export const n8nInstallDir: string = path.join(cacheDir, `n8n-${N8N_VERSION}`);
+/** Where scripts/install-n8n.sh installs an n8n version. */
+export function n8nInstallDirOf(version: string): string {
+	return path.join(cacheDir, `n8n-${version}`);
+}
+
+/** An installed n8n version's CLI entry point, run with `node24Binary`. */
+export function n8nBinOf(version: string): string {
+	return path.join(n8nInstallDirOf(version), 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+export const n8nInstallDir: string = n8nInstallDirOf(N8N_VERSION);
 
 /** The n8n CLI entry point, run with `node24Binary`. */
-export const n8nBin: string = path.join(n8nInstallDir, 'node_modules', 'n8n', 'bin', 'n8n');
+export const n8nBin: string = n8nBinOf(N8N_VERSION);
 
 /** xapi-statements, an in-memory Learning Record Store. */
 export const lrsPackageDir: string = path.join(cacheDir, 'lrs', 'node_modules', 'xapi-statements');
