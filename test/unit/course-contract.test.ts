@@ -11,6 +11,7 @@ import {
 	LISTED_FIELDS,
 	valuesFromListing,
 } from '../../nodes/LearningPlatform/transport/courseContract';
+import { formProperty } from '../../nodes/LearningPlatform/actions/common/courseForm';
 import * as archive from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import * as upsert from '../../nodes/LearningPlatform/actions/course/upsert.operation';
 
@@ -109,17 +110,17 @@ describe('the course contract, field by field', () => {
 		(_, field) => {
 			const upsertForm = flatten(upsert.description);
 			const control = upsertForm.find((p) => p.name === field.param);
-			expect(control?.displayName).toBe(field.form.displayName);
+			expect(control?.displayName).toBe(field.label);
 			// External ID is typed by default but can also pick an existing course.
 			expect(control?.type).toBe(
-				field.param === 'externalId' ? 'resourceLocator' : field.form.type,
+				field.param === 'externalId' ? 'resourceLocator' : formProperty(field).type,
 			);
 			// Archive picks its course (External ID) with a course picker, and takes the optional
 			// fields but Status.
 			const inArchive = flatten(archive.description).some(
 				(p) =>
 					p.name === field.param &&
-					(p.displayName === field.form.displayName || p.type === 'resourceLocator'),
+					(p.displayName === field.label || p.type === 'resourceLocator'),
 			);
 			expect(inArchive).toBe(
 				field.param === 'externalId' || (field.place === 'additional' && !field.upsertOnly),
@@ -134,10 +135,10 @@ describe('the course contract, field by field', () => {
 
 			// The form's default never fails validation, or is empty (not sent).
 			const fallback = courseValuesSchema('upsert', true).safeParse({
-				top: field.place === 'top' ? { ...base, [field.param]: field.form.default } : base,
-				additionalFields: field.place === 'additional' ? { [field.param]: field.form.default } : {},
+				top: field.place === 'top' ? { ...base, [field.param]: formProperty(field).default } : base,
+				additionalFields: field.place === 'additional' ? { [field.param]: formProperty(field).default } : {},
 			});
-			if (field.form.required) expect(fallback.success).toBe(field.form.default !== '');
+			if (formProperty(field).required) expect(fallback.success).toBe(formProperty(field).default !== '');
 			else expect(fallback.success).toBe(true);
 		},
 	);

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
@@ -13,11 +13,11 @@ import {
 } from '../../shared/items/input';
 
 /**
- * The course contract, declared once. Each field names its API field, its parameter, its form
- * control and help, how its value is checked and becomes the body value, and whether the
- * catalog listing returns it (and how to read it there). The upsert and archive forms, the
- * validation, the request body and the listing-to-body mapping are all derived from this
- * list; no course API field name is spelled anywhere else.
+ * The course contract's field table, declared once: each field's parameter, API name, label and
+ * place, how its value is checked and becomes the body value, and whether the catalog listing
+ * returns it (and how to read it there). This file holds the API half (validation, body, listing
+ * mapping); the form half, each field's editor control, is `actions/common/courseForm.ts`, built
+ * from this table. No course API field name is spelled anywhere else.
  */
 export interface CourseField {
 	/** Parameter name (the API name in camelCase, as the package's interface fixes it). */
@@ -26,8 +26,8 @@ export interface CourseField {
 	api: string;
 	/** Top-level required fields and prices sit on the form itself; the rest in Additional Fields. */
 	place: 'top' | 'additional';
-	/** The form control (its name is `param`). */
-	form: Omit<INodeProperties, 'name'>;
+	/** Its name in forms and messages ("Content Type"); the form's controls are in actions/common/courseForm.ts. */
+	label: string;
 	/** Checks the form value and turns it into the body value. Empty values never reach it. */
 	schema: ZodTypeAny;
 	/** The body value from a catalog listing item, if the documented listing carries it. */
@@ -35,12 +35,6 @@ export interface CourseField {
 	/** Only upsert offers it (archive sets `status` itself). */
 	upsertOnly?: boolean;
 }
-
-const CONTENT_TYPES = [
-	{ name: 'Article', value: 'article' },
-	{ name: 'Course', value: 'course' },
-	{ name: 'Video', value: 'video' },
-];
 
 const text = z.string(typeMessages(undefined, 'must be text'));
 
@@ -90,25 +84,12 @@ const language = z
 		return entry;
 	});
 
-const commaList = (label: string, effect: string): Omit<INodeProperties, 'name'> => ({
-	displayName: label,
-	type: 'string',
-	default: '',
-	description: `Comma-separated ${effect}`,
-});
-
 export const COURSE_FIELDS: CourseField[] = [
 	{
 		param: 'externalId',
 		api: 'external_id',
 		place: 'top',
-		form: {
-			displayName: 'External ID',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'Your own ID for the course. Sending an existing one updates that course.',
-		},
+		label: 'External ID',
 		schema: safeId,
 		fromListing: (c) =>
 			c.external_id ?? (c.additional_metadata as IDataObject | undefined)?.external_id,
@@ -117,7 +98,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'name',
 		api: 'name',
 		place: 'top',
-		form: { displayName: 'Name', type: 'string', required: true, default: '' },
+		label: 'Name',
 		schema: text.trim().min(1, 'is required'),
 		fromListing: (c) => c.name,
 	},
@@ -125,13 +106,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'url',
 		api: 'url',
 		place: 'top',
-		form: {
-			displayName: 'URL',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://learn.example.com/courses/onboarding',
-		},
+		label: 'URL',
 		schema: httpUrl,
 		fromListing: (c) => c.url,
 	},
@@ -139,40 +114,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'prices',
 		api: 'prices_data',
 		place: 'top',
-		form: {
-			displayName: 'Prices',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: 'Add price',
-			description: 'Leave empty for free content. Prices are replaced on every update.',
-			options: [
-				{
-					displayName: 'Price',
-					name: 'price',
-					values: [
-						{
-							displayName: 'Amount',
-							name: 'amount',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. 49.99',
-							description: 'A positive amount, such as 49.99',
-						},
-						{
-							displayName: 'Currency',
-							name: 'currency',
-							type: 'options',
-							options: [
-								{ name: 'INR', value: 'INR' },
-								{ name: 'USD', value: 'USD' },
-							],
-							default: 'USD',
-						},
-					],
-				},
-			],
-		},
+		label: 'Prices',
 		schema: z
 			.object({ price: z.array(price).optional() })
 			.strict()
@@ -187,10 +129,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'channelIds',
 		api: 'channel_ids',
 		place: 'additional',
-		form: commaList(
-			'Channel IDs',
-			'channel IDs. Channels not listed are removed from the content.',
-		),
+		label: 'Channel IDs',
 		schema: listOfStrings,
 		fromListing: (c) => idsFrom(c.channels),
 	},
@@ -198,33 +137,21 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'contentType',
 		api: 'content_type',
 		place: 'additional',
-		form: {
-			displayName: 'Content Type',
-			type: 'options',
-			options: CONTENT_TYPES,
-			default: 'course',
-			description: 'What the content is; learners can filter search results by it',
-		},
+		label: 'Content Type',
 		schema: z.enum(['article', 'course', 'video']),
 	},
 	{
 		param: 'courseType',
 		api: 'course_type',
 		place: 'additional',
-		form: {
-			displayName: 'Course Type',
-			type: 'options',
-			options: CONTENT_TYPES,
-			default: 'course',
-			description: "A second type the platform's samples send with the same values",
-		},
+		label: 'Course Type',
 		schema: z.enum(['article', 'course', 'video']),
 	},
 	{
 		param: 'description',
 		api: 'description',
 		place: 'additional',
-		form: { displayName: 'Description', type: 'string', typeOptions: { rows: 3 }, default: '' },
+		label: 'Description',
 		schema: text,
 		fromListing: (c) => c.description,
 	},
@@ -232,12 +159,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'durationSec',
 		api: 'duration_sec',
 		place: 'additional',
-		form: {
-			displayName: 'Duration (Seconds)',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 0,
-		},
+		label: 'Duration (Seconds)',
 		schema: z
 			.number(typeMessages(undefined, 'must be a number'))
 			.int('must be a whole number of seconds')
@@ -253,20 +175,14 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'expirationDate',
 		api: 'expiration_date',
 		place: 'additional',
-		form: {
-			displayName: 'Expiration Date',
-			type: 'string',
-			default: '',
-			placeholder: '2027-12-31 23:59:59',
-			description: 'When the content expires by itself, as YYYY-MM-DD HH:MM:SS',
-		},
+		label: 'Expiration Date',
 		schema: flexibleDateTime,
 	},
 	{
 		param: 'groupIds',
 		api: 'group_ids',
 		place: 'additional',
-		form: commaList('Group IDs', 'group IDs. Groups not listed are removed from the content.'),
+		label: 'Group IDs',
 		schema: listOfStrings,
 		fromListing: (c) => idsFrom(c.groups),
 	},
@@ -274,13 +190,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'imageUrl',
 		api: 'image_url',
 		place: 'additional',
-		form: {
-			displayName: 'Image URL',
-			type: 'string',
-			default: '',
-			description:
-				'Linked, not downloaded. A missing or broken image is replaced by a stock image.',
-		},
+		label: 'Image URL',
 		schema: httpUrl,
 		fromListing: (c) => {
 			if (!Array.isArray(c.images)) return undefined;
@@ -293,12 +203,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'isPrivate',
 		api: 'is_private',
 		place: 'additional',
-		form: {
-			displayName: 'Is Private',
-			type: 'boolean',
-			default: false,
-			description: 'Whether the content is private',
-		},
+		label: 'Is Private',
 		schema: z.boolean(typeMessages(undefined, 'must be true or false')),
 		fromListing: (c) => (typeof c.is_private === 'boolean' ? c.is_private : undefined),
 	},
@@ -306,32 +211,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'languages',
 		api: 'languages_attributes',
 		place: 'additional',
-		form: {
-			displayName: 'Languages',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: "Language versions. Send none to use the source's default language.",
-			options: [
-				{
-					displayName: 'Language',
-					name: 'language',
-					values: [
-						{
-							displayName: 'Language Code',
-							name: 'languageCode',
-							type: 'string',
-							default: '',
-							placeholder: 'en',
-							description: 'Two-letter code',
-						},
-						{ displayName: 'Title', name: 'title', type: 'string', default: '' },
-						{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-						{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-					],
-				},
-			],
-		},
+		label: 'Languages',
 		schema: z
 			.object({ language: z.array(language).optional() })
 			.strict()
@@ -341,29 +221,14 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'level',
 		api: 'level',
 		place: 'additional',
-		form: {
-			displayName: 'Level',
-			type: 'options',
-			options: [
-				{ name: 'Beginner', value: 'beginner' },
-				{ name: 'Intermediate', value: 'intermediate' },
-				{ name: 'Advanced', value: 'advanced' },
-			],
-			default: 'beginner',
-		},
+		label: 'Level',
 		schema: z.enum(['beginner', 'intermediate', 'advanced']),
 	},
 	{
 		param: 'publishedAt',
 		api: 'published_at',
 		place: 'additional',
-		form: {
-			displayName: 'Published At',
-			type: 'string',
-			default: '',
-			placeholder: '2026-01-31',
-			description: 'Publication date as YYYY-MM-DD',
-		},
+		label: 'Published At',
 		schema: flexibleDate,
 		// The listing gives an ISO timestamp; the platform's own date is its date part.
 		fromListing: (c) =>
@@ -377,7 +242,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'restrictedGroupIds',
 		api: 'restricted_group_ids',
 		place: 'additional',
-		form: commaList('Restricted Group IDs', 'IDs of the groups the content is restricted to'),
+		label: 'Restricted Group IDs',
 		schema: listOfStrings,
 		fromListing: (c) => idsFrom(c.restricted_groups),
 	},
@@ -385,7 +250,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		param: 'skills',
 		api: 'skills',
 		place: 'additional',
-		form: commaList('Skills', 'skills; content is searchable by them'),
+		label: 'Skills',
 		schema: listOfStrings,
 	},
 	{
@@ -393,63 +258,31 @@ export const COURSE_FIELDS: CourseField[] = [
 		api: 'status',
 		place: 'additional',
 		upsertOnly: true,
-		form: {
-			displayName: 'Status',
-			type: 'options',
-			options: [
-				{ name: 'Active', value: 'active' },
-				{ name: 'Archived', value: 'archived' },
-			],
-			default: 'active',
-			description: 'Archived content cannot be made active again',
-		},
+		label: 'Status',
 		schema: z.enum(['active', 'archived']),
 	},
 	{
 		param: 'tags',
 		api: 'tags',
 		place: 'additional',
-		form: commaList('Tags', 'tags; content is searchable by them'),
+		label: 'Tags',
 		schema: listOfStrings,
 		fromListing: (c) =>
 			Array.isArray(c.tags) && c.tags.every((t) => typeof t === 'string') ? c.tags : undefined,
 	},
 ];
 
-const TOP = COURSE_FIELDS.filter((f) => f.place === 'top');
+/** The required fields and prices, which sit on the form itself. */
+export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
+const TOP = TOP_FIELDS;
 
 export type CourseOperation = 'upsert' | 'archive';
 
-function additionalFieldsFor(operation: CourseOperation): CourseField[] {
+/** The optional fields an operation takes (archive sets `status` itself). */
+export function additionalFieldsFor(operation: CourseOperation): CourseField[] {
 	return COURSE_FIELDS.filter(
 		(f) => f.place === 'additional' && (operation === 'upsert' || !f.upsertOnly),
 	);
-}
-
-/** A field's form control. */
-export function formProperty(field: CourseField): INodeProperties {
-	return { ...field.form, name: field.param } as INodeProperties;
-}
-
-/** Upsert's own top-level fields (External ID, Name, URL, Prices). */
-export function topProperties(): INodeProperties[] {
-	return TOP.map(formProperty);
-}
-
-/** The Additional Fields collection of an operation. */
-export function additionalFieldsProperty(
-	operation: CourseOperation,
-	description?: string,
-): INodeProperties {
-	return {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		description,
-		options: additionalFieldsFor(operation).map(formProperty),
-	};
 }
 
 /** What the user gave, by API field: only non-empty values, each checked by its field. */
@@ -528,6 +361,8 @@ export function valuesFromListing(course: IDataObject): CourseValues {
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
 
 export const EXTERNAL_ID_FIELD = 'external_id';
+export const NAME_FIELD = 'name';
+export const URL_FIELD = 'url';
 export const STATUS_FIELD = 'status';
 
 /**
@@ -554,7 +389,7 @@ export function mergeWithListing(
 
 /** Parameter label of an API field, for messages ("Content Type"). */
 export function labelOf(api: string): string {
-	return COURSE_FIELDS.find((f) => f.api === api)?.form.displayName ?? api;
+	return COURSE_FIELDS.find((f) => f.api === api)?.label ?? api;
 }
 
 /** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */

@@ -6,7 +6,15 @@ import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
 import type { IndexedCourse } from './catalog';
 import type { CourseValues } from './courseContract';
-import { courseBody, EXTERNAL_ID_FIELD, mergeWithListing, STATUS_FIELD } from './courseContract';
+import {
+	courseBody,
+	EXTERNAL_ID_FIELD,
+	mergeWithListing,
+	NAME_FIELD,
+	STATUS_FIELD,
+	URL_FIELD,
+	valuesFromListing,
+} from './courseContract';
 import type { LmsRun } from './index';
 import { lmsRequest, READ_DEADLINE_MS } from './index';
 import { coursePageShape } from './shapes';
@@ -225,16 +233,17 @@ export async function searchCatalog(
 			pages++;
 			position += courses.length;
 			for (const course of courses) {
-				const externalId =
-					course[EXTERNAL_ID_FIELD] ??
-					(course.additional_metadata as IDataObject | undefined)?.[EXTERNAL_ID_FIELD];
-				if (externalId === undefined || externalId === null) continue;
-				const name = typeof course.name === 'string' ? course.name : String(externalId);
+				const listed = valuesFromListing(course);
+				const externalId = listed[EXTERNAL_ID_FIELD];
+				if (typeof externalId !== 'string' && typeof externalId !== 'number') continue;
+				const listedName = listed[NAME_FIELD];
+				const name = typeof listedName === 'string' ? listedName : String(externalId);
 				if (wanted && !`${name} ${String(externalId)}`.toLowerCase().includes(wanted)) continue;
+				const url = listed[URL_FIELD];
 				matches.push({
 					name,
 					externalId: String(externalId),
-					url: typeof course.url === 'string' ? course.url : undefined,
+					url: typeof url === 'string' ? url : undefined,
 				});
 			}
 			return pages < SEARCH_PAGES_PER_CALL && matches.length < SEARCH_MATCHES_PER_CALL;

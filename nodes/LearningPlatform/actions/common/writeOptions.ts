@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { LmsRun } from '../../transport';
+import { listedFieldNames, spoken, unlistedFieldNames } from './courseForm';
 import type { PoolPlace } from '../../../shared/items/operation';
 import type { CourseWrite } from '../../transport/courses';
 
@@ -10,8 +11,8 @@ const KEEP_CURRENT_VALUES: INodeProperties = {
 	name: 'keepCurrentValues',
 	type: 'boolean',
 	default: false,
-	description:
-		"Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (name, URL, description, prices, tags, duration, published date, privacy, image, group and channel IDs). The output names the fields kept and those the platform will clear.",
+	// The field lists come from the field table, so they cannot drift from it.
+	description: `Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (${spoken(listedFieldNames(), 'and')}; not ${spoken(unlistedFieldNames('upsert'))}). The output names the fields kept and those the platform will clear.`,
 };
 
 /** `options` of every write: the platform accepts writes asynchronously. */
@@ -73,11 +74,7 @@ export type WriteOptions = z.infer<typeof writeOptionsSchema>;
  * How a write is sent: the item's options, and its place in the pool, given back once the write
  * is accepted and the item only waits.
  */
-export function writeSettings(
-	run: LmsRun,
-	options: WriteOptions,
-	place?: PoolPlace,
-): CourseWrite {
+export function writeSettings(run: LmsRun, options: WriteOptions, place?: PoolPlace): CourseWrite {
 	return {
 		whileWaiting: place && (() => place.release()),
 		waitForCompletion: options.waitForCompletion,

@@ -6,8 +6,9 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
-import { additionalFieldsProperty, courseValuesSchema } from '../../transport/courseContract';
+import { courseValuesSchema } from '../../transport/courseContract';
 import { archiveCourse } from '../../transport/courses';
+import { additionalFieldsProperty, spoken, unlistedFieldNames } from '../common/courseForm';
 import { coursePicker, pickedCourse } from '../common/coursePicker';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 import type { WriteOptions } from '../common/writeOptions';
@@ -17,8 +18,8 @@ const properties: INodeProperties[] = [
 		'The course to archive. What the catalog listing has of it is sent back with status archived. Archived content cannot be made active again.',
 	),
 	{
-		displayName:
-			'The catalog listing has no content type, course type, level, skills, languages or expiration date. Give them below to keep them: fields neither the listing nor you supply are cleared by the platform (the output names them).',
+		// Generated from the field table, so it names exactly the fields the listing lacks.
+		displayName: `The catalog listing has no ${spoken(unlistedFieldNames('archive'))}. Give them below to keep them: fields neither the listing nor you supply are cleared by the platform (the output names them).`,
 		name: 'archiveNotice',
 		type: 'notice',
 		default: '',

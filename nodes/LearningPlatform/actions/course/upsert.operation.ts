@@ -6,12 +6,9 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
-import {
-	additionalFieldsProperty,
-	courseValuesSchema,
-	topProperties,
-} from '../../transport/courseContract';
+import { courseValuesSchema } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
+import { additionalFieldsProperty, topProperties } from '../common/courseForm';
 import { coursePicker, pickedCourse } from '../common/coursePicker';
 import type { WriteOptions } from '../common/writeOptions';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
@@ -56,12 +53,15 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): UpsertInput 
 		itemIndex,
 		valuesSchema,
 		{
-			top: {
-				externalId: pickedCourse(fns, itemIndex),
-				name: fns.getNodeParameter('name', itemIndex),
-				url: fns.getNodeParameter('url', itemIndex),
-				prices: fns.getNodeParameter('prices', itemIndex, {}),
-			},
+			// The table's top-level fields, each read by its parameter (External ID is a picker).
+			top: Object.fromEntries(
+				topProperties().map((field) => [
+					field.name,
+					field.name === 'externalId'
+						? pickedCourse(fns, itemIndex)
+						: fns.getNodeParameter(field.name, itemIndex, field.default),
+				]),
+			),
 			additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}),
 		},
 		'Invalid input',
