@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import {
 	STATEMENT_ID_NAMESPACE,
 	statementIdFor,
@@ -39,6 +38,8 @@ test('outer spaces are not part of the key; case is', () => {
 
 test('ids are version 5, RFC variant', () => {
 	for (const [key] of VECTORS) {
-		expect(statementIdFor(key)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(statementIdFor(key)).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+		);
 	}
 });
