@@ -60,6 +60,18 @@ export async function deliverStatements(
 	return delivery.outcomes;
 }
 
+/**
+ * A statement as the platform's push endpoint documents it: the actor an Agent with its
+ * `objectType` given (xAPI lets it be left out; the endpoint's page shows it). The same
+ * statement for xAPI (isSameStatement), so an id keeps meaning one statement.
+ */
+export function asPushed<S extends Statement>(statement: S): S {
+	const actor = statement.actor as unknown as Record<string, unknown> | undefined;
+	if (!actor || typeof actor !== 'object' || actor.objectType !== undefined) return statement;
+	if (Array.isArray(actor.member)) return statement;
+	return { ...statement, actor: { ...actor, objectType: 'Agent' } };
+}
+
 /** The POST body of a batch: one statement as a JSON object, two or more as a JSON array. */
 export function requestBody(batch: PendingStatement[]): Statement | Statement[] {
 	return batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement);

@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { MAX_ERROR_BODY_BYTES, readBody } from '../../shared/answer';
 import { clientRedactor, rememberSecret, sharedToken } from '../../shared/clients';
@@ -22,6 +23,14 @@ import { lrsClientKey } from './pacing';
  * credential with a fingerprint of the values it was issued for, and sent only to the
  * endpoint's origin while those values are unchanged.
  */
+
+/** Token requests answered 429 are repeated, after their Retry-After, up to this many attempts in all. */
+const TOKEN_ATTEMPTS_AFTER_429 = 4;
+
+/** Retry-After for a token request, within 1 to 30 s (1 s when it is missing). */
+function tokenRetryWaitMs(retryAfterMs: number | undefined): number {
+	return Math.min(30_000, Math.max(1_000, retryAfterMs ?? 1_000));
+}
 
 interface OAuth2Values {
 	endpoint: string;
@@ -122,30 +131,39 @@ async function requestToken(
 	if (!originOf(values.tokenUrl)) {
 		throw fail(`The token URL is not an http(s) address: "${values.tokenUrl}"`);
 	}
-	const signal = AbortSignal.timeout(timeoutMs);
 	let status = 0;
 	let contentType = '';
 	let text = '';
-	try {
-		const response = (await context.helpers.httpRequest({
-			method: 'POST',
-			url: values.tokenUrl,
-			body: tokenRequestBody(values),
-			headers: {
-				Accept: 'application/json',
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			encoding: 'stream',
-			returnFullResponse: true,
-			disableFollowRedirect: true,
-			timeout: timeoutMs,
-			abortSignal: signal,
-		})) as { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
-		status = Number(response.statusCode ?? 200);
-		contentType = String(response.headers?.['content-type'] ?? '');
-		text = (await readBody(response.body, MAX_ERROR_BODY_BYTES, signal)).text;
-	} catch (error) {
-		throw fail(await failureWords(error, signal));
+	for (let attempt = 1; ; attempt++) {
+		const signal = AbortSignal.timeout(timeoutMs);
+		try {
+			const response = (await context.helpers.httpRequest({
+				method: 'POST',
+				url: values.tokenUrl,
+				body: tokenRequestBody(values),
+				headers: {
+					Accept: 'application/json',
+					'Content-Type': 'application/x-www-form-urlencoded',
+				},
+				encoding: 'stream',
+				returnFullResponse: true,
+				disableFollowRedirect: true,
+				timeout: timeoutMs,
+				abortSignal: signal,
+			})) as { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
+			status = Number(response.statusCode ?? 200);
+			contentType = String(response.headers?.['content-type'] ?? '');
+			text = (await readBody(response.body, MAX_ERROR_BODY_BYTES, signal)).text;
+			break;
+		} catch (error) {
+			// The organization's budget may count token requests too: a 429 is waited out.
+			const failure = describeHttpFailure(error);
+			if (failure.status === 429 && attempt < TOKEN_ATTEMPTS_AFTER_429) {
+				await sleep(tokenRetryWaitMs(failure.retryAfterMs));
+				continue;
+			}
+			throw fail(await failureWords(error, signal));
+		}
 	}
 	const token = tokenFromAnswer(status, contentType, text);
 	if ('problem' in token) {

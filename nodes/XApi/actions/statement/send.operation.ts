@@ -139,18 +139,22 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): SendInput {
 	const statement = fromForm
 		? statementFromForm(this, itemIndex)
 		: statementFromJson(this, itemIndex);
-	if (idempotencyKey !== undefined) withDerivedId(this, itemIndex, statement, idempotencyKey);
+	const keyed =
+		idempotencyKey === undefined
+			? statement
+			: withDerivedId(this, itemIndex, statement, idempotencyKey);
 	// Built from the form, a problem is named by the form's field; in JSON, by its path.
 	const labels = fromForm ? formLabelOf : undefined;
 	return {
-		statement: checkedStatement(node, itemIndex, statement, labels),
+		statement: checkedStatement(node, itemIndex, keyed, labels),
 		batchSize,
 		idempotencyKey,
 	};
 }
 
 /**
- * Gives the statement the id derived from the idempotency key. A statement that has an id
+ * The statement (a copy: the input item is never changed) with the id derived from the
+ * idempotency key. A statement that has an id
  * already (Statement ID, or `id` in the JSON) is refused: which of the two should win cannot
  * be guessed, and either choice would break the other's promise.
  */
@@ -159,8 +163,10 @@ function withDerivedId(
 	itemIndex: number,
 	statement: unknown,
 	idempotencyKey: string,
-): void {
-	if (typeof statement !== 'object' || statement === null || Array.isArray(statement)) return;
+): unknown {
+	if (typeof statement !== 'object' || statement === null || Array.isArray(statement)) {
+		return statement;
+	}
 	const target = statement as Record<string, unknown>;
 	if (target.id !== undefined && target.id !== null && target.id !== '') {
 		throw new NodeOperationError(
@@ -173,7 +179,7 @@ function withDerivedId(
 			},
 		);
 	}
-	target.id = statementIdFor(idempotencyKey);
+	return { ...target, id: statementIdFor(idempotencyKey) };
 }
 
 export async function execute(

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ItemOutcome, PreparedItem } from '../../../shared/router';
 import type { StatementWithId } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
-import { deliverStatements } from '../../transport/delivery';
+import { asPushed, deliverStatements } from '../../transport/delivery';
 
 /** What an item's output says about its statement (`recorded`). */
 export const RECORDED = 'recorded';
@@ -27,7 +27,8 @@ export async function sendStatements(
 ): Promise<Map<number, ItemOutcome>> {
 	const pending = items.map(({ itemIndex, input }) => ({
 		itemIndex,
-		statement: input.statement,
+		// The push endpoint gets the statement exactly as its page shows it.
+		statement: run.canRead ? input.statement : asPushed(input.statement),
 		idempotencyKey: input.idempotencyKey,
 	}));
 	const delivered = await deliverStatements(run, pending, options);
