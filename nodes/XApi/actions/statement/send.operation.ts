@@ -49,7 +49,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		hint: 'For example: { "actor": { "name": …, "mbox": "mailto:…" }, "verb": { "id": "http://adlnet.gov/expapi/verbs/completed" }, "object": { "id": "https://…" } }',
 		description:
-			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one.',
+			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one, or one derived from the Idempotency Key.',
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	...statementFormFields,
