@@ -245,6 +245,8 @@ export class XApiLrsApi implements ICredentialType {
 			body: `={{ ${IS_OAUTH2} ? ${TOKEN_BODY_EXPRESSION} : undefined }}`,
 			headers:
 				`={{ ${IS_OAUTH2} ? { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" } : { Accept: "application/json", "Content-Type": "application/json", charset: "utf-8", "X-Experience-API-Version": "${XAPI_VERSION}" } }}` as unknown as IHttpRequestOptions['headers'],
+			// The token request carries the client secret: it follows no redirect.
+			disableFollowRedirect: `={{ ${IS_OAUTH2} }}` as unknown as boolean,
 			ignoreHttpStatusErrors:
 				`={{ { ignore: true, except: ${IS_OAUTH2} ? ${JSON.stringify(TOKEN_TEST_FAILURE_STATUSES)} : ${JSON.stringify(TEST_FAILURE_STATUSES)} } }}` as unknown as IHttpRequestOptions['ignoreHttpStatusErrors'],
 		},

@@ -218,9 +218,18 @@ describe('the token', () => {
 				{ continueOnFail: true },
 			);
 
-			expect(redirecting.received).toHaveLength(1);
+			const tested = await runCredentialTest('xApiLrsApi', {
+				...credential,
+				tokenUrl: `${redirecting.url}/oauth2/token`,
+			});
+
+			expect(redirecting.received).toHaveLength(2);
 			expect(target.received).toHaveLength(0);
 			expect(String(run.items[0].json.error)).toMatch(/redirect was not followed/);
+			expect(tested).toMatchObject({
+				status: 'Error',
+				message: expect.stringMatching(/redirect was not followed/),
+			});
 			expect(stored()).toHaveLength(0);
 		} finally {
 			await redirecting.close();
