@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
@@ -9,9 +10,12 @@ import type {
 
 import {
 	DEFAULT_REQUEST_TIMEOUT_SEC,
+	DEFAULT_SCOPE,
 	withLrsAuthorization,
 	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
+import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
+import { DEFAULT_OAUTH2_REQUESTS_PER_MINUTE } from '../nodes/XApi/transport/pacing';
 import { redirectTestRules } from '../nodes/shared/request/origin';
 
 /**
@@ -22,6 +26,24 @@ import { redirectTestRules } from '../nodes/shared/request/origin';
 const TEST_FAILURE_STATUSES: number[] = Array.from({ length: 300 }, (_, i) => 300 + i).filter(
 	(status) => status !== 403,
 );
+
+/** Every status from 300 on: for OAuth2 the Test is the token request, and only a token passes. */
+const TOKEN_TEST_FAILURE_STATUSES: number[] = Array.from({ length: 300 }, (_, i) => 300 + i);
+
+/** In the Test's expressions: the endpoint as the nodes use it. */
+const ENDPOINT_EXPRESSION =
+	'String($credentials.endpoint).trim().replace(/\\/+$/, "").replace(/\\/statements$/i, "")';
+
+const IS_OAUTH2 = '$credentials.authentication === "oauth2"';
+
+/** The token URL as the nodes use it: the credential's, or {endpoint}/oauth2/token. */
+const TOKEN_URL_EXPRESSION = `(String($credentials.tokenUrl || "").trim() || (${ENDPOINT_EXPRESSION} + "/oauth2/token"))`;
+
+/** The documented form body of the token request. */
+const TOKEN_BODY_EXPRESSION =
+	'"grant_type=client_credentials&scope=" + encodeURIComponent(String($credentials.scope || "").trim() || "' +
+	DEFAULT_SCOPE +
+	'") + "&client_id=" + encodeURIComponent(String($credentials.clientId || "").trim()) + "&client_secret=" + encodeURIComponent(String($credentials.clientSecret || ""))';
 
 export class XApiLrsApi implements ICredentialType {
 	name = 'xApiLrsApi';
@@ -39,7 +61,7 @@ export class XApiLrsApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				"For the platform's own record store, the platform's support team provides the record store address and the token. For any other learning record store, use the xAPI endpoint and the Basic credentials its administrator gives you.",
+				"For the platform's push endpoint, an organization admin creates a client ID and secret under Integrations → OAuth 2 Apps, and the endpoint is the platform's address followed by /api/lrs/v1/xapi. For the platform's record store, the support team provides the address and a token. For any other learning record store, use its xAPI endpoint and the Basic credentials its administrator gives you.",
 			name: 'setupNotice',
 			type: 'notice',
 			default: '',
@@ -52,7 +74,7 @@ export class XApiLrsApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://lrs.example.com/data/xAPI',
 			description:
-				'The xAPI base address: statements live at {endpoint}/statements. For the platform\'s record store this is the record store address followed by "/data/xAPI".',
+				'The xAPI base address: statements live at {endpoint}/statements. For the platform\'s push endpoint (OAuth2): the platform\'s address followed by "/api/lrs/v1/xapi". For the platform\'s record store (Token): the record store address followed by "/data/xAPI".',
 		},
 		{
 			displayName: 'Authentication',
@@ -70,8 +92,51 @@ export class XApiLrsApi implements ICredentialType {
 					value: 'basic',
 					description: 'A username (key) and password (secret), as most other record stores use',
 				},
+				{
+					name: 'OAuth2 (Client Credentials)',
+					value: 'oauth2',
+					description:
+						"The platform's push endpoint: a client ID and secret from Integrations → OAuth 2 Apps",
+				},
 			],
 			default: 'token',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: 'From the OAuth 2 App (Integrations → OAuth 2 Apps in the admin UI)',
+			displayOptions: { show: { authentication: ['oauth2'] } },
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'Shown in the OAuth 2 Apps table when hovering over the client ID',
+			displayOptions: { show: { authentication: ['oauth2'] } },
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'string',
+			default: DEFAULT_SCOPE,
+			description: 'The scope asked for with the token; the platform documents xapi:write',
+			displayOptions: { show: { authentication: ['oauth2'] } },
+		},
+		{
+			displayName: 'Token URL',
+			name: 'tokenUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://platform.example.com/api/lrs/v1/xapi/oauth2/token',
+			description:
+				'Where to get the access token. Leave empty for {endpoint}/oauth2/token, where the platform has it.',
+			displayOptions: { show: { authentication: ['oauth2'] } },
 		},
 		{
 			displayName: 'Token',
@@ -104,6 +169,26 @@ export class XApiLrsApi implements ICredentialType {
 			displayOptions: { show: { authentication: ['basic'] } },
 		},
 		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_OAUTH2_REQUESTS_PER_MINUTE,
+			description:
+				'Client-side pacing for this endpoint and client ID, shared by every workflow in this n8n process. The platform allows 10 requests per 10 seconds per organization (60).',
+			displayOptions: { show: { authentication: ['oauth2'] } },
+		},
+		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Client-side pacing for this record store and credential, shared by every workflow in this n8n process. 0: no limit (429 answers are still waited out).',
+			displayOptions: { show: { authentication: ['token', 'basic'] } },
+		},
+		{
 			displayName: 'Request Timeout (Seconds)',
 			name: 'requestTimeout',
 			type: 'number',
@@ -112,7 +197,29 @@ export class XApiLrsApi implements ICredentialType {
 			description:
 				'How long to wait for one answer from the record store before the request counts as failed (and is retried where that is safe)',
 		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			// Which endpoint, token URL, client ID, secret and scope the token was issued for (a
+			// hash of them): a token is never sent once any of them has changed.
+			displayName: 'Access Token Issued For',
+			name: 'accessTokenFor',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
+
+	// n8n calls this when the access token is empty, and once more after a 401. Only OAuth2 has
+	// a token; for Token and Basic it returns nothing and n8n saves nothing.
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		return await issueLrsAccessToken.call(this, credentials);
+	}
 
 	// A function rather than a generic template: Basic needs base64 of UTF-8 text, which
 	// expressions cannot do for every character, and the credentials go only to the record
@@ -124,25 +231,25 @@ export class XApiLrsApi implements ICredentialType {
 		return withLrsAuthorization(credentials, requestOptions);
 	}
 
-	// Test asks for one statement. A token that may only record statements is still a valid
-	// credential: the store knows it but will not let it read (403). So 403 passes, as 2xx does;
-	// every other status fails, 401 and 404 saying what to check.
+	// Token and Basic: Test asks for one statement. A token that may only record statements is
+	// still a valid credential: the store knows it but will not let it read (403). So 403
+	// passes, as 2xx does; every other status fails, 401 and 404 saying what to check.
+	// OAuth2: the push endpoint has nothing to read, so Test asks for a token: only a token
+	// passes (n8n has fetched one through preAuthentication already; a refusal there fails the
+	// Test with the credential's own message).
 	test: ICredentialTestRequest = {
 		request: {
-			// The endpoint as the nodes use it: outer spaces, trailing slashes and a pasted "/statements" dropped.
-			baseURL:
-				'={{ String($credentials.endpoint).trim().replace(/\\/+$/, "").replace(/\\/statements$/i, "") }}',
-			url: '/statements',
-			qs: { limit: 1 },
-			headers: {
-				Accept: 'application/json',
-				'Content-Type': 'application/json',
-				charset: 'utf-8',
-				'X-Experience-API-Version': XAPI_VERSION,
-			},
-			ignoreHttpStatusErrors: { ignore: true, except: TEST_FAILURE_STATUSES },
-			// A redirect is not followed: the token or password stays with the endpoint.
+			method: `={{ ${IS_OAUTH2} ? "POST" : "GET" }}` as 'GET',
+			baseURL: `={{ ${IS_OAUTH2} ? ${TOKEN_URL_EXPRESSION} : ${ENDPOINT_EXPRESSION} }}`,
+			url: `={{ ${IS_OAUTH2} ? "" : "/statements" }}`,
+			qs: `={{ ${IS_OAUTH2} ? {} : { limit: 1 } }}` as unknown as IHttpRequestOptions['qs'],
+			body: `={{ ${IS_OAUTH2} ? ${TOKEN_BODY_EXPRESSION} : undefined }}`,
+			headers:
+				`={{ ${IS_OAUTH2} ? { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" } : { Accept: "application/json", "Content-Type": "application/json", charset: "utf-8", "X-Experience-API-Version": "${XAPI_VERSION}" } }}` as unknown as IHttpRequestOptions['headers'],
+			// No redirect is followed: the token, password or client secret stays with its host.
 			disableFollowRedirect: true,
+			ignoreHttpStatusErrors:
+				`={{ { ignore: true, except: ${IS_OAUTH2} ? ${JSON.stringify(TOKEN_TEST_FAILURE_STATUSES)} : ${JSON.stringify(TEST_FAILURE_STATUSES)} } }}` as unknown as IHttpRequestOptions['ignoreHttpStatusErrors'],
 		},
 		rules: [
 			...redirectTestRules('xAPI Endpoint'),

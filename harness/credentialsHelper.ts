@@ -111,9 +111,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			return undefined;
 		}
 		const output = await this.runPreAuthentication(helpers, credentials, typeName);
-		if (!output || output[expirable.name] === undefined) {
-			throw new Error(`preAuthentication of ${typeName} did not return ${expirable.name}`);
-		}
+		// As n8n's CredentialsHelper: an answer without the expirable property saves nothing.
+		if (!output || output[expirable.name] === undefined) return undefined;
 		const details = node.credentials?.[typeName];
 		if (details) await this.updateCredentials(details, typeName, output);
 		return Object.assign(credentials, output);

@@ -53,6 +53,10 @@ export class TokenStore {
 		this.tokens.delete(token);
 	}
 
+	revokeAll(): void {
+		this.tokens.clear();
+	}
+
 	/** Issued tokens stay valid; only the count restarts (a reset clears data, not sessions). */
 	resetCount(): void {
 		this.issued = 0;

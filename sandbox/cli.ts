@@ -45,6 +45,7 @@ async function main(): Promise<void> {
 			`  client id:      ${clientId}`,
 			`  client secret:  ${clientSecret}`,
 			`  token:          POST ${tokenUrl}`,
+			`  xAPI push:      ${sandbox.lrsEndpoint} (OAuth 2 App ${sandbox.lrsClientId} / ${sandbox.lrsClientSecret})`,
 			'  admin paths:',
 			...ADMIN_PATHS.map((line) => `    ${line}`),
 			'Stop with Ctrl+C.',

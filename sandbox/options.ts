@@ -19,6 +19,11 @@ export interface SandboxOptions {
 	maxPageSize: number;
 	clientId: string;
 	clientSecret: string;
+	/** The push endpoint's OAuth 2 App (platform-docs 002). */
+	lrsClientId: string;
+	lrsClientSecret: string;
+	/** The push endpoint's budget: statements per 10 seconds per organization; 0 turns it off. */
+	lrsRatePer10Sec: number;
 	/** Any email at one of these domains is a known user. */
 	userDomains: string[];
 	/** Seeds the fault and jitter random numbers, so a run can be repeated. */
@@ -55,6 +60,9 @@ const OPTION_KINDS: Record<OptionName, OptionKind> = {
 	maxPageSize: 'count',
 	clientId: 'text',
 	clientSecret: 'text',
+	lrsClientId: 'text',
+	lrsClientSecret: 'text',
+	lrsRatePer10Sec: 'nonNegative',
 	userDomains: 'list',
 	seed: 'integer',
 	fault429: 'fraction',
@@ -79,6 +87,9 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = Object.freeze({
 	maxPageSize: 50,
 	clientId: 'sandbox-client',
 	clientSecret: 'sandbox-secret',
+	lrsClientId: 'sandbox-lrs-client',
+	lrsClientSecret: 'sandbox-lrs-secret',
+	lrsRatePer10Sec: 10,
 	userDomains: ['example.com', 'example.org'],
 	seed: 1,
 	fault429: 0,

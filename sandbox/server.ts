@@ -33,6 +33,7 @@ import {
 	type Reply,
 } from './reply';
 import type { SandboxState } from './state';
+import { PushEndpoint } from './lrs';
 import { Throttle } from './throttle';
 import { TransactionStore } from './transactions';
 import { AssignmentStore } from './userCourses';
@@ -42,12 +43,20 @@ export type { SandboxClock } from './clock';
 export { ManualClock, SYSTEM_CLOCK } from './clock';
 export type { SandboxState } from './state';
 export type { LoggedRequest } from './log';
+export type { StoredStatement } from './lrs';
+export { LRS_STATEMENTS_PATH, LRS_TOKEN_PATH } from './lrs';
 
 export const TOKEN_PATH = '/api/oauth/token';
 
 export interface Sandbox {
 	/** http://127.0.0.1:PORT, no trailing slash: the credential's base URL. */
 	readonly url: string;
+	/** The push endpoint's xAPI base, `{url}/api/lrs/v1/xapi`: the xAPI credential's endpoint. */
+	readonly lrsEndpoint: string;
+	readonly lrsClientId: string;
+	readonly lrsClientSecret: string;
+	/** Every push-endpoint token issued so far stops working (the next request gets a 401). */
+	revokeLrsTokens(): void;
 	readonly port: number;
 	readonly clientId: string;
 	readonly clientSecret: string;
@@ -82,6 +91,7 @@ class SandboxCore {
 	readonly assignments = new AssignmentStore(this.courses, () => this.options.userDomains);
 	readonly transactions = new TransactionStore();
 	readonly tokens = new TokenStore();
+	readonly lrs: PushEndpoint;
 	readonly log = new RequestLog();
 	readonly delays: Delays;
 	readonly throttle: Throttle;
@@ -98,6 +108,11 @@ class SandboxCore {
 		this.delays = new Delays(clock);
 		this.throttle = new Throttle(options.rateLimitPerMinute);
 		this.faults = new FaultPicker(options.seed);
+		this.lrs = new PushEndpoint(
+			() => this.options,
+			this.courses,
+			(email) => this.assignments.isKnownUser(email),
+		);
 		this.jitter = createRandom(options.seed + JITTER_SEED_OFFSET);
 		this.apiContext = {
 			options: () => this.options,
@@ -115,6 +130,7 @@ class SandboxCore {
 		}
 		this.options = mergeOptions(this.options, change);
 		this.throttle.setRate(this.options.rateLimitPerMinute);
+		this.lrs.throttle.setRate(this.options.lrsRatePer10Sec);
 		if (change.seed !== undefined) this.reseed();
 		return { ...this.options, userDomains: [...this.options.userDomains] };
 	}
@@ -128,6 +144,7 @@ class SandboxCore {
 			transactions: this.transactions.snapshot(),
 			tokensIssued: this.tokens.issuedCount,
 			writesAppliedByExternalId,
+			lrs: this.lrs.snapshot(),
 		};
 	}
 
@@ -138,6 +155,7 @@ class SandboxCore {
 		this.log.clear();
 		this.throttle.clear();
 		this.tokens.resetCount();
+		this.lrs.clear();
 		this.reseed();
 	}
 
@@ -190,6 +208,12 @@ class SandboxCore {
 		headers: IncomingHttpHeaders,
 		now: number,
 	): Outcome {
+		if (this.lrs.handles(path)) {
+			return {
+				reply: this.lrs.answer({ method, path, query, rawBody, headers, now }),
+				fault: null,
+			};
+		}
 		if (path === TOKEN_PATH) {
 			// "All calls are throttled ... per client": a token request counts against the
 			// client it names, whether or not its secret is right.
@@ -300,6 +324,14 @@ export async function startSandbox(
 	return {
 		url,
 		port,
+		lrsEndpoint: `${url}/api/lrs/v1/xapi`,
+		get lrsClientId() {
+			return core.options.lrsClientId;
+		},
+		get lrsClientSecret() {
+			return core.options.lrsClientSecret;
+		},
+		revokeLrsTokens: () => core.lrs.revokeTokens(),
 		get clientId() {
 			return core.options.clientId;
 		},

@@ -1,6 +1,7 @@
 /** The shape of GET /__sandbox/state and Sandbox.state(). */
 
 import type { StoredCourse } from './courses';
+import type { StoredStatement } from './lrs';
 import type { TransactionRecord } from './transactions';
 import type { AssignmentState } from './userCourses';
 
@@ -20,4 +21,6 @@ export interface SandboxState {
 	tokensIssued: number;
 	/** Course upserts applied per external_id (failed transactions do not count). */
 	writesAppliedByExternalId: Record<string, number>;
+	/** The xAPI push endpoint: the statements recorded (oldest first) and the tokens issued. */
+	lrs: { statements: StoredStatement[]; tokensIssued: number };
 }

@@ -1,3 +1,4 @@
+import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
 import { CHAT_HOOK_PATH, exampleCatalogRows, startExampleEnvironment, type ExampleEnvironment } from './lib/example-environment';
 import { loadExample, onboardingDueDate, pinnedTrigger, startingWith, type Completion } from './lib/examples';
 import { outputItems } from './lib/execute-output';
@@ -197,15 +198,15 @@ describe('completion-chain.json', () => {
 		expect(outputItems(execution.runData, 'Mark course complete').map((item) => item.status)).toEqual(sent.map(() => 'success'));
 		expect(execution.runData['Completion not recorded']).toBeUndefined();
 		expect(outputItems(execution.runData, 'Record completed statement').map((item) => item.statementId)).toEqual(
-			sent.map((completion) => completion.completionId),
+			sent.map((completion) => statementIdFor(completion.completionId)),
 		);
 		const state = env.lms.state();
 		for (const completion of sent) {
 			expect(state.assignments[`${completion.email}|${completion.courseExternalId}`]).toMatchObject({ status: 'completed' });
-			const stored = await readStore(env.lrs.storeEndpoint, { statementId: completion.completionId });
+			const stored = await readStore(env.lrs.storeEndpoint, { statementId: statementIdFor(completion.completionId) });
 			expect(stored.status).toBe(200);
 			expect(stored.body).toMatchObject({
-				id: completion.completionId,
+				id: statementIdFor(completion.completionId),
 				actor: { name: completion.name, mbox: `mailto:${completion.email}` },
 				verb: { id: COMPLETED_VERB },
 				object: { id: completion.courseUrl, definition: { name: { 'en-US': completion.courseName } } },
@@ -229,7 +230,7 @@ describe('completion-chain.json, a completion the platform refuses', () => {
 		expect(notRecorded).toMatchObject({ email: refusedCompletion.email });
 		expect(String(notRecorded.reason)).toContain(`User not found: ${refusedCompletion.email}`);
 		expect(execution.runData['Record completed statement']).toBeUndefined();
-		const stored = await readStore(env.lrs.storeEndpoint, { statementId: refusedCompletion.completionId as string });
+		const stored = await readStore(env.lrs.storeEndpoint, { statementId: statementIdFor(refusedCompletion.completionId as string) });
 		expect(stored.status).toBe(404);
 	});
 });

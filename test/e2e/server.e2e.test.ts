@@ -1,4 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
 import {
 	CHAT_HOOK_PATH,
 	exampleCatalogRows,
@@ -413,7 +414,7 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 			async () => {
 				const found = await Promise.all(
 					sent.map((completion) =>
-						readStore(env.lrs.storeEndpoint, { statementId: completion.completionId }),
+						readStore(env.lrs.storeEndpoint, { statementId: statementIdFor(completion.completionId) }),
 					),
 				);
 				return found.every((answer) => answer.status === 200) ? true : undefined;
@@ -425,7 +426,7 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 		const executions = await chatRunsOncePosted(
 			"the xAPI Trigger's scheduled poll did not post every completion to the chat",
 			150_000,
-			sent.map((completion) => completion.completionId),
+			sent.map((completion) => statementIdFor(completion.completionId)),
 		);
 		expect(executions.length).toBeGreaterThan(0);
 		expect(executions.every((row) => row.mode === 'trigger' && row.status === 'success')).toBe(
@@ -434,10 +435,10 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 
 		const messages = chatMessages();
 		expect(messages.map((message) => message.statementId).sort()).toEqual(
-			sent.map((completion) => completion.completionId).sort(),
+			sent.map((completion) => statementIdFor(completion.completionId)).sort(),
 		);
 		for (const completion of sent) {
-			const message = messages.find((entry) => entry.statementId === completion.completionId)!;
+			const message = messages.find((entry) => entry.statementId === statementIdFor(completion.completionId))!;
 			expect(message).toMatchObject({ learner: completion.email, course: completion.courseUrl });
 			expect(message.text).toContain(completion.name);
 		}
@@ -468,7 +469,7 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 
 		const counts = messageCounts();
 		const expected = [
-			...sent.map((completion) => completion.completionId),
+			...sent.map((completion) => statementIdFor(completion.completionId)),
 			...whileDown.map((statement) => statement.id),
 		];
 		expect([...counts.keys()].sort()).toEqual([...expected].sort());

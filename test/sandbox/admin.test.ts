@@ -107,6 +107,7 @@ describe('admin paths and the programmatic API', () => {
 			transactions: [],
 			tokensIssued: 0,
 			writesAppliedByExternalId: {},
+			lrs: { statements: [], tokensIssued: 0 },
 		});
 		expect(sandbox.requests()).toEqual([]);
 		// Tokens survive a reset, so a connected client keeps working.

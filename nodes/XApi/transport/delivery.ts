@@ -1,8 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 
 import type { Statement } from '../validation';
 import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
+import { rememberRecorded, wasRecorded } from './recorded';
 import { isSameStatement } from './sameStatement';
 import { storedIdsShape } from './shapes';
 import { findStatement, STATEMENTS_PATH } from './statements';
@@ -11,12 +13,28 @@ import { findStatement, STATEMENTS_PATH } from './statements';
 export interface PendingStatement {
 	itemIndex: number;
 	statement: Statement & { id: string };
+	/** Set when the id was derived from this idempotency key: the same event always has it. */
+	idempotencyKey?: string;
 }
 
 export type DeliveryOutcome =
-	| { status: 'stored'; alreadyStored: boolean }
+	| {
+			status: 'stored';
+			alreadyStored: boolean;
+			/**
+			 * The store holds another statement under this derived id (an earlier send of the same
+			 * event with other content): this one was not stored, and the item does not fail.
+			 */
+			otherContent?: boolean;
+	  }
 	| { status: 'failed'; error: NodeApiError | NodeOperationError }
 	| { status: 'notSent'; reason?: string };
+
+/**
+ * What a store that documents no answer body (the platform's push endpoint) may answer to a
+ * stored statement: anything JSON, or nothing. Where it is the ids, they are checked.
+ */
+const undocumentedAnswer = z.unknown();
 
 export interface DeliveryOptions {
 	batchSize: number;
@@ -40,6 +58,18 @@ export async function deliverStatements(
 	const delivery = new Delivery(run, options.stopAfterFailure);
 	for (const batch of batchesOf(pending, options.batchSize)) await delivery.send(batch);
 	return delivery.outcomes;
+}
+
+/**
+ * A statement as the platform's push endpoint documents it: the actor an Agent with its
+ * `objectType` given (xAPI lets it be left out; the endpoint's page shows it). The same
+ * statement for xAPI (isSameStatement), so an id keeps meaning one statement.
+ */
+export function asPushed<S extends Statement>(statement: S): S {
+	const actor = statement.actor as unknown as Record<string, unknown> | undefined;
+	if (!actor || typeof actor !== 'object' || actor.objectType !== undefined) return statement;
+	if (Array.isArray(actor.member)) return statement;
+	return { ...statement, actor: { ...actor, objectType: 'Agent' } };
 }
 
 /** The POST body of a batch: one statement as a JSON object, two or more as a JSON array. */
@@ -69,6 +99,9 @@ export function batchesOf(pending: PendingStatement[], batchSize: number): Pendi
 class Delivery {
 	readonly outcomes = new Map<number, DeliveryOutcome>();
 
+	/** Statements stored by this delivery, by id (lower case): a repeat in the run is not sent again. */
+	private readonly storedHere = new Map<string, Statement>();
+
 	/** Set once a failure that is not the statements' fault stops the delivery: why. */
 	private stoppedBecause: string | undefined;
 
@@ -77,13 +110,21 @@ class Delivery {
 		private readonly stopAfterFailure: boolean,
 	) {}
 
-	async send(batch: PendingStatement[]): Promise<void> {
+	async send(whole: PendingStatement[]): Promise<void> {
 		if (this.stoppedBecause !== undefined) {
-			for (const entry of batch) {
+			for (const entry of whole) {
 				this.outcomes.set(entry.itemIndex, { status: 'notSent', reason: this.stoppedBecause });
 			}
 			return;
 		}
+		// The same statement again in this run (an event delivered twice): stored already, not sent.
+		const batch = whole.filter((entry) => {
+			const earlier = this.storedHere.get(entry.statement.id.toLowerCase());
+			if (!earlier || !isSameStatement(entry.statement, earlier)) return true;
+			this.outcomes.set(entry.itemIndex, { status: 'stored', alreadyStored: true });
+			return false;
+		});
+		if (batch.length === 0) return;
 		const outcome = await tryLrsRequest(this.run, {
 			method: 'POST',
 			path: STATEMENTS_PATH,
@@ -92,11 +133,15 @@ class Delivery {
 			safeToRepeat: true,
 			action: describeBatch(batch),
 			itemIndex: batch[0].itemIndex,
-			answer: { schema: storedIdsShape, is: 'the ids of the stored statements' },
+			answer: this.run.canRead
+				? { schema: storedIdsShape, is: 'the ids of the stored statements' }
+				: { schema: undocumentedAnswer, is: 'an answer' },
+			allowEmpty: !this.run.canRead,
 		});
 		if (outcome.ok) {
-			const ids = outcome.body as string[];
 			const sent = batch.map((entry) => entry.statement.id.toLowerCase());
+			// The push endpoint documents no answer body: ids are checked where it sends them.
+			const ids = !this.run.canRead && !isIdList(outcome.body) ? sent : (outcome.body as string[]);
 			if (ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i])) {
 				this.store(batch, false);
 				return;
@@ -115,15 +160,23 @@ class Delivery {
 			return;
 		}
 		const single = batch.length === 1;
+		if (!this.run.canRead && isRefusedStatement(outcome.status)) {
+			// The push endpoint refuses a statement for content or a learner it does not know
+			// with a 4xx whose status it does not document: the platform's reason fails the item.
+			if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status!));
+			return await this.sendHalves(batch);
+		}
 		switch (outcome.status) {
 			case 400:
 			case 413:
 				if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status));
 				return await this.sendHalves(batch);
 			case 409:
-				if (outcome.attempts > 1) return await this.resolveConflictOnRetry(batch);
-				if (single) return this.fail(batch[0], this.conflictError(batch[0], outcome.error));
-				return await this.sendHalves(batch);
+				if (outcome.attempts > 1 && this.run.canRead) {
+					return await this.resolveConflictOnRetry(batch);
+				}
+				if (!single) return await this.sendHalves(batch);
+				return this.resolveConflict(batch[0], outcome.attempts, outcome.error);
 			default:
 				for (const entry of batch) this.fail(entry, outcome.error);
 				// A store that does not answer, refuses the credentials or fails on its own side
@@ -141,6 +194,20 @@ class Delivery {
 	}
 
 	/**
+	 * A 409 for one statement: the store holds another statement under its id (xAPI: the same
+	 * statement again is accepted). For an id derived from an idempotency key that is an earlier
+	 * send of the same event with other content: reported on the item, which does not fail.
+	 * On a repeated POST to a store that cannot be read (the push endpoint; readable stores are
+	 * read back instead), an id generated for this statement cannot be anyone else's: our own
+	 * earlier attempt was stored.
+	 */
+	private resolveConflict(entry: PendingStatement, attempts: number, cause: NodeApiError): void {
+		if (entry.idempotencyKey !== undefined) return this.storeOtherContent(entry);
+		if (attempts > 1) return this.store([entry], true);
+		this.fail(entry, this.conflictError(entry, cause));
+	}
+
+	/**
 	 * A 409 on a repeated POST usually means our own earlier attempt was stored and the store
 	 * refuses the id again. Read each statement back: the same statement counts as delivered,
 	 * another one under our id is a conflict, and the ones not there are sent again.
@@ -152,6 +219,7 @@ class Delivery {
 			if ('error' in lookup) this.fail(entry, lookup.error);
 			else if (!lookup.found) missing.push(entry);
 			else if (isSameStatement(entry.statement, lookup.statement)) this.store([entry], true);
+			else if (entry.idempotencyKey !== undefined) this.storeOtherContent(entry);
 			else this.fail(entry, this.conflictError(entry));
 		}
 		if (missing.length === 0) return;
@@ -162,8 +230,28 @@ class Delivery {
 	}
 
 	private store(batch: PendingStatement[], alreadyStored: boolean): void {
-		for (const entry of batch)
-			this.outcomes.set(entry.itemIndex, { status: 'stored', alreadyStored });
+		for (const entry of batch) {
+			const { id } = entry.statement;
+			// A derived id this process saw stored with this content before: the event is a repeat.
+			const repeat =
+				entry.idempotencyKey !== undefined && wasRecorded(this.run.clientKey, id, entry.statement);
+			this.outcomes.set(entry.itemIndex, {
+				status: 'stored',
+				alreadyStored: alreadyStored || repeat,
+			});
+			this.storedHere.set(id.toLowerCase(), entry.statement);
+			if (entry.idempotencyKey !== undefined) {
+				rememberRecorded(this.run.clientKey, id, entry.statement);
+			}
+		}
+	}
+
+	private storeOtherContent(entry: PendingStatement): void {
+		this.outcomes.set(entry.itemIndex, {
+			status: 'stored',
+			alreadyStored: true,
+			otherContent: true,
+		});
 	}
 
 	private fail(entry: PendingStatement, error: NodeApiError | NodeOperationError): void {
@@ -181,6 +269,25 @@ class Delivery {
 			},
 		);
 	}
+}
+
+/** Whether an answer is a list of statement ids (what xAPI stores answer to a POST). */
+function isIdList(body: unknown): body is string[] {
+	return Array.isArray(body) && body.every((id) => typeof id === 'string');
+}
+
+/**
+ * The push endpoint's refusal of a statement it cannot take (unknown content or learner, a
+ * malformed or oversized statement): any 4xx that is not about the credentials, the rate, a
+ * conflict or a timeout.
+ */
+function isRefusedStatement(status: number | undefined): boolean {
+	return (
+		status !== undefined &&
+		status >= 400 &&
+		status < 500 &&
+		![401, 403, 408, 409, 429].includes(status)
+	);
 }
 
 /** Whether a failure status can be the statements' own fault (not the store's, the network's or the credentials'). */

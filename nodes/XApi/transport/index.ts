@@ -10,18 +10,23 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ZodTypeAny } from 'zod';
 
-import { Deadline } from '../../shared/pacing/deadline';
-import { apiError, HttpProblem } from '../../shared/request/failure';
-import { callApi } from '../../shared/request/call';
-import { Redactor } from '../../shared/request/redact';
 import type { Run } from '../../shared/items/operation';
+import { liveClientRedactor } from '../../shared/pacing/clients';
+import { Deadline } from '../../shared/pacing/deadline';
+import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
+import { callApi } from '../../shared/request/call';
+import { apiError, HttpProblem } from '../../shared/request/failure';
+import { Redactor } from '../../shared/request/redact';
 import {
 	authorizationHeader,
 	authorizationProblem,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
+	normalizedEndpoint,
 	XAPI_VERSION,
 } from './authorization';
+import { oauth2ClientKey, oauth2Redactor } from './oauth2';
+import { lrsClientKey, lrsPacing } from './pacing';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 
@@ -30,10 +35,16 @@ export type LrsFunctions = IExecuteFunctions | IPollFunctions;
 
 export interface LrsCredentials extends IDataObject {
 	endpoint: string;
-	authentication: 'token' | 'basic';
+	authentication: 'token' | 'basic' | 'oauth2';
 	token?: string;
 	username?: string;
 	password?: string;
+	clientId?: string;
+	clientSecret?: string;
+	scope?: string;
+	tokenUrl?: string;
+	accessToken?: string;
+	requestsPerMinute?: number;
 	requestTimeout?: number;
 }
 
@@ -57,6 +68,8 @@ export interface LrsRequest {
 	deadline?: Deadline;
 	/** The documented shape of the answer, and what to call it in an error. */
 	answer?: { schema: ZodTypeAny; is: string };
+	/** Whether an empty successful answer is acceptable (a store that documents no answer body). */
+	allowEmpty?: boolean;
 }
 
 export type LrsOutcome =
@@ -91,17 +104,24 @@ export interface LrsRun extends Run {
 	readonly endpoint: string;
 	/** The origin the credentials belong to: requests and `more` links stay on it. */
 	readonly origin: string;
+	/** Masks with every secret known for the credential now (tokens issued meanwhile included). */
 	readonly redactor: Redactor;
+	/**
+	 * Whether the record store can be read. Not the platform's push endpoint (OAuth2): it is for
+	 * pushing statements only, so nothing there may depend on reading one back.
+	 */
+	readonly canRead: boolean;
+	/** The credential's process-wide pacing; undefined when it is not paced. */
+	readonly throttle?: RequestThrottle;
+	/** The process-wide client this credential belongs to (see shared/clients.ts). */
+	readonly clientKey: string;
 	/** A deadline for one operation, ending early if the execution is cancelled. */
 	deadline(budgetMs: number): Deadline;
 }
 
 /** The xAPI base without trailing slashes (and without a pasted `/statements`). */
 export function endpointOf(node: INode, credentials: LrsCredentials): string {
-	const endpoint = String(credentials.endpoint ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/statements$/i, '');
+	const endpoint = normalizedEndpoint(credentials.endpoint);
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
 		throw new NodeOperationError(
 			node,
@@ -114,6 +134,7 @@ export function endpointOf(node: INode, credentials: LrsCredentials): string {
 
 /** Everything to mask for this credential: the token (with and without its scheme), the password, the Basic pair. */
 export function lrsRedactor(credentials: LrsCredentials): Redactor {
+	if (credentials.authentication === 'oauth2') return oauth2Redactor(credentials);
 	const header = authorizationHeader(credentials);
 	return new Redactor([credentials.token, credentials.password, header]);
 }
@@ -122,21 +143,38 @@ export function lrsRedactor(credentials: LrsCredentials): Redactor {
 export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
 	const credentials = await fns.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
 	const endpoint = endpointOf(fns.getNode(), credentials);
-	const redactor = lrsRedactor(credentials);
 	const problem = authorizationProblem(credentials);
 	if (problem) throw new NodeOperationError(fns.getNode(), problem);
+	// Output items are masked with a redactor built once (its pattern compiled once): for
+	// OAuth2 the client's live one, which also learns tokens issued during the run.
+	const outputMasks =
+		credentials.authentication === 'oauth2'
+			? liveClientRedactor(
+					oauth2ClientKey(credentials),
+					credentials.clientSecret,
+					credentials.accessToken,
+				)
+			: lrsRedactor(credentials);
 	const cancelSignal =
 		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
+	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
+	const pacing = lrsPacing(credentials, credentialId);
 	return {
 		fns,
 		cancelSignal,
 		stopped: false,
-		mask: (error) => redactor.error(error),
-		maskOutput: (value) => redactor.output(value),
+		mask: (error) => lrsRedactor(credentials).error(error),
+		maskOutput: (value) => outputMasks.output(value),
 		credentials,
 		endpoint,
 		origin: new URL(endpoint).origin,
-		redactor,
+		// A token issued during the run is masked too: the mask is taken when it is needed.
+		get redactor() {
+			return lrsRedactor(credentials);
+		},
+		canRead: credentials.authentication !== 'oauth2',
+		throttle: pacing?.throttle,
+		clientKey: lrsClientKey(credentials),
 		deadline: (budgetMs) => new Deadline(budgetMs, cancelSignal),
 	};
 }
@@ -161,6 +199,8 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 			requestTimeoutMs: requestTimeoutMs(run.credentials),
 			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
 			retry: { safeToRepeat: request.safeToRepeat },
+			throttle: run.throttle,
+			allowEmpty: request.allowEmpty,
 			stopped: () => run.stopped,
 		});
 		const body = request.answer

@@ -20,6 +20,15 @@ export function isSameStatement(sent: unknown, stored: unknown): boolean {
 	return canonical(mine) === canonical(theirs);
 }
 
+/**
+ * A statement's content as one text, in the normal form isSameStatement compares, so that two
+ * statements sent with the same content give the same text (the timestamp is kept: a statement
+ * sent without one is not the same as one sent with one).
+ */
+export function canonicalStatement(statement: unknown): string {
+	return isObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
+}
+
 function normalizeStatement(statement: JsonObject): JsonObject {
 	const out: JsonObject = {};
 	for (const [key, value] of Object.entries(statement)) {

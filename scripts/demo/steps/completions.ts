@@ -1,6 +1,7 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
+import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
 import { XAPI_VERSION_HEADER } from '../../../test/e2e/lib/lrs';
 import { stable } from '../checks';
 import { loadExample, pinnedItems, triggerOf } from '../examples';
@@ -125,12 +126,12 @@ export async function completions(context: DemoContext, step: number): Promise<C
 		sent.map((c) => ['completed', c.completedAt.slice(0, 10)]),
 	);
 	checks.same(
-		"each completion became one statement, its ID the completion's ID",
+		"each completion became one statement, its ID derived from the completion's ID (the idempotency key)",
 		recorded.map((item) => String(item.statementId)).sort(),
-		sent.map((c) => c.completionId).sort(),
+		sent.map((c) => statementIdFor(c.completionId)).sort(),
 	);
 	const stored = await Promise.all(
-		sent.map((c) => storedStatement(lrs.storeEndpoint, c.completionId)),
+		sent.map((c) => storedStatement(lrs.storeEndpoint, statementIdFor(c.completionId))),
 	);
 	const wrong = sent.filter(
 		(c, index) => stable(essentials(stored[index])) !== stable(expectedEssentials(c)),
@@ -185,7 +186,7 @@ export async function redelivery(context: DemoContext, first: Completion[]): Pro
 			marked.map((item) => `${String(item.email)}:${String(item.status)}`),
 			recorded.map((item) => item.statementId),
 		],
-		[[`${repeated.email}:success`], [repeated.completionId]],
+		[[`${repeated.email}:success`], [statementIdFor(repeated.completionId)]],
 	);
 	checks.check(
 		'the refused completion goes to "Completion not recorded" with the platform\'s reason, and gets no statement',

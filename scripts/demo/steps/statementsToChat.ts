@@ -1,4 +1,5 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
+import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
 import type { IDataObject } from 'n8n-workflow';
 
 import { TriggerPoller } from '../../../harness/poll';
@@ -68,7 +69,7 @@ export async function relayToChat(
 	checks.same(
 		'the trigger picked up exactly the statements just recorded',
 		statements.map((statement) => String(statement.id)).sort(),
-		sent.map((c) => c.completionId).sort(),
+		sent.map((c) => statementIdFor(c.completionId)).sort(),
 	);
 
 	const before = chat.messages.length;

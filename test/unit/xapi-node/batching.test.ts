@@ -67,7 +67,9 @@ test("a statement too large on its own is its item's error", async () => {
 
 	const run = await sendJson(items(1), { continueOnFail: true });
 
-	expect(run.items[0].json.error).toMatch(/^Payload Too Large \(HTTP 413 while sending the statement of item 0 /);
+	expect(run.items[0].json.error).toMatch(
+		/^Payload Too Large \(HTTP 413 while sending the statement of item 0 /,
+	);
 	expect((run.items[0].json.details as { description: string }).description).toMatch(
 		/larger than the record store accepts/,
 	);
@@ -108,10 +110,14 @@ test('without Continue On Fail the good statements are stored, then the node fai
 	const run = await sendJson(items(8, [2, 6]), { options: { batchSize: 4 } });
 
 	expect(stored).toHaveLength(6);
-	expect(run.error?.message).toMatch(/^bad statement \(HTTP 400 while sending the statement of item 2 /);
+	expect(run.error?.message).toMatch(
+		/^bad statement \(HTTP 400 while sending the statement of item 2 /,
+	);
 	const description = (run.error as { description?: string }).description ?? '';
 	expect(description).toContain('6 of 8 statements were stored.');
-	expect(description).toMatch(/• item 6: bad statement \(HTTP 400 while sending the statement of item 6 /);
+	expect(description).toMatch(
+		/• item 6: bad statement \(HTTP 400 while sending the statement of item 6 /,
+	);
 });
 
 test("a failure that is not one statement's fault stops the run; later batches are not sent", async () => {
@@ -122,9 +128,7 @@ test("a failure that is not one statement's fault stops the run; later batches a
 	const run = await sendJson(items(7), { options: { batchSize: 3 } });
 
 	expect(bodies).toHaveLength(2);
-	expect(run.error?.message).toBe(
-		'forbidden (HTTP 403 while sending 3 statements (items 3 to 5))',
-	);
+	expect(run.error?.message).toBe('forbidden (HTTP 403 while sending 3 statements (items 3 to 5))');
 	const description = (run.error as { description?: string }).description ?? '';
 	expect(description).toContain('3 of 7 statements were stored.');
 	expect(description).toContain('Item 6 was not sent after this failure.');
@@ -138,11 +142,34 @@ test('two items with the same statement id never share a batch', async () => {
 		[
 			{ statement: { id, ...statement() } },
 			{ statement: statement('https://learn.test/x') },
-			{ statement: { id, ...statement() } },
+			{ statement: { id, ...statement('https://learn.test/other') } },
 		],
 		{ options: { batchSize: 10 } },
 	);
 
 	expect(run.error).toBeUndefined();
 	expect(bodies.map((body) => body.length)).toEqual([2, 1]);
+});
+
+test('the same statement twice in one run is sent once; the second item says it was already recorded', async () => {
+	const id = '6690e6c9-3ef0-4ed3-8b37-7f3964730bee';
+	const { bodies } = recordPosts();
+
+	const run = await sendJson(
+		[
+			{ statement: { id, ...statement() } },
+			{ statement: statement('https://learn.test/x') },
+			{ statement: { id, ...statement() } },
+		],
+		{ options: { batchSize: 10 } },
+	);
+
+	expect(run.error).toBeUndefined();
+	expect(bodies.map((body) => body.length)).toEqual([2]);
+	expect(run.items.map((item) => item.json.recorded)).toEqual([
+		'recorded',
+		'recorded',
+		'already recorded',
+	]);
+	expect(run.items[2].json).toMatchObject({ statementId: id, alreadyStored: true });
 });

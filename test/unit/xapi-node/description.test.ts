@@ -100,8 +100,16 @@ test('send has every documented parameter, and the verb and activity type option
 			'instructorAccountName',
 			'timestamp',
 			'statementId',
+			'idempotencyKey',
 		].sort(),
 	);
+	// In JSON mode the additional fields hold only the idempotency key.
+	const jsonAdditional = send.filter(
+		(p) => p.name === 'additionalFields' && p.displayOptions?.show?.inputMode?.[0] === 'json',
+	);
+	expect(
+		jsonAdditional.map((p) => (p.options ?? []).map((o) => (o as INodeProperties).name)),
+	).toEqual([['idempotencyKey']]);
 	expect(named(send, 'options')?.options?.map((o) => (o as INodeProperties).name)).toEqual([
 		'batchSize',
 	]);
@@ -158,7 +166,8 @@ test('the trigger polls, with the filters of getMany and both completed IRIs as 
 	expect(trigger.polling).toBe(true);
 	expect(trigger.inputs).toEqual([]);
 	const filters = named(trigger.properties, 'filters');
-	const both = 'http://adlnet.gov/expapi/verbs/completed http://activitystrea.ms/schema/1.0/complete';
+	const both =
+		'http://adlnet.gov/expapi/verbs/completed http://activitystrea.ms/schema/1.0/complete';
 	expect(filters?.default).toEqual({ verb: both });
 	const options = filters?.options as INodeProperties[];
 	expect(options.map((o) => o.name).sort()).toEqual([

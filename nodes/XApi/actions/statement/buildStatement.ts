@@ -53,6 +53,7 @@ export const statementFormSchema = z
 				instructorAccountName: optionalText,
 				timestamp: z.unknown().optional(),
 				statementId: optionalText,
+				idempotencyKey: optionalText,
 			})
 			.strict(),
 	})

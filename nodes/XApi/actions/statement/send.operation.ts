@@ -8,8 +8,9 @@ import type { StatementWithId } from '../../helpers/statementInput';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { LrsRun } from '../../transport';
 import { buildStatement, statementFormSchema } from './buildStatement';
+import { statementIdFor } from '../../transport/statementIds';
 import { sendStatements } from './sendStatements';
-import { statementFormFields } from './sendFields';
+import { IDEMPOTENCY_KEY_FIELD, statementFormFields } from './sendFields';
 
 /**
  * 50 statements per request cuts the requests 50-fold against one per item while keeping
@@ -48,10 +49,20 @@ const properties: INodeProperties[] = [
 		default: '',
 		hint: 'For example: { "actor": { "name": …, "mbox": "mailto:…" }, "verb": { "id": "http://adlnet.gov/expapi/verbs/completed" }, "object": { "id": "https://…" } }',
 		description:
-			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one.',
+			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one, or one derived from the Idempotency Key.',
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	...statementFormFields,
+	{
+		// The JSON mode's additional fields: only what is not part of the statement.
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		displayOptions: { show: { inputMode: ['json'] } },
+		options: [IDEMPOTENCY_KEY_FIELD],
+	},
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -66,7 +77,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 				default: DEFAULT_BATCH_SIZE,
 				description:
-					'How many statements to send per request. If the record store rejects a batch because of some statements, the others are still stored and each bad item gets its own error.',
+					"How many statements to send per request (default 50; with OAuth2, the platform's push endpoint, one per request unless set: it documents no batches). If the record store rejects a batch because of some statements, the others are still stored and each bad item gets its own error.",
 			},
 		],
 	},
@@ -86,13 +97,25 @@ const optionsSchema = z
 			.int('must be a whole number')
 			.min(1, 'must be at least 1')
 			.max(MAX_BATCH_SIZE, `must be at most ${MAX_BATCH_SIZE}`)
-			.default(DEFAULT_BATCH_SIZE),
+			.optional(),
 	})
 	.strict();
 
+const idempotencyKeySchema = z
+	.object({
+		idempotencyKey: z
+			.union([z.string(), z.number()])
+			.optional()
+			.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined)),
+	})
+	.passthrough();
+
 export interface SendInput {
 	statement: StatementWithId;
-	batchSize: number;
+	/** As set in the options; unset, the record store's default applies (see execute). */
+	batchSize?: number;
+	/** The text naming the event, when the statement id is derived from it. */
+	idempotencyKey?: string;
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
@@ -106,12 +129,57 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
 	);
 	const inputMode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;
 	const fromForm = inputMode !== 'json';
+	const { idempotencyKey } = parseItemInput(
+		node,
+		itemIndex,
+		idempotencyKeySchema,
+		fns.getNodeParameter('additionalFields', itemIndex, {}),
+		'Invalid input',
+	);
 	const statement = fromForm
 		? statementFromForm(fns, itemIndex)
 		: statementFromJson(fns, itemIndex);
+	const keyed =
+		idempotencyKey === undefined
+			? statement
+			: withDerivedId(fns, itemIndex, statement, idempotencyKey);
 	// Built from the form, a problem is named by the form's field; in JSON, by its path.
 	const labels = fromForm ? formLabelOf : undefined;
-	return { statement: checkedStatement(node, itemIndex, statement, labels), batchSize };
+	return {
+		statement: checkedStatement(node, itemIndex, keyed, labels),
+		batchSize,
+		idempotencyKey,
+	};
+}
+
+/**
+ * The statement (a copy: the input item is never changed) with the id derived from the
+ * idempotency key. A statement that has an id
+ * already (Statement ID, or `id` in the JSON) is refused: which of the two should win cannot
+ * be guessed, and either choice would break the other's promise.
+ */
+function withDerivedId(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	statement: unknown,
+	idempotencyKey: string,
+): unknown {
+	if (typeof statement !== 'object' || statement === null || Array.isArray(statement)) {
+		return statement;
+	}
+	const target = statement as Record<string, unknown>;
+	if (target.id !== undefined && target.id !== null && target.id !== '') {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
+			{
+				itemIndex,
+				description:
+					'The Idempotency Key derives the statement ID from the event, so it cannot be combined with an ID given otherwise. Remove the Statement ID (or the "id" of the JSON statement) to derive it, or remove the Idempotency Key to use that ID.',
+			},
+		);
+	}
+	return { ...target, id: statementIdFor(idempotencyKey) };
 }
 
 export async function execute(
@@ -119,8 +187,9 @@ export async function execute(
 	items: Array<PreparedItem<SendInput>>,
 	control: { stopAfterFailure: boolean },
 ): Promise<Map<number, ItemOutcome>> {
-	// One batch size for the run: statements of different items travel together.
-	const batchSize = items[0]?.input.batchSize ?? DEFAULT_BATCH_SIZE;
+	// One batch size for the run: statements of different items travel together. The push
+	// endpoint (a store that cannot be read) documents one statement per request, no arrays.
+	const batchSize = items[0]?.input.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
 	return await sendStatements(run, items, { batchSize, ...control });
 }
 

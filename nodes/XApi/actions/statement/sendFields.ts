@@ -10,6 +10,20 @@ import {
 
 const inFieldsMode = { inputMode: ['fields'] };
 
+/**
+ * Text naming the event: the statement id is derived from it (UUID v5), so an event sent again
+ * is stored once. In both input modes (in JSON mode it is the only additional field).
+ */
+export const IDEMPOTENCY_KEY_FIELD: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. {{ $json.completionId }}',
+	description:
+		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
+};
+
 /** The statement form: who did what to which activity. */
 export const statementFormFields: INodeProperties[] = [
 	{
@@ -153,6 +167,7 @@ export const statementFormFields: INodeProperties[] = [
 				default: '',
 				description: 'Appended to the activity ID as its "ecl_id" query parameter',
 			},
+			IDEMPOTENCY_KEY_FIELD,
 			{
 				displayName: 'Instructor Account Name',
 				name: 'instructorAccountName',
@@ -203,7 +218,7 @@ export const statementFormFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'A UUID for the statement. Leave empty to have one generated; sending the same ID again never stores a second copy.',
+					'A UUID for the statement. Leave empty to have one generated (or derived from the Idempotency Key); sending the same ID again never stores a second copy.',
 			},
 			{
 				displayName: 'Success',

@@ -3,33 +3,56 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { StatementWithId } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
-import { deliverStatements } from '../../transport/delivery';
+import { asPushed, deliverStatements } from '../../transport/delivery';
+
+/** What an item's output says about its statement (`recorded`). */
+export const RECORDED = 'recorded';
+export const ALREADY_RECORDED = 'already recorded';
+export const ALREADY_RECORDED_OTHER_CONTENT = 'already recorded with other content';
+
+function otherContentNote(id: string): string {
+	return `The record store already holds another statement with id ${id}, derived from this idempotency key: the event was recorded before with other content, and this statement was not stored. Use another idempotency key if this is a different event.`;
+}
 
 /**
  * Delivers the items' statements and describes each item's result: the statement's id, the
- * statement sent, and whether the record store already had it (a repeat after a lost answer).
+ * statement sent, and whether the record store already had it (a repeat after a lost answer,
+ * or an event sent again under its idempotency key, with the same or with other content).
  */
 export async function sendStatements(
 	run: LrsRun,
-	items: Array<PreparedItem<{ statement: StatementWithId }>>,
+	items: Array<PreparedItem<{ statement: StatementWithId; idempotencyKey?: string }>>,
 	options: { batchSize: number; stopAfterFailure: boolean },
 	describe: (statement: StatementWithId) => IDataObject = () => ({}),
 ): Promise<Map<number, ItemOutcome>> {
-	const pending = items.map(({ itemIndex, input }) => ({ itemIndex, statement: input.statement }));
+	const pending = items.map(({ itemIndex, input }) => ({
+		itemIndex,
+		// The push endpoint gets the statement exactly as its page shows it.
+		statement: run.canRead ? input.statement : asPushed(input.statement),
+		idempotencyKey: input.idempotencyKey,
+	}));
 	const delivered = await deliverStatements(run, pending, options);
 	const outcomes = new Map<number, ItemOutcome>();
-	for (const { itemIndex, statement } of pending) {
+	for (const { itemIndex, statement, idempotencyKey } of pending) {
 		const outcome = delivered.get(itemIndex) ?? { status: 'notSent' };
 		if (outcome.status !== 'stored') {
 			outcomes.set(itemIndex, outcome);
 			continue;
 		}
+		const keyed = idempotencyKey === undefined ? {} : { idempotencyKey };
 		outcomes.set(itemIndex, {
 			status: 'done',
 			json: {
 				statementId: statement.id,
+				...keyed,
 				...describe(statement),
 				alreadyStored: outcome.alreadyStored,
+				recorded: outcome.otherContent
+					? ALREADY_RECORDED_OTHER_CONTENT
+					: outcome.alreadyStored
+						? ALREADY_RECORDED
+						: RECORDED,
+				...(outcome.otherContent ? { note: otherContentNote(statement.id) } : {}),
 				statement: statement as unknown as IDataObject,
 			},
 		});

@@ -93,7 +93,7 @@ export async function execute(
 	return await sendStatements(
 		run,
 		items,
-		{ batchSize: DEFAULT_BATCH_SIZE, ...control },
+		{ batchSize: run.canRead ? DEFAULT_BATCH_SIZE : 1, ...control },
 		(statement) => ({ voidedStatementId: (statement.object as { id: string }).id }),
 	);
 }
