@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { optionsCollection } from '../shared/items/operation';
 import { describeIssue } from '../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
@@ -48,23 +49,16 @@ export class XApiTrigger implements INodeType {
 				default: { verb: ANY_COMPLETED_VERB },
 				options: filterProperties({ withTimeAndOrder: false, verbFilter: triggerVerbFilter }),
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Simplify',
-						name: 'simplify',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to output flat fields a workflow usually needs (email, name, verb, course, score, success, time) with the full statement under "statement", instead of the statement as the record store sent it',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Simplify',
+					name: 'simplify',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to output flat fields a workflow usually needs (email, name, verb, course, score, success, time) with the full statement under "statement", instead of the statement as the record store sent it',
+				},
+			]),
 		],
 	};
 

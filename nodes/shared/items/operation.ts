@@ -176,3 +176,19 @@ export function findOperation<R extends Run>(
 	const listed = resources.find((r) => r.resource === resource)?.operations;
 	return listed && Object.prototype.hasOwnProperty.call(listed, operation) ? listed[operation].operation : undefined;
 }
+
+/** The Options collection an operation's form ends with (n8n's usual label and placeholder). */
+export function optionsCollection(
+	options: INodeProperties[],
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		...extra,
+		options,
+	};
+}

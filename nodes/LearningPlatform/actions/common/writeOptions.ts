@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { optionsCollection } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { listedFieldNames, spoken, unlistedFieldNames } from './courseForm';
 import type { PoolPlace } from '../../../shared/items/operation';
@@ -21,14 +22,8 @@ export function writeOptions(
 	operations: string[],
 	{ keepCurrentValues = false }: { keepCurrentValues?: boolean } = {},
 ): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: { resource: [resource], operation: operations } },
-		options: [
+	return optionsCollection(
+		[
 			...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
 			{
 				displayName: 'Timeout (Seconds)',
@@ -48,7 +43,8 @@ export function writeOptions(
 					'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
 			},
 		],
-	};
+		{ displayOptions: { show: { resource: [resource], operation: operations } } },
+	);
 }
 
 export const writeOptionsSchema = z

@@ -8,6 +8,7 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 } from '../../../shared/pacing/paging';
+import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice, OutputForm } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
@@ -34,24 +35,17 @@ const outputForm: OutputForm = {
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 	...outputProperties(outputForm),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Offset',
-				name: 'offset',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description: 'How many courses to skip from the start of the catalog',
-			},
-			...pagingCeilingProperties('courses'),
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Offset',
+			name: 'offset',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'How many courses to skip from the start of the catalog',
+		},
+		...pagingCeilingProperties('courses'),
+	]),
 ];
 
 export const description = updateDisplayOptions(

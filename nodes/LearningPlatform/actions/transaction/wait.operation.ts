@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { optionsCollection } from '../../../shared/items/operation';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { waitForTransaction } from '../../transport/transactions';
@@ -9,33 +10,26 @@ import { transactionIdProperty, transactionIdSchema } from './transactionId';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 0.1 },
-				default: 1,
-				description:
-					'Wait before the first check; each later wait is 1.5 times the one before (at most 30 s)',
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 300,
-				description:
-					'Give up after this long, checks and their requests included; the error names the transaction so it can be polled later',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.1 },
+			default: 1,
+			description:
+				'Wait before the first check; each later wait is 1.5 times the one before (at most 30 s)',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 300,
+			description:
+				'Give up after this long, checks and their requests included; the error names the transaction so it can be polled later',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { optionsCollection } from '../../../shared/items/operation';
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import { statementIdSchema } from '../../helpers/statementInput';
 
@@ -26,23 +27,16 @@ const properties: INodeProperties[] = [
 		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
 	},
 	...outputProperties(statementOutputForm),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Voided',
-				name: 'voided',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether the statement was voided. A voided statement is only found with this on, and a statement that was not voided only with it off.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Voided',
+			name: 'voided',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the statement was voided. A voided statement is only found with this on, and a statement that was not voided only with it off.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

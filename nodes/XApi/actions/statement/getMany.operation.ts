@@ -8,6 +8,7 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 } from '../../../shared/pacing/paging';
+import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
@@ -36,15 +37,9 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: filterProperties({ withTimeAndOrder: true }),
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
+	optionsCollection([...pagingCeilingProperties('statements')], {
 		displayOptions: { show: { returnAll: [true] } },
-		options: [...pagingCeilingProperties('statements')],
-	},
+	}),
 ];
 
 /** Return All reads every page within this time. */

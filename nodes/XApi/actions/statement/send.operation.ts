@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { optionsCollection } from '../../../shared/items/operation';
 import { parseItemInput } from '../../../shared/items/input';
 import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
@@ -63,24 +64,17 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { inputMode: ['json'] } },
 		options: [IDEMPOTENCY_KEY_FIELD],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
-				default: DEFAULT_BATCH_SIZE,
-				description:
-					"How many statements to send per request (default 50; with OAuth2, the platform's push endpoint, one per request unless set: it documents no batches). If the record store rejects a batch because of some statements, the others are still stored and each bad item gets its own error.",
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+			default: DEFAULT_BATCH_SIZE,
+			description:
+				"How many statements to send per request (default 50; with OAuth2, the platform's push endpoint, one per request unless set: it documents no batches). If the record store rejects a batch because of some statements, the others are still stored and each bad item gets its own error.",
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
