@@ -20,7 +20,7 @@ export class LearningPlatform implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle:
-			'={{ { "course:upsert": "Create or update a course", "course:getMany": "Get many courses", "course:archive": "Archive a course", "assignment:assign": "Assign a course", "assignment:start": "Start a course", "assignment:complete": "Complete a course", "assignment:withdraw": "Withdraw an assignment", "transaction:get": "Get a transaction", "transaction:wait": "Wait for a transaction" }[$parameter["resource"] + ":" + $parameter["operation"]] }}',
+			'={{ { "course:upsert": "Create or update a course", "course:getMany": "Get many courses", "course:archive": "Archive a course", "course:sync": "Sync the course catalog", "assignment:assign": "Assign a course", "assignment:start": "Start a course", "assignment:complete": "Complete a course", "assignment:withdraw": "Withdraw an assignment", "transaction:get": "Get a transaction", "transaction:wait": "Wait for a transaction" }[$parameter["resource"] + ":" + $parameter["operation"]] }}',
 		description:
 			"Push courses, assign and complete them, and follow the platform's asynchronous transactions",
 		defaults: { name: 'Learning Platform' },

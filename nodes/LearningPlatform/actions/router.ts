@@ -9,7 +9,12 @@ import * as course from './course';
 import * as transaction from './transaction';
 
 const operations: Record<string, Record<string, Operation<LmsRun>>> = {
-	course: { upsert: course.upsert, getMany: course.getMany, archive: course.archive },
+	course: {
+		upsert: course.upsert,
+		getMany: course.getMany,
+		archive: course.archive,
+		sync: course.sync,
+	},
 	assignment: {
 		assign: assignment.assign,
 		withdraw: assignment.withdraw,

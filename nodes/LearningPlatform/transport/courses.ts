@@ -86,6 +86,8 @@ async function catalogEntry(
 export interface CourseWrite {
 	waitForCompletion: boolean;
 	deadline: Deadline;
+	/** Told the transaction id as soon as the platform accepted the write. */
+	onAccepted?: (transactionId: string) => void;
 }
 
 /**
@@ -149,6 +151,22 @@ export async function archiveCourse(
 			},
 		);
 	}
+	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
+}
+
+/**
+ * Archives a course the caller found in the catalog: what the listing carries, plus `given`,
+ * with status `archived` (the body Archive sends). `onAccepted` hears the transaction id as
+ * soon as the platform accepted the write.
+ */
+export async function archiveListedCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	current: IndexedCourse,
+	given: CourseValues,
+	write: CourseWrite,
+): Promise<IDataObject> {
 	const merged = mergeWithListing(
 		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
 		current.listed,

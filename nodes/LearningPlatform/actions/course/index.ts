@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as archive from './archive.operation';
 import * as getMany from './getMany.operation';
+import * as sync from './sync.operation';
 import * as upsert from './upsert.operation';
 
-export { archive, getMany, upsert };
+export { archive, getMany, sync, upsert };
 
 export const description: INodeProperties[] = [
 	{
@@ -32,10 +33,18 @@ export const description: INodeProperties[] = [
 				description: 'List courses of the catalog',
 				action: 'Get many courses',
 			},
+			{
+				name: 'Sync Catalog',
+				value: 'sync',
+				description:
+					'Make the catalog match the input items: create or update only what changed, optionally archive what left',
+				action: 'Sync the course catalog',
+			},
 		],
 		default: 'upsert',
 	},
 	...upsert.description,
 	...getMany.description,
 	...archive.description,
+	...sync.description,
 ];

@@ -5,13 +5,8 @@ import { z } from 'zod';
 import { parseItemInput } from '../../../shared/validation';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
-import {
-	additionalFieldsProperty,
-	courseValuesSchema,
-	topProperties,
-} from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
+import { courseInputProperties, readCourse } from '../common/courseInput';
 import type { WriteOptions } from '../common/writeOptions';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
@@ -23,13 +18,8 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	// External ID (typed by default, or an existing course picked), then Name, URL, Prices.
-	coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
-		displayName: 'External ID',
-		firstMode: 'id',
-	}),
-	...topProperties().filter((p) => p.name !== 'externalId'),
-	additionalFieldsProperty('upsert'),
+	// Input Mode, then the course as JSON or field by field (External ID, Name, URL, Prices, …).
+	...courseInputProperties(),
 	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
 ];
 
@@ -38,11 +28,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const valuesSchema = courseValuesSchema('upsert', true);
 const optionsSchema = z.object({ options: writeOptionsSchema });
-
-/** The form as the values' paths see it: top-level fields, and Additional Fields. */
-const labelled = [...topProperties(), additionalFieldsProperty('upsert')];
 
 interface UpsertInput {
 	values: CourseValues;
@@ -50,22 +36,7 @@ interface UpsertInput {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): UpsertInput {
-	const values = parseItemInput(
-		this.getNode(),
-		itemIndex,
-		valuesSchema,
-		{
-			top: {
-				externalId: pickedCourse(this, itemIndex),
-				name: this.getNodeParameter('name', itemIndex),
-				url: this.getNodeParameter('url', itemIndex),
-				prices: this.getNodeParameter('prices', itemIndex, {}),
-			},
-			additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}),
-		},
-		'Invalid input',
-		labelled,
-	);
+	const values = readCourse(this, itemIndex);
 	const { options } = parseItemInput(
 		this.getNode(),
 		itemIndex,
