@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not part of the n8n package */
 import { z } from 'zod';
 
 import { parseCourseJson } from '../../../nodes/LearningPlatform/transport/courseJson';
