@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
@@ -26,10 +26,10 @@ function catalog(count: number, extra: (n: number) => IDataObject = () => ({})):
 interface SyncRun {
 	items: IDataObject[];
 	staticData?: IDataObject;
-	options?: IDataObject;
+	options?: INodeParameters;
 	continueOnFail?: boolean;
 	signal?: AbortSignal;
-	parameters?: IDataObject;
+	parameters?: INodeParameters;
 }
 
 async function sync({
