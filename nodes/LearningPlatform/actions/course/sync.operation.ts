@@ -167,7 +167,9 @@ export async function execute(
 	}
 	// One output item per archived course, after the last row that has an output.
 	if (result.archived.length > 0) {
-		const carrier = [...outcomes.entries()].reverse().find(([, o]) => o.status === 'done');
+		const carrier = [...outcomes.entries()]
+			.sort(([a], [b]) => b - a)
+			.find(([, o]) => o.status === 'done');
 		if (carrier) {
 			const [itemIndex, outcome] = carrier as [number, { status: 'done'; json: IDataObject }];
 			outcomes.set(itemIndex, { status: 'done', json: [outcome.json, ...result.archived] });
