@@ -5,12 +5,12 @@ import type { CourseField, CourseValues } from './courseContract';
 import { COURSE_FIELDS, courseValuesSchema, EXTERNAL_ID_FIELD } from './courseContract';
 
 /**
- * A course given as the platform's own snake_case object (`{ name, url, external_id,
- * prices_data: [{ amount, currency }], languages_attributes: [{ language_code, … }], … }`), or
- * a string holding one. It is checked field by field with the very checks of the form (it is
- * turned into the form's shape and run through the same schema), and every message names the
- * API path: `prices_data[0].amount: must be greater than 0`. Keys the platform does not
- * document are refused by name. `null` and empty values count as not given, as on the form.
+ * A course given as the platform's own snake_case object (the API's field names, prices and
+ * language versions as lists of objects), or a string holding one. It is checked field by
+ * field with the very checks of the form (it is turned into the form's shape and run through
+ * the same schema), and every message names the API path, e.g. the amount of the first price
+ * "must be greater than 0". Keys the platform does not document are refused by name. `null`
+ * and empty values count as not given, as on the form.
  */
 
 export interface CourseJsonIssue {
