@@ -90,8 +90,15 @@ function accepted(
 	apply: (now: number) => TransactionOutcome,
 	extra: Record<string, unknown> = {},
 ): Reply {
-	const delay = context.options().transactionDelayMs;
-	const record = context.transactions.create(request.path, externalId, apply, delay, request.now);
+	const { transactionDelayMs: delay, transactionsPerSecond } = context.options();
+	const record = context.transactions.create(
+		request.path,
+		externalId,
+		apply,
+		delay,
+		request.now,
+		transactionsPerSecond,
+	);
 	return jsonReply(202, { message, data: { ...TransactionStore.view(record), ...extra } });
 }
 

@@ -9,6 +9,12 @@ export interface SandboxOptions {
 	latencyJitterMs: number;
 	/** Time from accepting a write until its transaction completes and the write applies. */
 	transactionDelayMs: number;
+	/**
+	 * How many transactions the platform carries out per second ("as capacity allows"): writes
+	 * queue, first in first out, and one completes every 1/rate s at the earliest, never sooner
+	 * than transactionDelayMs after it was accepted. 0: no queue, each completes after the delay.
+	 */
+	transactionsPerSecond: number;
 	/** Per client id; 0 turns the throttle off. */
 	rateLimitPerMinute: number;
 	tokenLifetimeSec: number;
@@ -55,6 +61,7 @@ const OPTION_KINDS: Record<OptionName, OptionKind> = {
 	latencyMs: 'milliseconds',
 	latencyJitterMs: 'milliseconds',
 	transactionDelayMs: 'milliseconds',
+	transactionsPerSecond: 'nonNegative',
 	rateLimitPerMinute: 'nonNegative',
 	tokenLifetimeSec: 'positive',
 	maxPageSize: 'count',
@@ -82,6 +89,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = Object.freeze({
 	latencyMs: 0,
 	latencyJitterMs: 0,
 	transactionDelayMs: 1000,
+	transactionsPerSecond: 0,
 	rateLimitPerMinute: 300,
 	tokenLifetimeSec: 3600,
 	maxPageSize: 50,

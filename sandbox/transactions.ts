@@ -41,6 +41,8 @@ export class TransactionStore {
 	private readonly records = new Map<string, TransactionRecord>();
 	private pending: PendingTransaction[] = [];
 	private sequence = 0;
+	/** When the queue's last transaction completes (with a capacity per second). */
+	private queueFreeAt = Number.NEGATIVE_INFINITY;
 
 	create(
 		path: string,
@@ -48,8 +50,15 @@ export class TransactionStore {
 		apply: (now: number) => TransactionOutcome,
 		delayMs: number,
 		now: number,
+		perSecond = 0,
 	): TransactionRecord {
-		const completesAt = now + delayMs;
+		// "Processing is queued and runs as capacity allows": with a capacity, one transaction
+		// completes every 1/perSecond s at the earliest, in the order they were accepted.
+		let completesAt = now + delayMs;
+		if (perSecond > 0) {
+			completesAt = Math.max(completesAt, this.queueFreeAt + 1000 / perSecond);
+			this.queueFreeAt = completesAt;
+		}
 		const record: TransactionRecord = {
 			id: randomUUID(),
 			http_method: 'POST',
@@ -97,8 +106,14 @@ export class TransactionStore {
 		return Array.from(this.records.values()).map((record) => structuredClone(record));
 	}
 
+	/** Transactions accepted and not yet completed. */
+	get queued(): number {
+		return this.pending.length;
+	}
+
 	clear(): void {
 		this.records.clear();
 		this.pending = [];
+		this.queueFreeAt = Number.NEGATIVE_INFINITY;
 	}
 }

@@ -55,9 +55,10 @@ async function demo(): Promise<Checklist> {
 		services,
 		checks,
 		credentialsHelper: createCredentialsHelper(services.credentials, 'dist'),
+		staticData: {},
 	};
-	await seedRetiredCourses(context);
 	const night1 = await catalogSync(context, 1);
+	await seedRetiredCourses(context);
 	const night2 = await catalogSync(context, 2);
 	const hire = await newHire(context, 3);
 	const relay = await activateChatRelay(context, 4);

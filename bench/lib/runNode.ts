@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { runWorkflow } from '../../harness/engine';
 import type { RunResult } from '../../harness/engine';
@@ -30,6 +30,9 @@ export async function runSingleNode(options: {
 	items: IDataObject[];
 	source: PackageSource;
 	credentialsHelper: HarnessCredentialsHelper;
+	/** The workflow's static data, kept between runs as n8n keeps it for an active workflow. */
+	staticData?: IDataObject;
+	mode?: WorkflowExecuteMode;
 }): Promise<NodeRun> {
 	const node: INode = {
 		id: 'node-under-test',
@@ -46,6 +49,8 @@ export async function runSingleNode(options: {
 		startItems: options.items,
 		source: options.source,
 		credentialsHelper: options.credentialsHelper,
+		staticData: options.staticData,
+		mode: options.mode,
 	});
 	const task = result.run.data.resultData.runData[NODE_NAME]?.[0];
 	const items = task?.data?.main?.[0] ?? [];

@@ -13,6 +13,8 @@ export interface DemoContext {
 	checks: Checklist;
 	/** One for the whole demo, as n8n keeps credentials (and the saved access token) in its database. */
 	credentialsHelper: HarnessCredentialsHelper;
+	/** Each workflow's static data by name, kept between its runs as n8n keeps it for an active workflow. */
+	staticData: Record<string, IDataObject>;
 }
 
 export interface ExampleRun {
@@ -43,6 +45,7 @@ export async function runExample(
 		mode,
 		source: 'dist',
 		credentialsHelper: context.credentialsHelper,
+		staticData: (context.staticData[workflow.name] ??= {}),
 	});
 	const seconds = (Date.now() - started) / 1000;
 	const lmsRequests = sandbox.requests().filter((request) => request.seq > lastSeq);

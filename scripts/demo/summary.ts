@@ -24,7 +24,7 @@ export function summarize(context: DemoContext, outcomes: Outcomes): void {
 
 	console.log('\nSummary');
 	const nights = outcomes.nights.map(
-		(night, index) => `night ${index + 1}: ${night.upserted} upserted, ${night.archived} archived`,
+		(night, index) => `night ${index + 1}: ${night.upserted} written, ${night.archived} archived`,
 	);
 	console.log(`   courses pushed      ${nights.join('; ')}`);
 	console.log(

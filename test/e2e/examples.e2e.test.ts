@@ -32,7 +32,11 @@ let env: ExampleEnvironment;
 let trigger: TriggerPoller;
 
 const catalogRows = exampleCatalogRows();
-const list = (cell: string) => cell.split(',').map((value) => value.trim()).filter(Boolean);
+const list = (cell: string) =>
+	cell
+		.split(',')
+		.map((value) => value.trim())
+		.filter(Boolean);
 
 const hrExample = loadExample('hr-event-to-assignment.json');
 const hire = pinnedTrigger(hrExample);
@@ -46,11 +50,14 @@ function fromPinnedData(example: WorkflowJson): WorkflowJson {
 	return startingWith(toCustomNodeTypes(example), pinned.name, pinned.items);
 }
 
-const workflowIds = {} as Record<'catalogSync' | 'hr' | 'hrUnknownHire' | 'completions' | 'refusedCompletion', string>;
+const workflowIds = {} as Record<
+	'catalogSync' | 'hr' | 'hrUnknownHire' | 'completions' | 'refusedCompletion',
+	string
+>;
 
 /** A completion the platform refuses (a learner it does not know), as the sender would post it. */
 const refusedCompletion = {
-	...((completions.items[0].body as { completions: Array<Record<string, unknown>> }).completions[0]),
+	...(completions.items[0].body as { completions: Array<Record<string, unknown>> }).completions[0],
 	completionId: '9d0c4a52-7e1b-4c3a-8f65-2b9e1d7a4c10',
 	email: 'not.a.learner@unknown-domain.test',
 };
@@ -67,22 +74,32 @@ beforeAll(async () => {
 
 	const catalogSync = env.withCatalogPath(fromPinnedData(loadExample('catalog-sync.json')));
 	const unknownHire = startingWith(toCustomNodeTypes(hrExample), hire.name, [
-		{ ...hire.items[0], body: { ...(hire.items[0].body as object), email: 'new.person@unknown-domain.test' } },
+		{
+			...hire.items[0],
+			body: { ...(hire.items[0].body as object), email: 'new.person@unknown-domain.test' },
+		},
 	]);
 	const refused = startingWith(toCustomNodeTypes(completionExample), completions.name, [
 		{ ...completions.items[0], body: { completions: [refusedCompletion] } },
 	]);
-	[workflowIds.catalogSync, workflowIds.hr, workflowIds.hrUnknownHire, workflowIds.completions, workflowIds.refusedCompletion] =
-		await env.n8n.importWorkflows([
-			catalogSync,
-			fromPinnedData(hrExample),
-			{ ...unknownHire, id: 'lpExHireUnknown1', name: `${hrExample.name} (unknown hire)` },
-			fromPinnedData(completionExample),
-			{ ...refused, id: 'lpExCompRefused1', name: `${completionExample.name} (refused completion)` },
-		]);
+	[
+		workflowIds.catalogSync,
+		workflowIds.hr,
+		workflowIds.hrUnknownHire,
+		workflowIds.completions,
+		workflowIds.refusedCompletion,
+	] = await env.n8n.importWorkflows([
+		catalogSync,
+		fromPinnedData(hrExample),
+		{ ...unknownHire, id: 'lpExHireUnknown1', name: `${hrExample.name} (unknown hire)` },
+		fromPinnedData(completionExample),
+		{ ...refused, id: 'lpExCompRefused1', name: `${completionExample.name} (refused completion)` },
+	]);
 
 	// Activated now, so that what the examples record later counts as new.
-	const triggerNode = toCustomNodeTypes(chatExample).nodes.find((node) => node.name === pinnedTrigger(chatExample).name)!;
+	const triggerNode = toCustomNodeTypes(chatExample).nodes.find(
+		(node) => node.name === pinnedTrigger(chatExample).name,
+	)!;
 	trigger = createTriggerPoller({
 		node: triggerNode,
 		credentials: { xApiLrsApi: env.lrsCredentialData },
@@ -96,7 +113,46 @@ afterAll(async () => {
 });
 
 describe('catalog-sync.json', () => {
-	it('upserts every row of the CSV and archives what is no longer in it', async () => {
+	const expectedCourse = (row: Record<string, string>) => ({
+		external_id: row.external_id,
+		name: row.name,
+		url: row.url,
+		description: row.description,
+		content_type: row.content_type,
+		level: row.level,
+		duration_sec: Number(row.duration_sec),
+		tags: list(row.tags),
+		skills: list(row.skills),
+		published_at: row.published_at,
+		image_url: row.image_url,
+		prices_data:
+			Number(row.price) > 0 ? [{ amount: Number(row.price), currency: row.currency }] : [],
+	});
+
+	it('creates every course of the CSV on an empty platform, one output item per row', async () => {
+		const from = lastSeq(env.lms);
+		const execution = await runExample(workflowIds.catalogSync);
+
+		const output = outputItems(execution.runData, 'Sync catalog');
+		expect(output.map((item) => [item.externalId, item.action, item.status])).toEqual(
+			catalogRows.map((row) => [row.external_id, 'created', 'success']),
+		);
+		const writes = acceptedWrites(requestsSince(env.lms, from), COURSES_PATH).map(
+			(write) => write.body as Record<string, unknown>,
+		);
+		const state = env.lms.state();
+		for (const row of catalogRows) {
+			expect(writes.filter((body) => body.external_id === row.external_id)).toEqual([
+				expect.objectContaining(expectedCourse(row)),
+			]);
+			expect(state.courses[row.external_id]).toMatchObject({
+				...expectedCourse(row),
+				status: 'active',
+			});
+		}
+	});
+
+	it('archives a course no longer in the file, and changes nothing else on the platform', async () => {
 		const retired = {
 			external_id: 'e2e-retired-course',
 			name: 'A course no longer in the file',
@@ -104,47 +160,32 @@ describe('catalog-sync.json', () => {
 			prices_data: [],
 			tags: ['legacy'],
 		};
-		const alreadyArchived = { ...retired, external_id: 'e2e-already-archived', status: 'archived' };
-		await seedCourses(env.lms, [retired, alreadyArchived]);
+		await seedCourses(env.lms, [retired]);
+		const before = env.lms.state().courses;
 		const from = lastSeq(env.lms);
 
 		const execution = await runExample(workflowIds.catalogSync);
 
-		const paid = catalogRows.filter((row) => Number(row.price) > 0);
-		const free = catalogRows.filter((row) => !(Number(row.price) > 0));
-		expect(paid.length).toBeGreaterThan(0);
-		expect(free.length).toBeGreaterThan(0);
-		expect(outputItems(execution.runData, 'Upsert paid course').map((item) => item.externalId)).toEqual(paid.map((row) => row.external_id));
-		expect(outputItems(execution.runData, 'Upsert free course').map((item) => item.externalId)).toEqual(free.map((row) => row.external_id));
-		for (const node of ['Upsert paid course', 'Upsert free course', 'Archive course']) {
-			expect(outputItems(execution.runData, node).every((item) => item.status === 'success')).toBe(true);
-		}
-		// The documented listing has no status: a course archived before is archived again (no change).
-		expect(outputItems(execution.runData, 'Archive course').map((item) => item.externalId).sort()).toEqual(['e2e-already-archived', 'e2e-retired-course']);
-
-		const writes = acceptedWrites(requestsSince(env.lms, from), COURSES_PATH).map((write) => write.body as Record<string, unknown>);
+		const output = outputItems(execution.runData, 'Sync catalog');
+		expect(
+			output.filter((item) => item.action === 'archived').map((item) => item.externalId),
+		).toEqual(['e2e-retired-course']);
+		expect(
+			output.filter((item) => item.action !== 'archived').map((item) => item.externalId),
+		).toEqual(catalogRows.map((row) => row.external_id));
+		const archives = acceptedWrites(requestsSince(env.lms, from), COURSES_PATH)
+			.map((write) => write.body as Record<string, unknown>)
+			.filter((body) => body.status === 'archived');
+		expect(archives).toEqual([expect.objectContaining({ ...retired, status: 'archived' })]);
 		const state = env.lms.state();
-		for (const row of catalogRows) {
-			const expected = {
-				external_id: row.external_id,
-				name: row.name,
-				url: row.url,
-				description: row.description,
-				content_type: row.content_type,
-				level: row.level,
-				duration_sec: Number(row.duration_sec),
-				tags: list(row.tags),
-				skills: list(row.skills),
-				published_at: row.published_at,
-				image_url: row.image_url,
-				prices_data: Number(row.price) > 0 ? [{ amount: Number(row.price), currency: row.currency }] : [],
-			};
-			expect(writes.filter((body) => body.external_id === row.external_id)).toEqual([expect.objectContaining(expected)]);
-			expect(state.courses[row.external_id]).toMatchObject({ ...expected, status: 'active' });
-		}
 		expect(state.courses['e2e-retired-course']).toMatchObject({ ...retired, status: 'archived' });
-		expect(writes.filter((body) => body.external_id === 'e2e-already-archived')).toEqual([expect.objectContaining({ status: 'archived' })]);
-		expect(state.courses['e2e-already-archived']).toMatchObject({ status: 'archived' });
+		for (const row of catalogRows) {
+			expect(state.courses[row.external_id]).toMatchObject({
+				...expectedCourse(row),
+				status: 'active',
+				id: before[row.external_id].id,
+			});
+		}
 	});
 });
 
@@ -155,11 +196,22 @@ describe('hr-event-to-assignment.json', () => {
 		const from = lastSeq(env.lms);
 		const execution = await runExample(workflowIds.hr);
 
-		expect(acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body)).toEqual([
-			{ email_id: body.email, external_id: 'onboarding-101', status: 'assigned', due_date: onboardingDueDate(body.startDate) },
+		expect(
+			acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body),
+		).toEqual([
+			{
+				email_id: body.email,
+				external_id: 'onboarding-101',
+				status: 'assigned',
+				due_date: onboardingDueDate(body.startDate),
+			},
 		]);
 		expect(outputItems(execution.runData, 'Assign onboarding course')).toEqual([
-			expect.objectContaining({ status: 'success', email: body.email, externalId: 'onboarding-101' }),
+			expect.objectContaining({
+				status: 'success',
+				email: body.email,
+				externalId: 'onboarding-101',
+			}),
 		]);
 		expect(outputItems(execution.runData, 'Reply: assigned')).toHaveLength(1);
 		expect(execution.runData['Reply: not assigned']).toBeUndefined();
@@ -187,7 +239,9 @@ describe('completion-chain.json', () => {
 		const from = lastSeq(env.lms);
 		const execution = await runExample(workflowIds.completions);
 
-		expect(acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body)).toEqual(
+		expect(
+			acceptedWrites(requestsSince(env.lms, from), USER_COURSES_PATH).map((write) => write.body),
+		).toEqual(
 			sent.map((completion) => ({
 				email_id: completion.email,
 				external_id: completion.courseExternalId,
@@ -195,7 +249,9 @@ describe('completion-chain.json', () => {
 				end_date: completion.completedAt.slice(0, 10),
 			})),
 		);
-		expect(outputItems(execution.runData, 'Mark course complete').map((item) => item.status)).toEqual(sent.map(() => 'success'));
+		expect(
+			outputItems(execution.runData, 'Mark course complete').map((item) => item.status),
+		).toEqual(sent.map(() => 'success'));
 		expect(execution.runData['Completion not recorded']).toBeUndefined();
 		expect(outputItems(execution.runData, 'Record completed statement').map((item) => item.statementId)).toEqual(
 			sent.map((completion) => statementIdFor(completion.completionId)),
@@ -209,7 +265,10 @@ describe('completion-chain.json', () => {
 				id: statementIdFor(completion.completionId),
 				actor: { name: completion.name, mbox: `mailto:${completion.email}` },
 				verb: { id: COMPLETED_VERB },
-				object: { id: completion.courseUrl, definition: { name: { 'en-US': completion.courseName } } },
+				object: {
+					id: completion.courseUrl,
+					definition: { name: { 'en-US': completion.courseName } },
+				},
 				result: {
 					completion: true,
 					success: completion.passed,
@@ -238,27 +297,52 @@ describe('completion-chain.json, a completion the platform refuses', () => {
 describe('completion-chain-trigger.json', () => {
 	it('posts one chat message for each completed statement the trigger emits', async () => {
 		// A completion recorded by some other system counts as well.
-		const elsewhere = statementAbout('https://learn.example.com/courses/elsewhere', COMPLETED_VERB, 'someone@example.com');
+		const elsewhere = statementAbout(
+			'https://learn.example.com/courses/elsewhere',
+			COMPLETED_VERB,
+			'someone@example.com',
+		);
 		await storeStatements(env.lrs.storeEndpoint, [elsewhere]);
 		const tick = await trigger.tick();
 		expect(tick.error).toBeUndefined();
 		const statements = tick.emissions.flat().map((item) => item.json);
-		const storedSinceActivation = (await readStore(env.lrs.storeEndpoint, { verb: COMPLETED_VERB, limit: '500' })).body.statements as Array<{ id: string }>;
-		expect(statements.map((statement) => statement.id).sort()).toEqual(storedSinceActivation.map((statement) => statement.id).sort());
+		const storedSinceActivation = (
+			await readStore(env.lrs.storeEndpoint, { verb: COMPLETED_VERB, limit: '500' })
+		).body.statements as Array<{ id: string }>;
+		expect(statements.map((statement) => statement.id).sort()).toEqual(
+			storedSinceActivation.map((statement) => statement.id).sort(),
+		);
 		expect(statements.map((statement) => statement.id)).toContain(elsewhere.id);
 
 		const triggerName = pinnedTrigger(chatExample).name;
-		const workflow = env.withChatUrl(startingWith(toCustomNodeTypes(chatExample), triggerName, statements));
+		const workflow = env.withChatUrl(
+			startingWith(toCustomNodeTypes(chatExample), triggerName, statements),
+		);
 		const id = await env.n8n.importWorkflows([workflow]).then(([imported]) => imported);
 		const execution = await runExample(id);
 
-		const messages = env.chat.received.map((request) => JSON.parse(request.body) as Record<string, string>);
-		expect(env.chat.received.every((request) => request.method === 'POST' && request.url === CHAT_HOOK_PATH)).toBe(true);
-		expect(messages.map((message) => message.statementId)).toEqual(statements.map((statement) => statement.id));
+		const messages = env.chat.received.map(
+			(request) => JSON.parse(request.body) as Record<string, string>,
+		);
+		expect(
+			env.chat.received.every(
+				(request) => request.method === 'POST' && request.url === CHAT_HOOK_PATH,
+			),
+		).toBe(true);
+		expect(messages.map((message) => message.statementId)).toEqual(
+			statements.map((statement) => statement.id),
+		);
 		expect(outputItems(execution.runData, 'Post to team chat')).toHaveLength(statements.length);
-		for (const statement of statements as Array<{ id: string; actor: { name: string; mbox: string }; object: { id: string } }>) {
+		for (const statement of statements as Array<{
+			id: string;
+			actor: { name: string; mbox: string };
+			object: { id: string };
+		}>) {
 			const message = messages.find((entry) => entry.statementId === statement.id)!;
-			expect(message).toMatchObject({ learner: statement.actor.mbox.replace('mailto:', ''), course: statement.object.id });
+			expect(message).toMatchObject({
+				learner: statement.actor.mbox.replace('mailto:', ''),
+				course: statement.object.id,
+			});
 			expect(message.text).toContain(statement.actor.name);
 		}
 	});

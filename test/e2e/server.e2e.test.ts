@@ -1,5 +1,8 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
 import {
 	CHAT_HOOK_PATH,
 	exampleCatalogRows,
@@ -16,6 +19,7 @@ import {
 import {
 	acceptedWrites,
 	bearerTokens,
+	COURSES_PATH,
 	lastSeq,
 	requestsSince,
 	seedCourses,
@@ -255,15 +259,6 @@ const triggerPollsSinceStart = () =>
 
 beforeAll(async () => {
 	env = await startExampleEnvironment('e2e-server');
-	// On the platform already but no longer in the file: the sync archives it.
-	await seedCourses(env.lms, [
-		{
-			external_id: 'e2e-server-retired',
-			name: 'Retired',
-			url: 'https://learn.example.com/courses/retired',
-			prices_data: [],
-		},
-	]);
 	[ids.hr, ids.catalog, ids.completions, ids.chat] =
 		await env.n8n.importWorkflows(deployedWorkflows());
 	for (const id of Object.values(ids)) await env.n8n.activate(id);
@@ -319,6 +314,66 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 					Number(row.price) > 0 ? [{ amount: Number(row.price), currency: row.currency }] : [],
 			});
 		}
+	});
+
+	it('on a later night writes only what changed in the file, and archives what left it', async () => {
+		// The first run's state is saved with the workflow: one short fingerprint per course.
+		const saved = await waitFor('the sync saved no remembered state', 30_000, async () => {
+			const data = await savedStaticData(env.n8n, ids.catalog);
+			const scopes = Object.values(data).find((value: any) => value?.syncedCourses)?.syncedCourses;
+			const memory = scopes && (Object.values(scopes)[0] as Record<string, string>);
+			return memory && Object.keys(memory).length === catalogRows.length ? memory : undefined;
+		});
+		expect(JSON.stringify(saved).length / catalogRows.length).toBeLessThanOrEqual(64);
+
+		// The file changes: one course gets a new name and level; a course on the platform is not in it.
+		const changed = catalogRows[catalogRows.length - 1];
+		const csvPath = path.join(env.filesDir, 'catalog.csv');
+		const csv = fs.readFileSync(csvPath, 'utf8');
+		const edited = csv.replace(
+			`${changed.external_id},${changed.name},`,
+			`${changed.external_id},${changed.name} (2nd edition),`,
+		);
+		expect(edited).not.toBe(csv);
+		const from = lastSeq(env.lms);
+		await seedCourses(env.lms, [
+			{
+				external_id: 'e2e-server-retired',
+				name: 'Retired',
+				url: 'https://learn.example.com/courses/retired',
+				prices_data: [],
+			},
+		]);
+		const fromSync = lastSeq(env.lms);
+		fs.writeFileSync(csvPath, edited);
+		// Executions are recorded when they start: any other one started after the change.
+		const earlier = new Set((await executionsOf(env.n8n, ids.catalog)).map((row) => row.id));
+
+		await waitFor(
+			`no scheduled run started after the change and finished`,
+			90_000,
+			async () =>
+				(await assertNoFailedExecution(ids.catalog)).find(
+					(row) => row.status === 'success' && !earlier.has(row.id),
+				),
+			1_000,
+		);
+		expect(from).toBeLessThan(fromSync);
+		const writes = acceptedWrites(requestsSince(env.lms, fromSync), COURSES_PATH).map(
+			(write) => write.body as Record<string, unknown>,
+		);
+		expect(writes.map((body) => [body.external_id, body.name, body.status ?? 'active'])).toEqual(
+			expect.arrayContaining([
+				[changed.external_id, `${changed.name} (2nd edition)`, 'active'],
+				['e2e-server-retired', 'Retired', 'archived'],
+			]),
+		);
+		expect(writes).toHaveLength(2);
+		const state = env.lms.state();
+		expect(state.courses[changed.external_id]).toMatchObject({
+			name: `${changed.name} (2nd edition)`,
+			level: changed.level,
+		});
 		expect(state.courses['e2e-server-retired']).toMatchObject({ status: 'archived' });
 	});
 });

@@ -20,6 +20,9 @@ export interface SingleNodeRun {
 	signal?: AbortSignal;
 	/** Extra node settings, e.g. the HTTP Request node's version. */
 	typeVersion?: number;
+	/** The workflow's static data, kept between runs as n8n keeps it for active workflows. */
+	staticData?: IDataObject;
+	mode?: RunOptions['mode'];
 }
 
 const CREDENTIAL_OF: Record<string, string> = {
@@ -51,14 +54,15 @@ export async function runNode(
 					typeVersion: options.typeVersion ?? 1,
 					position: [200, 0],
 					parameters: options.parameters,
-					credentials: (options.credentialType ?? credentialType)
-						? {
-								[options.credentialType ?? credentialType]: {
-									id: options.credentialId ?? '1',
-									name: 'Test credential',
-								},
-							}
-						: undefined,
+					credentials:
+						(options.credentialType ?? credentialType)
+							? {
+									[options.credentialType ?? credentialType]: {
+										id: options.credentialId ?? '1',
+										name: 'Test credential',
+									},
+								}
+							: undefined,
 					onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 				},
 			],
@@ -69,6 +73,8 @@ export async function runNode(
 		credentials: options.credentials,
 		credentialsHelper: options.credentialsHelper,
 		signal: options.signal,
+		staticData: options.staticData,
+		mode: options.mode,
 	});
 	const items = result.run.data.resultData.runData.Node?.[0]?.data?.main?.[0] ?? [];
 	return { ...result, items };

@@ -85,6 +85,17 @@ describe('options', () => {
 		).toBe(0.5);
 	});
 
+	it('takes a transaction capacity per second from a flag or the environment (default 0: no queue)', () => {
+		expect(DEFAULT_OPTIONS.transactionsPerSecond).toBe(0);
+		expect(optionsFromArgs(['--transactions-per-second', '4']).options).toEqual({
+			transactionsPerSecond: 4,
+		});
+		expect(optionsFromEnv({ SANDBOX_TRANSACTIONS_PER_SECOND: '2.5' })).toEqual({
+			transactionsPerSecond: 2.5,
+		});
+		expect(() => checkOptions({ transactionsPerSecond: -1 })).toThrow(OptionError);
+	});
+
 	it('serves pages of at most 50 by default: less than a client that assumes 100 expects', () => {
 		expect(DEFAULT_OPTIONS.maxPageSize).toBe(50);
 		expect(() => checkOptions({ maxPageSize: 0 })).toThrow(OptionError);

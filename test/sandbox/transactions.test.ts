@@ -87,3 +87,67 @@ describe('asynchronous transactions', () => {
 		expect(Object.keys(answer.body.errors)).toEqual(['verbose']);
 	});
 });
+
+describe('transactions processed as capacity allows', () => {
+	const clock = new ManualClock();
+	let sandbox: Sandbox;
+	let token: string;
+
+	beforeAll(async () => {
+		sandbox = await startTestSandbox(
+			{ transactionDelayMs: 100, transactionsPerSecond: 4, rateLimitPerMinute: 0 },
+			clock,
+		);
+		token = await issueToken(sandbox);
+	});
+	afterAll(() => sandbox.close());
+
+	const statusOf = async (id: string) =>
+		(await get(sandbox, `${REQUEST_DATA}${id}`, token)).body.data.status as string;
+
+	it('queues writes accepted together and completes one per 1/capacity seconds, in order', async () => {
+		const ids: string[] = [];
+		for (let n = 0; n < 6; n++) {
+			const accepted = await post(sandbox, COURSES, courseBody(`cap-${n}`), token);
+			expect(accepted.status).toBe(202);
+			ids.push(accepted.body.data.id);
+		}
+		// 4 a second: the first after its delay (100 ms), then one every 250 ms.
+		const done = async () => {
+			const statuses = await Promise.all(ids.map(statusOf));
+			return statuses.filter((status) => status === 'success').length;
+		};
+		clock.advance(100);
+		expect(await done()).toBe(1);
+		clock.advance(250);
+		expect(await done()).toBe(2);
+		clock.advance(500);
+		expect(await done()).toBe(4);
+		clock.advance(500);
+		expect(await done()).toBe(6);
+		const order = sandbox
+			.state()
+			.transactions.filter((t) => ids.includes(t.id))
+			.sort((a, b) => a.completed_at!.localeCompare(b.completed_at!))
+			.map((t) => t.id);
+		expect(order).toEqual(ids);
+	});
+
+	it('an idle queue adds no wait: a lone write completes after the delay alone', async () => {
+		clock.advance(10_000);
+		const accepted = await post(sandbox, COURSES, courseBody('cap-lone'), token);
+		clock.advance(99);
+		expect(await statusOf(accepted.body.data.id)).toBe('initiated');
+		clock.advance(1);
+		expect(await statusOf(accepted.body.data.id)).toBe('success');
+	});
+
+	it('can be changed at run time; 0 turns the queue off', async () => {
+		sandbox.configure({ transactionsPerSecond: 0 });
+		const ids: string[] = [];
+		for (let n = 0; n < 5; n++)
+			ids.push((await post(sandbox, COURSES, courseBody(`free-${n}`), token)).body.data.id);
+		clock.advance(100);
+		expect(await Promise.all(ids.map(statusOf))).toEqual(ids.map(() => 'success'));
+	});
+});

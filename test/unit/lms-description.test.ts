@@ -25,7 +25,7 @@ describe('the LMS node keeps the public interface', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'learningPlatformOAuth2Api', required: true }]);
 		expect(values(find('resource'))).toEqual(['assignment', 'course', 'transaction']);
-		expect(values(find('operation', 'course'))).toEqual(['archive', 'get', 'getMany', 'upsert']);
+		expect(values(find('operation', 'course'))).toEqual(['archive', 'get', 'getMany', 'sync', 'upsert']);
 		expect(values(find('operation', 'assignment'))).toEqual(['assign', 'complete', 'start', 'withdraw']);
 		expect(values(find('operation', 'transaction'))).toEqual(['get', 'wait']);
 	});
@@ -45,6 +45,21 @@ describe('the LMS node keeps the public interface', () => {
 		for (const op of ['upsert', 'archive']) expect(find('externalId', 'course', op).required).toBe(true);
 		for (const name of ['name', 'url', 'prices', 'additionalFields', 'options']) find(name, 'course', 'upsert');
 		for (const name of ['returnAll', 'limit', 'options']) find(name, 'course', 'getMany');
+		for (const op of ['upsert', 'sync']) {
+			for (const name of ['externalId', 'name', 'url', 'prices', 'additionalFields', 'course']) find(name, 'course', op);
+			const mode = find('inputMode', 'course', op);
+			expect(values(mode)).toEqual(['fields', 'json']);
+			expect(mode.default).toBe('fields');
+			expect(find('course', 'course', op).type).toBe('json');
+		}
+		const syncOptions = find('options', 'course', 'sync');
+		expect((syncOptions.options as INodeProperties[]).map((o) => [o.name, o.default]).sort()).toEqual([
+			['archiveMissing', false],
+			['maxArchiveShare', 10],
+			['skipUnchanged', true],
+			['timeout', 120],
+			['waitForCompletion', true],
+		]);
 		for (const op of ['assign', 'withdraw', 'complete', 'start']) {
 			find('email', 'assignment', op);
 			find('externalId', 'assignment', op);

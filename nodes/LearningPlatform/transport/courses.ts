@@ -132,6 +132,8 @@ export interface CourseWrite {
 	deadline: Deadline;
 	/** Called once the write was accepted and the item only waits for its transaction. */
 	whileWaiting?: () => void;
+	/** Told the transaction id as soon as the platform accepted the write. */
+	onAccepted?: (transactionId: string) => void;
 }
 
 /**
@@ -185,6 +187,22 @@ export async function archiveCourse(
 ): Promise<IDataObject> {
 	const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
 	if (!current) throw notInCatalog(run, itemIndex, externalId, 'Archive');
+	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
+}
+
+/**
+ * Archives a course the caller found in the catalog: what the listing carries, plus `given`,
+ * with status `archived` (the body Archive sends). `onAccepted` hears the transaction id as
+ * soon as the platform accepted the write.
+ */
+export async function archiveListedCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	current: IndexedCourse,
+	given: CourseValues,
+	write: CourseWrite,
+): Promise<IDataObject> {
 	const merged = mergeWithListing(
 		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
 		current.listed,

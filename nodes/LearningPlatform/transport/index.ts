@@ -92,7 +92,11 @@ export function lmsClientKey(credentials: { baseUrl?: unknown; clientId?: unknow
 
 /** Everything to mask for this credential: its secret and every token issued for its client. */
 export function lmsRedactor(credentials: LmsCredentials): Redactor {
-	return clientRedactor(lmsClientKey(credentials), credentials.clientSecret, credentials.accessToken);
+	return clientRedactor(
+		lmsClientKey(credentials),
+		credentials.clientSecret,
+		credentials.accessToken,
+	);
 }
 
 /**

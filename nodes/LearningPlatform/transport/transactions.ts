@@ -143,6 +143,8 @@ export interface Write {
 	echo: IDataObject;
 	/** Called once the write was accepted and the item only waits for its transaction. */
 	whileWaiting?: () => void;
+	/** Told the transaction id once the platform accepted the write (before any wait). */
+	onAccepted?: (transactionId: string) => void;
 }
 
 /**
@@ -167,6 +169,7 @@ export async function postWrite(
 		answer: { schema: acceptedWriteShape, is: 'an accepted write with its transaction' },
 	});
 	const transaction = accepted.data;
+	write.onAccepted?.(transaction.id);
 	const output: IDataObject = {
 		...write.echo,
 		transactionId: transaction.id,
@@ -176,15 +179,28 @@ export async function postWrite(
 	if (!write.waitForCompletion) return { ...output, confirmation: 'accepted, not confirmed' };
 	// The item only waits from here on: the next item may start sending meanwhile.
 	write.whileWaiting?.();
-	const done = await waitForTransaction(run, itemIndex, transaction.id, {
+	return await confirmWrite(run, itemIndex, output, write.deadline);
+}
+
+/**
+ * Waits for the transaction of a write `postWrite` sent without waiting (its output), and
+ * gives the output as a confirmed write's.
+ */
+export async function confirmWrite(
+	run: LmsRun,
+	itemIndex: number,
+	sent: IDataObject,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	const done = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
 		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
-		deadline: write.deadline,
+		deadline,
 		learnFrom: run.completion,
 	});
 	return {
-		...output,
+		...sent,
 		status: done.transaction.status,
-		message: done.transaction.response?.message ?? output.message,
+		message: done.transaction.response?.message ?? sent.message,
 		confirmation: 'confirmed',
 		transaction: done.transaction,
 	};

@@ -78,6 +78,9 @@ export class RequestThrottle {
 
 	private pauseEpoch = 0;
 
+	/** Executions whose first requests wait to book, in turn order. */
+	private readonly turns = new Turns();
+
 	/** The last `requestsPerMinute` slots handed out, as a ring (empty above MAX_WINDOW_RECORD). */
 	private slots: number[] = [];
 
@@ -111,37 +114,68 @@ export class RequestThrottle {
 	 * Resolves when the caller may send one request, or with the reason it may not: the run was
 	 * cancelled, or the slot lies beyond the caller's deadline. A deadline that has not started
 	 * (an item's first request) starts with the slot.
+	 *
+	 * First requests of different executions (told apart by their cancel signal) book in turn,
+	 * round-robin, not first come first served: a webhook's one item is not queued behind the
+	 * hundreds of a bulk run on the same client. One execution alone books as before.
 	 */
 	async acquire(deadline?: Deadline): Promise<SlotRefusal | undefined> {
-		for (;;) {
-			if (deadline?.cancelled) return 'cancelled';
-			const epoch = this.pauseEpoch;
-			const now = this.clock();
-			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
-			if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
-			const horizon = Math.max(BOOKING_HORIZON_MS, 2 * intervalFor(this.currentRate()));
-			if (deadline !== undefined && !deadline.started && slot - now > horizon) {
-				if (!(await pause(horizon / 2, deadline.cancelSignal, this.clock))) return 'cancelled';
-				continue;
+		const owner = deadline?.cancelSignal ?? ANY_EXECUTION;
+		let queued = false;
+		try {
+			for (;;) {
+				if (deadline?.cancelled) return 'cancelled';
+				const epoch = this.pauseEpoch;
+				const now = this.clock();
+				const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
+				if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
+				const horizon = Math.max(BOOKING_HORIZON_MS, 2 * intervalFor(this.currentRate()));
+				const first = deadline !== undefined && !deadline.started;
+				if (first && (slot - now > horizon || !this.turns.mayBook(owner))) {
+					if (!queued) this.turns.join(owner);
+					queued = true;
+					// Alone, ask again in half the horizon; taking turns, within a slot.
+					const step =
+						slot - now > horizon && !this.turns.shared()
+							? horizon / 2
+							: turnStep(this.currentRate());
+					if (!(await pause(step, deadline.cancelSignal, this.clock))) return 'cancelled';
+					continue;
+				}
+				if (first) this.turns.booked(owner);
+				const refused = await this.take(slot, now, epoch, deadline);
+				if (refused !== 'retry') return refused;
 			}
-			this.nextSlotAt = slot + intervalFor(this.currentRate());
-			this.remember(slot);
-			const booking: Booking = { slot, next: this.nextSlotAt };
-			this.waiting.add(booking);
-			// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
-			const wait = slot - now;
-			if (wait >= 1 && !(await pause(wait, deadline?.cancelSignal, this.clock))) {
-				this.giveBack(booking);
-				return 'cancelled';
-			}
-			this.waiting.delete(booking);
-			this.usedUntil = Math.max(this.usedUntil, booking.next);
-			// A 429 seen by another request while we waited invalidates the slot we reserved.
-			if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) {
-				deadline?.start();
-				return undefined;
-			}
+		} finally {
+			if (queued) this.turns.leave(owner);
 		}
+	}
+
+	/** Books `slot` and waits for it; 'retry' when a 429 seen meanwhile invalidated it. */
+	private async take(
+		slot: number,
+		now: number,
+		epoch: number,
+		deadline?: Deadline,
+	): Promise<SlotRefusal | undefined | 'retry'> {
+		this.nextSlotAt = slot + intervalFor(this.currentRate());
+		this.remember(slot);
+		const booking: Booking = { slot, next: this.nextSlotAt };
+		this.waiting.add(booking);
+		// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
+		const wait = slot - now;
+		if (wait >= 1 && !(await pause(wait, deadline?.cancelSignal, this.clock))) {
+			this.giveBack(booking);
+			return 'cancelled';
+		}
+		this.waiting.delete(booking);
+		this.usedUntil = Math.max(this.usedUntil, booking.next);
+		// A 429 seen by another request while we waited invalidates the slot we reserved.
+		if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) {
+			deadline?.start();
+			return undefined;
+		}
+		return 'retry';
 	}
 
 	/** Holds every request of this client back, e.g. for a 429's Retry-After. */
@@ -222,6 +256,57 @@ export class RequestThrottle {
 interface Booking {
 	slot: number;
 	next: number;
+}
+
+/** The owner of requests that carry no cancel signal: they all take one turn. */
+const ANY_EXECUTION = {};
+
+/** How often a first request that waits for its turn asks again: within one slot. */
+function turnStep(requestsPerMinute: number): number {
+	return Math.min(BOOKING_HORIZON_MS / 2, Math.max(20, intervalFor(requestsPerMinute)));
+}
+
+/**
+ * Round-robin among executions: who may book next. An execution joins while one of its first
+ * requests waits; the one at the front books next and then goes to the back.
+ */
+class Turns {
+	private readonly order: object[] = [];
+
+	private readonly waiting = new Map<object, number>();
+
+	join(owner: object): void {
+		const count = this.waiting.get(owner) ?? 0;
+		if (count === 0) this.order.push(owner);
+		this.waiting.set(owner, count + 1);
+	}
+
+	leave(owner: object): void {
+		const count = (this.waiting.get(owner) ?? 0) - 1;
+		if (count > 0) {
+			this.waiting.set(owner, count);
+			return;
+		}
+		this.waiting.delete(owner);
+		const at = this.order.indexOf(owner);
+		if (at >= 0) this.order.splice(at, 1);
+	}
+
+	/** No one waits, or it is this execution's turn. */
+	mayBook(owner: object): boolean {
+		return this.order.length === 0 || this.order[0] === owner;
+	}
+
+	/** More than one execution waits to book. */
+	shared(): boolean {
+		return this.order.length > 1;
+	}
+
+	/** The execution booked: the next one's turn. */
+	booked(owner: object): void {
+		if (this.order[0] !== owner || this.order.length < 2) return;
+		this.order.push(this.order.shift()!);
+	}
 }
 
 function intervalFor(requestsPerMinute: number): number {

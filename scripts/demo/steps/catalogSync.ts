@@ -33,7 +33,10 @@ function expectedCourse(row: Record<string, string>) {
 	};
 }
 
-/** Runs "Nightly catalog sync" once, as the schedule would, and checks the platform matches the file. */
+/**
+ * Runs "Nightly catalog sync" once, as the schedule would (its remembered state kept between
+ * nights), and checks the platform matches the file and that only what changed was written.
+ */
 export async function catalogSync(context: DemoContext, night: number): Promise<CatalogOutcome> {
 	const { sandbox } = context.services;
 	const { checks } = context;
@@ -45,10 +48,11 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 	const rows = parseCsv(fs.readFileSync(CATALOG_CSV, 'utf8'));
 	const fileIds = new Set(rows.map((row) => row.external_id));
 	const before = sandbox.state().courses;
-	// The platform's listing does not say which courses are archived already, so every course
-	// that left the file is archived each night (again, for those archived before: no change).
+	const expectedCreated = rows
+		.filter((row) => !before[row.external_id])
+		.map((row) => row.external_id);
 	const expectedArchived = Object.values(before)
-		.filter((course) => !fileIds.has(course.external_id))
+		.filter((course) => !fileIds.has(course.external_id) && course.status !== 'archived')
 		.map((course) => course.external_id)
 		.sort();
 
@@ -62,38 +66,40 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 	);
 
 	const parsed = jsonOf(result, 'Parse CSV rows');
-	const upserts = [
-		...jsonOf(result, 'Upsert paid course'),
-		...jsonOf(result, 'Upsert free course'),
-	];
-	const paid = jsonOf(result, 'Upsert paid course').length;
-	const listed = jsonOf(result, 'List platform catalog');
-	const notInFile = jsonOf(result, 'Compare with CSV', 0);
-	const archives = jsonOf(result, 'Archive course');
-	const succeeded = (items: typeof upserts) =>
-		items.filter((item) => item.status === 'success').length;
+	const output = jsonOf(result, 'Sync catalog');
+	const byAction = (action: string) => output.filter((item) => item.action === action);
+	const written = [...byAction('created'), ...byAction('updated'), ...byAction('archived')];
 	const refused = refusedByThrottle(lmsRequests);
-
-	console.log(
-		`   read ${parsed.length} rows from examples/catalog.csv: ${paid} paid, ${upserts.length - paid} free`,
-	);
-	console.log(
-		`   upserted ${upserts.length} courses, ${succeeded(upserts)} transactions finished with success`,
-	);
-	console.log(
-		`   listed ${listed.length} courses on the platform; ${notInFile.length} no longer in the file, ` +
-			`archived ${succeeded(archives)} of them` +
-			(archives.length ? ` (${archives.map((item) => item.externalId).join(', ')})` : ''),
-	);
-	console.log(
-		`   ${lmsRequests.length} LMS API requests in ${seconds.toFixed(1)} s, ${refused} refused by the throttle`,
+	const posts = lmsRequests.filter(
+		(request) => request.method === 'POST' && request.path.endsWith('/courses.json'),
 	);
 
-	checks.same('every row of the file reached the upsert nodes', parsed.length, rows.length);
+	console.log(`   read ${parsed.length} rows from examples/catalog.csv`);
+	console.log(
+		`   ${byAction('created').length} created, ${byAction('updated').length} updated, ` +
+			`${byAction('unchanged').length} unchanged, ${byAction('archived').length} archived` +
+			(byAction('archived').length
+				? ` (${byAction('archived')
+						.map((item) => item.externalId)
+						.join(', ')})`
+				: ''),
+	);
+	console.log(
+		`   ${lmsRequests.length} LMS API requests (${posts.length} course writes) in ${seconds.toFixed(1)} s, ${refused} refused by the throttle`,
+	);
+
+	checks.same('every row of the file reached the sync node', parsed.length, rows.length);
 	checks.same(
-		'every course of the file was upserted, once, and its transaction succeeded',
-		upserts.map((item) => `${String(item.externalId)}:${String(item.status)}`).sort(),
-		[...fileIds].map((id) => `${id}:success`).sort(),
+		'the courses new to the platform were created, the others written only if they changed',
+		byAction('created')
+			.map((item) => String(item.externalId))
+			.sort(),
+		[...expectedCreated].sort(),
+	);
+	checks.same(
+		'every row got one output item with its action',
+		output.filter((item) => item.action !== 'archived').length,
+		rows.length,
 	);
 	const after = sandbox.state();
 	const mismatches = rows.filter((row) => {
@@ -111,21 +117,23 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 			.map((row) => `${row.external_id}: stored ${stable(after.courses[row.external_id])}`)
 			.join('\n         '),
 	);
+	checks.same('only the courses written were sent (one POST each)', posts.length, written.length);
 	const transactions = new Map(
 		after.transactions.map((transaction) => [transaction.id, transaction.status]),
 	);
-	const written = [...upserts, ...archives];
 	checks.check(
-		`the sandbox shows each of the ${written.length} transactions the nodes reported as finished with success`,
+		`the sandbox shows each of the ${written.length} transactions the node reported as finished with success`,
 		written.every((item) => transactions.get(String(item.transactionId)) === 'success'),
 		written
 			.map((item) => `${String(item.externalId)}: ${transactions.get(String(item.transactionId))}`)
 			.join(', '),
 	);
 	checks.same(
-		`archived exactly the courses that left the file (${expectedArchived.length}; the listing cannot tell which are archived already)`,
-		archives.map((item) => `${String(item.externalId)}:${String(item.status)}`).sort(),
-		expectedArchived.map((id) => `${id}:success`),
+		`archived exactly the courses that left the file and were not archived yet (${expectedArchived.length})`,
+		byAction('archived')
+			.map((item) => String(item.externalId))
+			.sort(),
+		expectedArchived,
 	);
 	const archivedInSandbox = Object.values(after.courses)
 		.filter((course) => course.status === 'archived')
@@ -143,5 +151,8 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 		refused === 0,
 		`${refused} requests answered 429`,
 	);
-	return { upserted: upserts.length, archived: archives.length };
+	return {
+		upserted: byAction('created').length + byAction('updated').length,
+		archived: byAction('archived').length,
+	};
 }

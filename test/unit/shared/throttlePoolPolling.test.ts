@@ -48,6 +48,37 @@ describe('RequestThrottle', () => {
 		await expect(waiting).resolves.toBe('cancelled');
 	});
 
+	test('executions take turns: one item of a second execution is not queued behind a bulk run', async () => {
+		const throttle = new RequestThrottle(600); // one per 100 ms
+		const bulk = new AbortController();
+		const webhook = new AbortController();
+		const bulkStarts: number[] = [];
+		const bulkRun = Promise.all(
+			Array.from({ length: 100 }, async () => {
+				const deadline = new Deadline(600_000, bulk.signal, Date.now, { startsAtFirstSlot: true });
+				expect(await throttle.acquire(deadline)).toBeUndefined();
+				bulkStarts.push(Date.now());
+			}),
+		);
+		await jest.advanceTimersByTimeAsync(3_000);
+		const askedAt = Date.now();
+		const webhookDeadline = new Deadline(60_000, webhook.signal, Date.now, {
+			startsAtFirstSlot: true,
+		});
+		let webhookStart = 0;
+		const single = throttle.acquire(webhookDeadline).then(() => (webhookStart = Date.now()));
+		await jest.advanceTimersByTimeAsync(15_000);
+		await Promise.all([bulkRun, single]);
+		// First come first served would have put it after the ~70 bulk items still waiting (7 s).
+		expect(webhookStart - askedAt).toBeLessThanOrEqual(2_500);
+		expect(bulkStarts.filter((t) => t > askedAt && t < webhookStart).length).toBeLessThanOrEqual(
+			25,
+		);
+		// The bulk run alone kept the whole pace: starts 100 ms apart.
+		const gaps = bulkStarts.slice(1).map((t, i) => t - bulkStarts[i]);
+		expect(gaps.filter((gap) => gap > 100).length).toBeLessThanOrEqual(1);
+	});
+
 	test('one throttle per client for the whole process, at the lowest rate its credentials ask for', () => {
 		const a = clientThrottle('https://x.test|client-k', 'credential-1', 300);
 		const b = clientThrottle('https://x.test|client-k', 'credential-2', 100);

@@ -3,6 +3,7 @@ import type { LmsRun } from '../../transport';
 import * as archive from './archive.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
+import * as sync from './sync.operation';
 import * as upsert from './upsert.operation';
 
 /** The course resource: each operation listed once, for the form, the subtitle and the router. */
@@ -34,6 +35,13 @@ export const course: Resource<LmsRun> = {
 			description: 'Archive a course by its external ID',
 			action: 'Archive a course',
 			operation: archive,
+		},
+		sync: {
+			name: 'Sync Catalog',
+			description:
+				'Make the catalog match the input items: create or update only what changed, optionally archive what left',
+			action: 'Sync the course catalog',
+			operation: sync,
 		},
 	},
 };

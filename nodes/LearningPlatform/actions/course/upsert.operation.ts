@@ -6,10 +6,8 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
-import { courseValuesSchema } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
-import { additionalFieldsProperty, topProperties } from '../common/courseForm';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
+import { courseInputProperties, readCourse } from '../common/courseInput';
 import type { WriteOptions } from '../common/writeOptions';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
@@ -21,13 +19,8 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	// External ID (typed by default, or an existing course picked), then Name, URL, Prices.
-	coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
-		displayName: 'External ID',
-		firstMode: 'id',
-	}),
-	...topProperties().filter((p) => p.name !== 'externalId'),
-	additionalFieldsProperty('upsert'),
+	// Input Mode, then the course as JSON or field by field (External ID, Name, URL, Prices, …).
+	...courseInputProperties(),
 	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
 ];
 
@@ -36,11 +29,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const valuesSchema = courseValuesSchema('upsert', true);
 const optionsSchema = z.object({ options: writeOptionsSchema });
-
-/** The form as the values' paths see it: top-level fields, and Additional Fields. */
-const labelled = [...topProperties(), additionalFieldsProperty('upsert')];
 
 interface UpsertInput {
 	values: CourseValues;
@@ -48,25 +37,7 @@ interface UpsertInput {
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): UpsertInput {
-	const values = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		valuesSchema,
-		{
-			// The table's top-level fields, each read by its parameter (External ID is a picker).
-			top: Object.fromEntries(
-				topProperties().map((field) => [
-					field.name,
-					field.name === 'externalId'
-						? pickedCourse(fns, itemIndex)
-						: fns.getNodeParameter(field.name, itemIndex, field.default),
-				]),
-			),
-			additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}),
-		},
-		'Invalid input',
-		labelled,
-	);
+	const values = readCourse(fns, itemIndex);
 	const { options } = parseItemInput(
 		fns.getNode(),
 		itemIndex,
