@@ -338,7 +338,7 @@ describe('course sync', () => {
 		const staticData: IDataObject = {};
 		const rows = catalog(40);
 		await sync({ items: rows, staticData });
-		fixture.sandbox.configure({ transactionDelayMs: 150 });
+		fixture.sandbox.configure({ transactionDelayMs: 400 });
 		// Half the catalog changes; three courses leave it.
 		const next = rows
 			.filter((_, n) => n < 37)
@@ -353,14 +353,17 @@ describe('course sync', () => {
 		// Cancel once an archive was sent (they go last), while transactions are still running.
 		const archiveSent = () => writes().some((r) => bodyOf(r).status === 'archived');
 		for (let i = 0; i < 400 && !archiveSent(); i++) await sleep(5);
+		// Counted at the moment of cancelling: accepted writes whose transactions still run.
+		const runningAtCancel = () =>
+			fixture.sandbox.state().transactions.filter((t) => t.status === 'initiated').length;
+		const unfinishedAtCancel = runningAtCancel();
 		controller.abort();
 		await running;
 		// The cancelled run had sent archives; it stopped before seeing every transaction end.
 		expect(archiveSent()).toBe(true);
-		const confirmedBeforeCancel = fixture.sandbox
-			.state()
-			.transactions.filter((t) => t.status === 'success').length;
-		expect(writes().length).toBeGreaterThan(confirmedBeforeCancel);
+		expect(unfinishedAtCancel).toBeGreaterThan(0);
+		// The platform carries out what it accepted, whether or not anyone waits for it.
+		for (let i = 0; i < 400 && runningAtCancel() > 0; i++) await sleep(10);
 
 		fixture.sandbox.configure({ transactionDelayMs: 20 });
 		const again = await sync({ items: next, staticData, options: { archiveMissing: true } });

@@ -9,7 +9,7 @@ import type {
 
 import type { Deadline } from '../pacing/deadline';
 import type { RequestThrottle } from '../pacing/throttle';
-import { anySignal, pause, untilAborted } from '../pacing/waiting';
+import { anySignal, pause } from '../pacing/waiting';
 import type { BodyText } from './answer';
 import { MAX_ANSWER_BYTES, MAX_ERROR_BODY_BYTES, errorBodyOf, jsonOf, readBody } from './answer';
 import { HttpProblem, fromRequestError, lowerCased } from './failure';
@@ -227,9 +227,14 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 }
 
 /**
- * Sends one request and reads its answer (any status) within the attempt's time. n8n gives
- * the request the execution's cancel signal; the attempt's own time limit is kept here, by
- * racing the request against it (and by the request's socket timeout underneath).
+ * Sends one request and reads its answer (any status) within the attempt's time.
+ *
+ * n8n's `httpRequestWithAuthentication` replaces a request's `abortSignal` with what the
+ * calling context's `getExecutionCancelSignal` returns. So the request is made with a context
+ * whose signal is this attempt's: the attempt's time limit, and the execution's cancellation
+ * only where the call's deadline carries it. A write whose deadline does not (Sync Catalog's,
+ * once sent) is not cut off by a cancelled execution, so its answer and transaction are never
+ * lost. Nothing else of n8n's context is changed.
  */
 async function sendOnce(
 	context: RequestingFunctions,
@@ -256,15 +261,17 @@ async function sendOnce(
 		abortSignal: signal,
 	};
 	type Response = { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
-	const request = context.helpers.httpRequestWithAuthentication.call(
-		context,
-		call.credentialType,
-		options,
-	) as Promise<Response>;
+	const scoped = Object.create(context, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as RequestingFunctions;
 	try {
-		let response: Response | undefined;
+		let response: Response;
 		try {
-			response = await untilAborted(request, signal);
+			response = (await context.helpers.httpRequestWithAuthentication.call(
+				scoped,
+				call.credentialType,
+				options,
+			)) as Response;
 		} catch (error) {
 			const problem = fromRequestError(error);
 			if (problem.kind !== 'status') throw reclassified(problem, timer, cancel, timeoutMs);
@@ -272,11 +279,6 @@ async function sendOnce(
 				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
 			return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
-		}
-		if (response === undefined) {
-			// Given up on: whatever still arrives is dropped, unread.
-			request.then((late) => discard(late?.body)).catch(() => undefined);
-			throw reclassified(new HttpProblem('failed', 'aborted'), timer, cancel, timeoutMs);
 		}
 		const text = await readBody(response.body, MAX_ANSWER_BYTES, signal);
 		return {
@@ -287,11 +289,6 @@ async function sendOnce(
 	} finally {
 		dispose();
 	}
-}
-
-function discard(body: unknown): void {
-	const stream = body as { destroy?: () => void } | undefined;
-	if (typeof stream?.destroy === 'function') stream.destroy();
 }
 
 /** A request that got no answer: cancelled, out of time, or the network's fault. */
