@@ -274,7 +274,6 @@ export const COURSE_FIELDS: CourseField[] = [
 
 /** The required fields and prices, which sit on the form itself. */
 export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
-const TOP = TOP_FIELDS;
 
 export type CourseOperation = 'upsert' | 'archive';
 
@@ -314,7 +313,7 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 				}
 				if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
 			};
-			if (withTop) for (const field of TOP) check(field, input.top[field.param], [field.param]);
+			if (withTop) for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
 			const known = new Set(additional.map((f) => f.param));
 			for (const name of Object.keys(input.additionalFields)) {
 				if (!known.has(name)) {
@@ -381,7 +380,7 @@ export function mergeWithListing(
 		values[api] = value;
 		kept.push(api);
 	}
-	const cleared = [...TOP, ...additionalFieldsFor(operation)]
+	const cleared = [...TOP_FIELDS, ...additionalFieldsFor(operation)]
 		.map((f) => f.api)
 		.filter((api) => api !== STATUS_FIELD && values[api] === undefined);
 	return { values, kept, cleared };

@@ -4,7 +4,13 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { MAX_ERROR_BODY_BYTES, issueMessage, jsonOf, readBody } from '../../shared/request/answer';
+import {
+	MAX_ERROR_BODY_BYTES,
+	errorAnswerMessage,
+	issueMessage,
+	jsonOf,
+	readBody,
+} from '../../shared/request/answer';
 import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/pacing/clients';
 import { fromRequestError } from '../../shared/request/failure';
 import { authorizedFor, originOf } from '../../shared/request/origin';
@@ -130,27 +136,13 @@ async function failureWords(error: unknown, signal: AbortSignal): Promise<string
 		return signal.aborted ? 'no answer in time' : problem.message;
 	}
 	const status = problem.status;
-	const text = (
-		await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }))
-	).text;
-	let apiMessage = '';
-	try {
-		const body = JSON.parse(text) as { message?: unknown; error?: unknown };
-		apiMessage =
-			typeof body.message === 'string'
-				? body.message
-				: typeof body.error === 'string'
-					? body.error
-					: '';
-	} catch {
-		apiMessage = '';
-	}
+	const apiMessage = await errorAnswerMessage(problem);
 	if (status >= 300 && status < 400) {
 		const location = String(problem.details.headers?.location ?? '');
 		return `HTTP ${status}: the token endpoint redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret`;
 	}
 	const hint = status === 401 ? ' (check the client ID and secret)' : '';
-	return `HTTP ${status}${apiMessage ? `: ${apiMessage.slice(0, 300)}` : ''}${hint}`;
+	return `HTTP ${status}${apiMessage ? `: ${apiMessage}` : ''}${hint}`;
 }
 
 /**

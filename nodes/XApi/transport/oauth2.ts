@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { MAX_ERROR_BODY_BYTES, readBody } from '../../shared/request/answer';
+import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from '../../shared/request/answer';
 import { clientRedactor, rememberSecret, sharedToken } from '../../shared/pacing/clients';
 import { fromRequestError } from '../../shared/request/failure';
 import { parseRetryAfter } from '../../shared/request/retry';
@@ -225,22 +225,8 @@ async function failureWords(error: unknown, signal: AbortSignal): Promise<string
 		const words = signal.aborted ? 'no answer in time' : failure.message;
 		return `Could not get an access token from the record store (${words})`;
 	}
-	const text = (
-		await readBody(failure.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }))
-	).text;
-	let apiMessage = '';
-	try {
-		const body = JSON.parse(text) as Record<string, unknown>;
-		for (const key of ['message', 'error_description', 'error']) {
-			if (typeof body[key] === 'string') {
-				apiMessage = body[key] as string;
-				break;
-			}
-		}
-	} catch {
-		apiMessage = '';
-	}
-	const said = apiMessage ? `: ${apiMessage.slice(0, 300)}` : '';
+	const apiMessage = await errorAnswerMessage(failure);
+	const said = apiMessage ? `: ${apiMessage}` : '';
 	if (failure.status >= 300 && failure.status < 400) {
 		const location = String(failure.details.headers?.location ?? '');
 		return `Could not get an access token from the record store (HTTP ${failure.status}: the token URL redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret)`;

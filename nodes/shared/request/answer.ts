@@ -2,7 +2,7 @@
 
 import type { z, ZodTypeAny } from 'zod';
 
-import { HttpProblem } from './failure';
+import { HttpProblem, messageFromBody } from './failure';
 
 /** Largest successful answer read: more than any documented page or transaction needs. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -274,4 +274,17 @@ export function issueMessage(issue: {
 	const options = issue.options ?? issue.values;
 	if (Array.isArray(options)) return `must be one of ${options.map(String).join(', ')}`;
 	return issue.message;
+}
+
+/**
+ * The API's own message in a failed answer whose body is a JSON object (`message`,
+ * `error_description`, `error` or `detail`, at most 300 characters), or '' when it gives none.
+ * The body is read up to the error cap; an unreadable one gives ''.
+ */
+export async function errorAnswerMessage(problem: HttpProblem): Promise<string> {
+	const { text } = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({
+		text: '',
+	}));
+	const body = errorBodyOf(text);
+	return body !== null && typeof body === 'object' ? (messageFromBody(body) ?? '') : '';
 }

@@ -197,7 +197,8 @@ function isStream(value: unknown): boolean {
 	return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
 }
 
-function messageFromBody(body: unknown): string | undefined {
+/** The API's own message in an answer body: its text, or the first of its message fields. */
+export function messageFromBody(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
 	if (!body || typeof body !== 'object' || isStream(body)) return undefined;
 	const record = body as Record<string, unknown>;
