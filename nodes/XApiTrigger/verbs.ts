@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { NOT_WELL_FORMED, wellFormed } from '../shared/items/input';
 import { IRI } from '../XApi/helpers/filters';
 import { COMPLETED_VERB, COMPLETED_VERBS, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
 
@@ -46,6 +47,7 @@ export function verbsOf(value: unknown): VerbsOrProblem {
 		for (const iri of entry.trim().split(/\s+/)) {
 			if (iri === '') continue;
 			if (!IRI.test(iri)) return { problem: verbProblem };
+			if (!wellFormed(iri)) return { problem: `filters.verb: ${NOT_WELL_FORMED}` };
 			if (!verbs.includes(iri)) verbs.push(iri);
 		}
 	}

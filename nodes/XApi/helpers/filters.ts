@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
 import { toXapiTimestamp } from './time';
 import { COMPLETED_VERB, VERB_OPTIONS } from './vocabulary';
 
@@ -91,6 +92,7 @@ const optionalText = (check: RegExp, message: string) =>
 		.trim()
 		.optional()
 		.transform((value) => value || undefined)
+		.refine(wellFormed, NOT_WELL_FORMED)
 		.refine((value) => value === undefined || check.test(value), message);
 
 export const filtersSchema = z

@@ -4,14 +4,17 @@ import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
 import type { Statement } from '../validation';
-import { formatIssues, validateStatement } from '../validation';
+import { illFormedAt, NOT_WELL_FORMED } from '../../shared/items/input';
+import { formatIssues, formatPath, validateStatement } from '../validation';
 
 export type StatementWithId = Statement & { id: string };
 
 /**
  * Checks a statement against xAPI 1.0.3 before anything is sent and gives it an id (unless it
  * has one), so that every attempt to send it, retries included, carries the same id and the
- * record store can never store it twice. The error names the item and each property path.
+ * record store can never store it twice. Text that is not well-formed Unicode is refused too:
+ * the store would keep U+FFFD, and the statement read back would not be the one sent. The error
+ * names the item and each property path.
  */
 export function checkedStatement(
 	node: INode,
@@ -20,8 +23,13 @@ export function checkedStatement(
 	labelOf: (path: string) => string = (path) => path,
 ): StatementWithId {
 	const result = validateStatement(statement);
-	if (!result.ok) {
-		const issues = result.issues.map((issue) => ({ ...issue, path: labelOf(issue.path) }));
+	const broken = illFormedAt(statement);
+	const found = [
+		...(result.ok ? [] : result.issues),
+		...(broken ? [{ path: formatPath(broken), message: NOT_WELL_FORMED }] : []),
+	];
+	if (found.length > 0) {
+		const issues = found.map((issue) => ({ ...issue, path: labelOf(issue.path) }));
 		throw new NodeOperationError(
 			node,
 			`Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`,

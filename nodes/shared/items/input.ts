@@ -7,8 +7,6 @@ import { issueMessage, issuePath } from '../request/answer';
 
 export { issuePath };
 
-
-
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
 	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
@@ -107,6 +105,37 @@ export function parseItemInput<Output, Input = Output>(
 	});
 }
 
+/**
+ * Half of a UTF-16 surrogate pair standing alone, as left when an emoji is cut in two. UTF-8 has
+ * no spelling for it: every one is sent as U+FFFD, so different ids or keys would become one.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export const NOT_WELL_FORMED =
+	'holds half of a character (a lone UTF-16 surrogate, as left when an emoji is cut in two), which cannot be sent as it is: different values would reach the server as one';
+
+/** Whether a text (or each text of a list) is well-formed Unicode; nothing given is. */
+export function wellFormed(value: string | readonly string[] | undefined): boolean {
+	if (value === undefined) return true;
+	return typeof value === 'string' ? !LONE_SURROGATE.test(value) : value.every(wellFormed);
+}
+
+/** Where a JSON-like value holds a key or a text that is not well-formed Unicode, or undefined. */
+export function illFormedAt(
+	value: unknown,
+	path: Array<string | number> = [],
+): Array<string | number> | undefined {
+	if (typeof value === 'string') return wellFormed(value) ? undefined : path;
+	if (value === null || typeof value !== 'object') return undefined;
+	for (const [key, entry] of Object.entries(value)) {
+		const at = [...path, Array.isArray(value) ? Number(key) : key];
+		if (!wellFormed(key)) return at;
+		const found = illFormedAt(entry, at);
+		if (found) return found;
+	}
+	return undefined;
+}
+
 /** A comma-separated list as n8n users type it, or an array an expression produced. */
 export const listOfStrings = z
 	.union([z.string(), z.array(z.union([z.string(), z.number()]))])
@@ -114,7 +143,8 @@ export const listOfStrings = z
 		(Array.isArray(value) ? value.map(String) : value.split(','))
 			.map((entry) => entry.trim())
 			.filter((entry) => entry.length > 0),
-	);
+	)
+	.refine(wellFormed, NOT_WELL_FORMED);
 
 export const isoDate = z
 	.string()
@@ -221,7 +251,8 @@ export const safeId = z
 	.max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
 	.refine((value) => value !== '.' && value !== '..', 'cannot be "." or ".."')
 	// eslint-disable-next-line no-control-regex
-	.refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'cannot contain control characters');
+	.refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'cannot contain control characters')
+	.refine(wellFormed, NOT_WELL_FORMED);
 
 /** Only web addresses: `javascript:`, `data:` and the like are refused. */
 export const httpUrl = z

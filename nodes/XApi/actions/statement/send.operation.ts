@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
-import { parseItemInput } from '../../../shared/items/input';
+import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
 import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
@@ -100,7 +100,8 @@ const idempotencyKeySchema = z
 		idempotencyKey: z
 			.union([z.string(), z.number()])
 			.optional()
-			.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined)),
+			.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined))
+			.refine(wellFormed, NOT_WELL_FORMED),
 	})
 	.passthrough();
 
@@ -129,6 +130,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
 		idempotencyKeySchema,
 		fns.getNodeParameter('additionalFields', itemIndex, {}),
 		'Invalid input',
+		properties,
 	);
 	const statement = fromForm
 		? statementFromForm(fns, itemIndex)
