@@ -11,28 +11,49 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Every spelling in which a secret can show up in a URL, a header or a body. */
+/**
+ * A character as the package may send it: itself, percent-encoded (any encoder: URL, query
+ * string or form, which differ on `! ~ ' ( ) *`), a space also as `+` (forms), or escaped in JSON.
+ */
+function characterPattern(character: string): string {
+	const percent = [...Buffer.from(character, 'utf8')]
+		.map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+		.join('');
+	const forms = new Set([
+		escapeRegExp(character),
+		percent,
+		escapeRegExp(JSON.stringify(character).slice(1, -1)),
+	]);
+	if (character === ' ') forms.add('\\+');
+	return `(?:${[...forms].join('|')})`;
+}
+
+/** Patterns matching every spelling in which a secret can show up in a URL, a header or a body. */
 function spellingsOf(secret: string): string[] {
 	const forms = new Set<string>();
 	const add = (value: string) => {
 		const trimmed = value.trim();
 		if (trimmed.length < MIN_SECRET_LENGTH) return;
-		const encoded = encodeURIComponent(trimmed);
+		forms.add([...trimmed].map(characterPattern).join(''));
 		const base64 = Buffer.from(trimmed, 'utf8').toString('base64');
-		for (const form of [trimmed, encoded, encoded.replace(/%20/g, '+'), base64]) forms.add(form);
-		forms.add(base64.replace(/=+$/, ''));
-		forms.add(base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+		for (const form of [
+			base64,
+			base64.replace(/=+$/, ''),
+			base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+		]) {
+			if (form.length >= MIN_SECRET_LENGTH) forms.add(escapeRegExp(form));
+		}
 	};
 	add(secret);
 	// A header value such as "Basic abc…": its credential part alone is secret too.
 	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
 	if (scheme) add(scheme[1]);
-	return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+	return [...forms];
 }
 
 /**
- * Masks secrets in anything that may be shown: the values it was given (in plain, URL-encoded
- * and base64 spellings, any letter case, with or without an auth scheme), sensitive query
+ * Masks secrets in anything that may be shown: the values it was given (in plain, URL-, query-
+ * and form-encoded, JSON and base64 spellings, any letter case, with or without an auth scheme), sensitive query
  * parameters, and any `Bearer`/`Basic` credential.
  */
 export class Redactor {
@@ -123,7 +144,7 @@ export class Redactor {
 	private secretPattern(): RegExp | undefined {
 		if (this.pattern || this.secrets.size === 0) return this.pattern;
 		const forms = [...this.secrets].flatMap(spellingsOf).sort((a, b) => b.length - a.length);
-		this.pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'gi') : undefined;
+		this.pattern = forms.length ? new RegExp(forms.join('|'), 'gi') : undefined;
 		return this.pattern;
 	}
 }
