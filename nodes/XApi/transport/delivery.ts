@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Statement } from '../validation';
 import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
-import { rememberRecorded, wasRecorded } from './recorded';
+import { recordedAlike, rememberRecorded } from './recorded';
 import { isSameStatement } from './sameStatement';
 import { storedIdsShape } from './shapes';
 import { findStatement, STATEMENTS_PATH } from './statements';
@@ -22,10 +22,11 @@ export type DeliveryOutcome =
 			status: 'stored';
 			alreadyStored: boolean;
 			/**
-			 * The store holds another statement under this derived id (an earlier send of the same
-			 * event with other content): this one was not stored, and the item does not fail.
+			 * `other`: the store holds another statement under this derived id (an earlier send of
+			 * the same event with other content): this one was not stored, and the item does not
+			 * fail. `unknown`: the store holds one under it and cannot be read to compare.
 			 */
-			otherContent?: boolean;
+			content?: 'other' | 'unknown';
 	  }
 	| { status: 'failed'; error: NodeApiError | NodeOperationError }
 	| { status: 'notSent'; reason?: string };
@@ -172,11 +173,11 @@ class Delivery {
 				if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status));
 				return await this.sendHalves(batch);
 			case 409:
-				if (outcome.attempts > 1 && this.run.canRead) {
-					return await this.resolveConflictOnRetry(batch);
+				if (this.run.canRead && (single || outcome.repeated)) {
+					return await this.resolveConflictByReading(batch);
 				}
 				if (!single) return await this.sendHalves(batch);
-				return this.resolveConflict(batch[0], outcome.attempts, outcome.error);
+				return this.resolveConflict(batch[0], outcome.repeated, outcome.error);
 			default:
 				for (const entry of batch) this.fail(entry, outcome.error);
 				// A store that does not answer, refuses the credentials or fails on its own side
@@ -194,25 +195,31 @@ class Delivery {
 	}
 
 	/**
-	 * A 409 for one statement: the store holds another statement under its id (xAPI: the same
-	 * statement again is accepted). For an id derived from an idempotency key that is an earlier
-	 * send of the same event with other content: reported on the item, which does not fail.
-	 * On a repeated POST to a store that cannot be read (the push endpoint; readable stores are
-	 * read back instead), an id generated for this statement cannot be anyone else's: our own
-	 * earlier attempt was stored.
+	 * A 409 for one statement from a store that cannot be read (the push endpoint): it holds a
+	 * statement under this id, and some stores answer 409 to the same statement again. What this
+	 * process saw stored under a derived id decides: the same content is a repeat, other content
+	 * was not stored. Otherwise a 409 after an attempt whose answer was lost (or a 5xx) is that
+	 * attempt, stored (an id fixed for this statement is no one else's); else a derived id was
+	 * recorded before with content that cannot be compared, and any other id is a conflict.
 	 */
-	private resolveConflict(entry: PendingStatement, attempts: number, cause: NodeApiError): void {
-		if (entry.idempotencyKey !== undefined) return this.storeOtherContent(entry);
-		if (attempts > 1) return this.store([entry], true);
+	private resolveConflict(entry: PendingStatement, repeated: boolean, cause: NodeApiError): void {
+		const keyed = entry.idempotencyKey !== undefined;
+		const alike = keyed
+			? recordedAlike(this.run.clientKey, entry.statement.id, entry.statement)
+			: undefined;
+		if (alike === false) return this.storeOtherContent(entry);
+		if (alike || repeated) return this.store([entry], true);
+		if (keyed) return this.store([entry], true, 'unknown');
 		this.fail(entry, this.conflictError(entry, cause));
 	}
 
 	/**
-	 * A 409 on a repeated POST usually means our own earlier attempt was stored and the store
-	 * refuses the id again. Read each statement back: the same statement counts as delivered,
-	 * another one under our id is a conflict, and the ones not there are sent again.
+	 * A 409 from a store that can be read: our own earlier attempt may have been stored (the
+	 * answer lost), or the store refuses any repeat of an id. Read each statement back: the same
+	 * statement counts as delivered, another one under our id is a conflict, and the ones not
+	 * there are sent again.
 	 */
-	private async resolveConflictOnRetry(batch: PendingStatement[]): Promise<void> {
+	private async resolveConflictByReading(batch: PendingStatement[]): Promise<void> {
 		const missing: PendingStatement[] = [];
 		for (const entry of batch) {
 			const lookup = await findStatement(this.run, entry.statement.id, entry.itemIndex);
@@ -229,29 +236,24 @@ class Delivery {
 		await this.sendHalves(missing);
 	}
 
-	private store(batch: PendingStatement[], alreadyStored: boolean): void {
+	private store(batch: PendingStatement[], alreadyStored: boolean, content?: 'unknown'): void {
 		for (const entry of batch) {
 			const { id } = entry.statement;
+			const keyed = entry.idempotencyKey !== undefined;
 			// A derived id this process saw stored with this content before: the event is a repeat.
-			const repeat =
-				entry.idempotencyKey !== undefined && wasRecorded(this.run.clientKey, id, entry.statement);
+			const repeat = keyed && recordedAlike(this.run.clientKey, id, entry.statement) === true;
 			this.outcomes.set(entry.itemIndex, {
 				status: 'stored',
 				alreadyStored: alreadyStored || repeat,
+				content,
 			});
 			this.storedHere.set(id.toLowerCase(), entry.statement);
-			if (entry.idempotencyKey !== undefined) {
-				rememberRecorded(this.run.clientKey, id, entry.statement);
-			}
+			if (keyed && !content) rememberRecorded(this.run.clientKey, id, entry.statement);
 		}
 	}
 
 	private storeOtherContent(entry: PendingStatement): void {
-		this.outcomes.set(entry.itemIndex, {
-			status: 'stored',
-			alreadyStored: true,
-			otherContent: true,
-		});
+		this.outcomes.set(entry.itemIndex, { status: 'stored', alreadyStored: true, content: 'other' });
 	}
 
 	private fail(entry: PendingStatement, error: NodeApiError | NodeOperationError): void {

@@ -82,7 +82,13 @@ export type LrsOutcome =
 			/** The answer's headers, names in lower case. */
 			headers: Record<string, unknown>;
 	  }
-	| { ok: false; status?: number; attempts: number; error: NodeApiError };
+	| {
+			ok: false;
+			status?: number;
+			/** An earlier attempt may have been carried out (its answer was lost, or a 5xx). */
+			repeated: boolean;
+			error: NodeApiError;
+	  };
 
 /** The headers of every record store request, as the platform's document lists them. */
 const LRS_HEADERS = {
@@ -218,7 +224,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 		return {
 			ok: false,
 			status: problem?.status,
-			attempts: problem?.details.attempts ?? 1,
+			repeated: problem?.details.repeated ?? false,
 			error: apiError(run.fns.getNode(), failure, {
 				itemIndex: request.itemIndex,
 				action: request.action,

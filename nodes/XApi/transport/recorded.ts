@@ -24,9 +24,17 @@ export function contentDigest(statement: unknown): string {
 	return createHash('sha256').update(canonicalStatement(statement)).digest('hex').slice(0, 32);
 }
 
-/** Whether this process saw this statement (same id, same content) stored for this client. */
-export function wasRecorded(clientKey: string, id: string, statement: unknown): boolean {
-	return recorded.get(clientKey)?.get(id.toLowerCase()) === contentDigest(statement);
+/**
+ * Whether this process saw a statement with this id stored for this client with the same content
+ * (true) or with other content (false); undefined when it saw none.
+ */
+export function recordedAlike(
+	clientKey: string,
+	id: string,
+	statement: unknown,
+): boolean | undefined {
+	const digest = recorded.get(clientKey)?.get(id.toLowerCase());
+	return digest === undefined ? undefined : digest === contentDigest(statement);
 }
 
 /** Remembers a statement the record store accepted. */

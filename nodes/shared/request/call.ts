@@ -102,6 +102,9 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 class Tries {
 	sent = 0;
 
+	/** Attempts that may have been carried out without our hearing so: no answer, or a 5xx. */
+	unsure = 0;
+
 	last: HttpProblem | undefined;
 
 	private readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
@@ -165,6 +168,7 @@ async function attempt(
 		problem.details.attempts = tries.sent;
 		tries.last = problem;
 		const transient = problem.kind === 'network' || problem.kind === 'timeout';
+		if (transient) tries.unsure++;
 		if (transient && tries.another('failed')) {
 			return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
 		}
@@ -208,8 +212,10 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 		headers: raw.headers,
 		body: errorBodyOf(raw.text),
 		attempts: tries.sent,
+		repeated: tries.unsure > 0,
 	});
 	tries.last = problem;
+	if (status >= 500) tries.unsure++;
 	if (status === 429 && tries.another('throttled')) {
 		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.throttledCount());
 		if ('tooLongMs' in wait) {

@@ -39,6 +39,8 @@ export interface ProblemDetails {
 	retryAt?: string;
 	/** Requests sent for this call, retries included. */
 	attempts?: number;
+	/** An earlier attempt of this call may have been carried out (it got no answer, or a 5xx). */
+	repeated?: boolean;
 	/** For a deadline: what the last attempt ran into. */
 	last?: HttpProblem;
 }

@@ -116,19 +116,34 @@ test('a 409 on a retry is an error when the store holds another statement under 
 	);
 });
 
-test("a 409 on the first attempt is the item's error, without a lookup", async () => {
+test('a 409 on the first attempt is read back: another statement under the id is the item\'s error', async () => {
 	const id = '6690e6c9-3ef0-4ed3-8b37-7f3964730bee';
 	postsAnswering(status(409, 'Conflict'));
-	const lookup = nock(LRS_ORIGIN).get(STATEMENTS_PATH).query(true).reply(200, {});
+	const lookups: string[] = [];
+	nock(LRS_ORIGIN)
+		.get(STATEMENTS_PATH)
+		.query((query) => (lookups.push(String(query.statementId)), true))
+		.reply(200, () => asStored({ id, ...statement('https://learn.test/other') }));
 
 	const run = await sendJson([{ statement: { id, ...statement() } }], { continueOnFail: true });
 
 	expect(run.error).toBeUndefined();
-	expect(lookup.isDone()).toBe(false);
+	expect(lookups).toEqual([id]);
 	expect(run.items[0].json.error).toBe(`A different statement already has id ${id} (item 0)`);
-	expect((run.items[0].json.details as { description: string }).description).toMatch(
-		/409 Conflict/,
-	);
+});
+
+test('a 409 on the first attempt is read back: the same statement is already recorded', async () => {
+	const id = '6690e6c9-3ef0-4ed3-8b37-7f3964730bef';
+	postsAnswering(status(409, 'Conflict'));
+	nock(LRS_ORIGIN)
+		.get(STATEMENTS_PATH)
+		.query(true)
+		.reply(200, () => asStored({ id, ...statement() }));
+
+	const run = await sendJson([{ statement: { id, ...statement() } }]);
+
+	expect(run.error).toBeUndefined();
+	expect(run.items[0].json).toMatchObject({ statementId: id, recorded: 'already recorded' });
 });
 
 test("a 400 is not retried: one bad statement is its item's error", async () => {

@@ -10,9 +10,12 @@ export const RECORDED = 'recorded';
 export const ALREADY_RECORDED = 'already recorded';
 export const ALREADY_RECORDED_OTHER_CONTENT = 'already recorded with other content';
 
-function otherContentNote(id: string): string {
-	return `The record store already holds another statement with id ${id}, derived from this idempotency key: the event was recorded before with other content, and this statement was not stored. Use another idempotency key if this is a different event.`;
-}
+const CONTENT_NOTES = {
+	other: (id: string) =>
+		`The record store already holds another statement with id ${id}, derived from this idempotency key: the event was recorded before with other content, and this statement was not stored. Use another idempotency key if this is a different event.`,
+	unknown: (id: string) =>
+		`The record store already holds a statement with id ${id}, derived from this idempotency key, and cannot be read to compare it with this one: if the event's values changed since it was first sent, the first version stays recorded.`,
+};
 
 /**
  * Delivers the items' statements and describes each item's result: the statement's id, the
@@ -47,12 +50,13 @@ export async function sendStatements(
 				...keyed,
 				...describe(statement),
 				alreadyStored: outcome.alreadyStored,
-				recorded: outcome.otherContent
-					? ALREADY_RECORDED_OTHER_CONTENT
-					: outcome.alreadyStored
-						? ALREADY_RECORDED
-						: RECORDED,
-				...(outcome.otherContent ? { note: otherContentNote(statement.id) } : {}),
+				recorded:
+					outcome.content === 'other'
+						? ALREADY_RECORDED_OTHER_CONTENT
+						: outcome.alreadyStored
+							? ALREADY_RECORDED
+							: RECORDED,
+				...(outcome.content ? { note: CONTENT_NOTES[outcome.content](statement.id) } : {}),
 				statement: statement as unknown as IDataObject,
 			},
 		});
