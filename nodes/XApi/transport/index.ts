@@ -77,7 +77,7 @@ export type LrsOutcome =
 			ok: true;
 			body: unknown;
 			attempts: number;
-			/** The size of the answer's body in bytes. */
+			/** The memory the answer takes in bytes: its body and its parsed JSON. */
 			bytes: number;
 			/** The answer's headers, names in lower case. */
 			headers: Record<string, unknown>;

@@ -9,17 +9,20 @@ import { z } from 'zod';
 export interface PagingLimits {
 	maxPages: number;
 	maxItems: number;
-	/** Bytes of answers one walk may read, all pages together (DEFAULT_MAX_WALK_BYTES if not given). */
+	/**
+	 * Memory one walk may take, all pages together: each page's body as received and its parsed
+	 * JSON (DEFAULT_MAX_WALK_BYTES if not given).
+	 */
 	maxBytes?: number;
 }
 
 export const DEFAULT_PAGING_LIMITS: PagingLimits = { maxPages: 1_000, maxItems: 50_000 };
 
 /**
- * Bytes of answers one walk reads at most: 256 MB. The item ceiling (50,000) at 5 KB an item,
- * more than a course (about 1 KB) or a statement (1 to 3 KB) takes, so a walk within the other
- * ceilings never stops here unless its items are unusually large; parsed, that much JSON holds
- * about twice its size of heap, which an n8n instance can afford once.
+ * Memory one walk takes at most: 256 MB, which an n8n instance can afford once. A page counts
+ * its body as received (garbage once parsed, but held until the heap is next collected) and
+ * its parsed JSON (kept while a Return All collects it): 50,000 courses of 1 KB take about
+ * 120 MB, so only a walk of unusually large items stops here.
  */
 export const DEFAULT_MAX_WALK_BYTES = 256 * 1024 * 1024;
 
@@ -63,16 +66,16 @@ export class PageGuard {
 	) {}
 
 	/**
-	 * Counts the bytes of one page's answer against the walk's byte budget, before its items are
-	 * used: past the budget the walk stops.
+	 * Counts the memory one page's answer takes (body and parsed JSON) against the walk's
+	 * budget, before its items are used: past the budget the walk stops.
 	 */
 	read(bytes: number): void {
 		this.bytes += bytes;
 		const budget = this.limits.maxBytes ?? DEFAULT_MAX_WALK_BYTES;
 		if (this.bytes > budget) {
 			throw new PagingError(
-				`${this.what} stopped after ${megabytes(budget)} of answers`,
-				'The server sent more data than one walk may read. Raise "Max Megabytes" in the options if it really is that much, or read it in parts (Limit and Offset, or filters).',
+				`${this.what} stopped after ${megabytes(budget)} of answers (as received and parsed)`,
+				'The pages read and the items parsed from them take more memory than one walk may. Raise "Max Megabytes" in the options if it really is that much, or read it in parts (Limit and Offset, or filters).',
 			);
 		}
 	}
@@ -186,7 +189,7 @@ export function pagingCeilingProperties(what: string): INodeProperties[] {
 			// DEFAULT_MAX_WALK_BYTES in megabytes (the linter wants a literal).
 			default: 256,
 			description:
-				'With Return All: stop with an error after reading this many megabytes of answers, all pages together, so that a server sending huge pages cannot exhaust the memory',
+				'With Return All: stop with an error once the answers take this many megabytes of memory, all pages together, as received and parsed, so that a server sending huge pages cannot exhaust it',
 		},
 	];
 }

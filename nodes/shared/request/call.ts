@@ -11,7 +11,14 @@ import type { Deadline } from '../pacing/deadline';
 import type { RequestThrottle } from '../pacing/throttle';
 import { anySignal, pause } from '../pacing/waiting';
 import type { BodyText } from './answer';
-import { MAX_ANSWER_BYTES, MAX_ERROR_BODY_BYTES, errorBodyOf, jsonOf, readBody } from './answer';
+import {
+	MAX_ANSWER_BYTES,
+	MAX_ERROR_BODY_BYTES,
+	errorBodyOf,
+	heapBytesOf,
+	jsonOf,
+	readBody,
+} from './answer';
 import { HttpProblem, fromRequestError, lowerCased } from './failure';
 import type { RetryPolicy } from './retry';
 import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
@@ -53,7 +60,7 @@ export interface ApiAnswer {
 	/** The parsed JSON (undefined only for an allowed empty answer). */
 	body: unknown;
 	attempts: number;
-	/** The size of the body as received, in bytes. */
+	/** The memory the answer takes, in bytes: its body as received and its parsed JSON. */
 	bytes: number;
 	/** The answer's headers, lower-case names. */
 	headers: Record<string, unknown>;
@@ -198,7 +205,7 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 				contentType,
 				body,
 				attempts: tries.sent,
-				bytes: raw.bytes,
+				bytes: raw.bytes + heapBytesOf(body),
 				headers: raw.headers,
 			},
 		};
