@@ -396,3 +396,78 @@ describe('12. a token that cannot be a header value is refused, never altered an
 		}
 	});
 });
+
+describe('13. a token endpoint quoting the secret as it was sent shows it nowhere', () => {
+	const secret = "Sécret (it's) ~mine! *x* + a/b=c";
+	/** The secret exactly as the request carried it: the raw value of `client_secret` in `sent`. */
+	const asSent = (sent: string) => /client_secret=([^&]*)/.exec(sent)?.[1] ?? '';
+	const refusing = (sent: (req: { url: string; body: string }) => string) =>
+		serve((req, res) => {
+			const raw = asSent(sent(req));
+			json(res, 400, {
+				error: 'invalid_client',
+				error_description: `invalid client_secret=${raw} (got ${raw})`,
+			});
+		});
+
+	test('the LMS token request (the secret in the query string)', async () => {
+		const platform = await refusing((req) => req.url);
+
+		const run = await runNode({
+			credentials: platformCredentials(platform, { clientSecret: secret }),
+			items: [{ id: 'a' }],
+			parameters: upsert(),
+			continueOnFail: true,
+		});
+
+		expect(asSent(platform.received[0].url)).not.toBe('');
+		expect(String(run.items[0].json.error)).toContain('invalid client_secret=*** (got ***)');
+		expectNoSecret(wholeRun(run), [secret]);
+	});
+
+	test('the xAPI OAuth2 token request (the secret form-encoded in the body)', async () => {
+		const lrs = await refusing((req) => req.body);
+		const credentials = {
+			endpoint: `${lrs.url}/xAPI`,
+			authentication: 'oauth2',
+			clientId: `form-${Date.now()}`,
+			clientSecret: secret,
+			scope: 'xapi:write',
+			tokenUrl: '',
+			accessToken: '',
+			requestTimeout: 1,
+		};
+
+		const run = await runNode({
+			type: XAPI_NODE,
+			credentials: { xApiLrsApi: credentials },
+			items: [
+				{
+					statement: {
+						actor: { mbox: 'mailto:a@b.c' },
+						verb: { id: 'http://x.test/v' },
+						object: { id: 'http://x.test/o' },
+					},
+				},
+			],
+			parameters: {
+				resource: 'statement',
+				operation: 'send',
+				inputMode: 'json',
+				statement: '={{ $json.statement }}',
+				options: {},
+			},
+			continueOnFail: true,
+		});
+		const test = await runCredentialTest('xApiLrsApi', credentials);
+
+		expect(asSent(lrs.received[0].body)).toBe(
+			new URLSearchParams({ s: secret }).toString().slice(2),
+		);
+		expect(String(run.items[0].json.error)).toContain('invalid client_secret=*** (got ***)');
+		expect(test.status).toBe('Error');
+		expectNoSecret(wholeRun(run), [secret]);
+		expectNoSecret(JSON.stringify(test), [secret]);
+	});
+});
+

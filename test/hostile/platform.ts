@@ -60,14 +60,22 @@ export function accepted(id: string) {
 	};
 }
 
-/** Every spelling in which a secret could show up. */
+/**
+ * Every spelling in which a secret could show up: plain (any case), URL-encoded, as a query
+ * string spells it (RFC 3986: `! ' ( ) *` encoded too), form-encoded (`~` encoded, a space as
+ * `+`), escaped in JSON, and base64.
+ */
 export function spellings(secret: string): string[] {
 	const base64 = Buffer.from(secret).toString('base64');
+	const uri = encodeURIComponent(secret);
 	return [
 		secret,
 		secret.toUpperCase(),
 		secret.toLowerCase(),
-		encodeURIComponent(secret),
+		uri,
+		uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+		new URLSearchParams({ s: secret }).toString().slice(2),
+		JSON.stringify(secret).slice(1, -1),
 		base64,
 		base64.replace(/=+$/, ''),
 	];
