@@ -5,8 +5,9 @@
  * - memory: Return All against a catalog that never ends (every page new courses, a huge
  *   total), beside the same Return All of a real 50,000-course catalog in the same run: the
  *   ratio of peak heap shows the ceiling, not the server, bounds it.
- * - bytes: Return All against a catalog of one 8 MB course a page (forty pages): the byte
- *   budget per walk (Max Megabytes, 256 by default) ends it, at a peak heap bounded by it.
+ * - bytes: Return All against a catalog of one 8 MB course a page (forty pages): the memory
+ *   budget per walk (Max Megabytes, 256 by default: each page as received and as parsed) ends
+ *   it, at a peak heap bounded by it.
  * - depth: the cost of checking an answer's nesting depth before parsing it, beside
  *   JSON.parse of the same answer (16 MB of statements).
  * - hang: one upsert against a server that accepts the connection and never answers, with the

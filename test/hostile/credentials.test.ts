@@ -470,4 +470,3 @@ describe('13. a token endpoint quoting the secret as it was sent shows it nowher
 		expectNoSecret(JSON.stringify(test), [secret]);
 	});
 });
-

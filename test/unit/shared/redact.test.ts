@@ -11,6 +11,22 @@ describe('redaction', () => {
 		expect(out).toContain('client_secret=***');
 	});
 
+	test('masks a secret as a query string, a form body and JSON spell it', () => {
+		const secret = "it's (a) ~secret! *x*";
+		const uri = encodeURIComponent(secret);
+		const spelled = [
+			uri,
+			uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),
+			new URLSearchParams({ s: secret }).toString().slice(2),
+			JSON.stringify(secret).slice(1, -1),
+		];
+		for (const form of spelled) {
+			expect(redactText(`client_secret=${form} said ${form}`, [secret])).toBe(
+				'client_secret=*** said ***',
+			);
+		}
+	});
+
 	test('masks bearer tokens and sensitive query parameters without knowing them', () => {
 		expect(redactText('Authorization: Bearer abc.def-123')).toBe('Authorization: Bearer ***');
 		expect(redactText('https://x.test/?access_token=zzz&b=1')).toBe(

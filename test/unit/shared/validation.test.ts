@@ -5,8 +5,10 @@ import { z } from 'zod';
 import {
 	flexibleDate,
 	flexibleDateTime,
+	illFormedAt,
 	listOfStrings,
 	parseItemInput,
+	safeId,
 } from '../../../nodes/shared/items/input';
 
 const node = { name: 'Node' } as INode;
@@ -27,6 +29,19 @@ describe('validation helpers', () => {
 		expect(flexibleDateTime.parse('2026-03-04 10:05:06')).toBe('2026-03-04 10:05:06');
 		expect(flexibleDate.safeParse('04/03/2026').success).toBe(false);
 		expect(flexibleDateTime.safeParse('2026-03-04 25:00:00').success).toBe(false);
+	});
+
+	test('ids and lists refuse a lone surrogate; a whole emoji and U+FFFD are well-formed', () => {
+		for (const half of ['\ud800', '\udbff', '\udc00', 'x\ude00y', '\ud83d']) {
+			expect(safeId.safeParse(`evt-${half}`).success).toBe(false);
+			expect(listOfStrings.safeParse(['a', `b${half}`]).success).toBe(false);
+		}
+		for (const whole of ['\ud83d\ude00', '\ufffd', 'é']) {
+			expect(safeId.parse(`evt-${whole}`)).toBe(`evt-${whole}`);
+		}
+		expect(illFormedAt({ a: [{ ok: '\ud83d\ude00' }, { b: 'x\udc00' }] })).toEqual(['a', 1, 'b']);
+		expect(illFormedAt({ ['k\ud800']: 1 })).toEqual(['k\ud800']);
+		expect(illFormedAt({ a: ['fine', 2, null] })).toBeUndefined();
 	});
 
 	test('errors name the item and the field path', () => {

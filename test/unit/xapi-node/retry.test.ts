@@ -116,7 +116,7 @@ test('a 409 on a retry is an error when the store holds another statement under 
 	);
 });
 
-test('a 409 on the first attempt is read back: another statement under the id is the item\'s error', async () => {
+test("a 409 on the first attempt is read back: another statement under the id is the item's error", async () => {
 	const id = '6690e6c9-3ef0-4ed3-8b37-7f3964730bee';
 	postsAnswering(status(409, 'Conflict'));
 	const lookups: string[] = [];
