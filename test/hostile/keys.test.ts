@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
  * Ids and keys: text that is not well-formed Unicode never becomes one, and a 409 is read for
  * what it is — our own earlier attempt, the same event again, or other content under its key.

@@ -160,7 +160,7 @@ function closingQuote(text: string, open: number): number {
 }
 
 /** A character past Latin-1: V8 then keeps the whole string at two bytes a character. */
-const TWO_BYTE_CHARACTER = /[^\u0000-\u00ff]/;
+const TWO_BYTE_CHARACTER = /[\u0100-\uffff]/;
 
 /**
  * About the heap a parsed JSON value holds in V8 (64-bit): a string 16 bytes and its characters,
