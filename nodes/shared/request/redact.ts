@@ -12,36 +12,30 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * A character as the package may send it: itself, percent-encoded (any encoder: URL, query
- * string or form, which differ on `! ~ ' ( ) *`), a space also as `+` (forms), or escaped in JSON.
+ * Every spelling in which a secret can show up in a URL, a header or a body: plain,
+ * percent-encoded as a URL, a query string (RFC 3986) and a form body spell it (they differ on
+ * `! ~ ' ( ) *`; a form writes a space as `+`), escaped in JSON, and base64.
  */
-function characterPattern(character: string): string {
-	const percent = [...Buffer.from(character, 'utf8')]
-		.map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
-		.join('');
-	const forms = new Set([
-		escapeRegExp(character),
-		percent,
-		escapeRegExp(JSON.stringify(character).slice(1, -1)),
-	]);
-	if (character === ' ') forms.add('\\+');
-	return `(?:${[...forms].join('|')})`;
-}
-
-/** Patterns matching every spelling in which a secret can show up in a URL, a header or a body. */
 function spellingsOf(secret: string): string[] {
 	const forms = new Set<string>();
 	const add = (value: string) => {
 		const trimmed = value.trim();
 		if (trimmed.length < MIN_SECRET_LENGTH) return;
-		forms.add([...trimmed].map(characterPattern).join(''));
+		const url = new URLSearchParams({ s: trimmed }).toString().slice(2).replace(/\+/g, '%20');
+		const query = url.replace(/%7E/g, '~').replace(/\*/g, '%2A');
+		const uri = query.replace(/%(21|27|28|29|2A)/g, (_, hex: string) =>
+			String.fromCharCode(parseInt(hex, 16)),
+		);
 		const base64 = Buffer.from(trimmed, 'utf8').toString('base64');
 		for (const form of [
+			trimmed,
+			JSON.stringify(trimmed).slice(1, -1),
+			...[uri, query, url].flatMap((encoded) => [encoded, encoded.replace(/%20/g, '+')]),
 			base64,
 			base64.replace(/=+$/, ''),
 			base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
 		]) {
-			if (form.length >= MIN_SECRET_LENGTH) forms.add(escapeRegExp(form));
+			if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
 		}
 	};
 	add(secret);
@@ -53,8 +47,8 @@ function spellingsOf(secret: string): string[] {
 
 /**
  * Masks secrets in anything that may be shown: the values it was given (in plain, URL-, query-
- * and form-encoded, JSON and base64 spellings, any letter case, with or without an auth scheme), sensitive query
- * parameters, and any `Bearer`/`Basic` credential.
+ * and form-encoded, JSON and base64 spellings, any letter case, with or without an auth
+ * scheme), sensitive query parameters, and any `Bearer`/`Basic` credential.
  */
 export class Redactor {
 	private readonly secrets = new Set<string>();
@@ -144,7 +138,7 @@ export class Redactor {
 	private secretPattern(): RegExp | undefined {
 		if (this.pattern || this.secrets.size === 0) return this.pattern;
 		const forms = [...this.secrets].flatMap(spellingsOf).sort((a, b) => b.length - a.length);
-		this.pattern = forms.length ? new RegExp(forms.join('|'), 'gi') : undefined;
+		this.pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'gi') : undefined;
 		return this.pattern;
 	}
 }
