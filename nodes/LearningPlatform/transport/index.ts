@@ -69,7 +69,7 @@ export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	deadline: Deadline;
 	/** The documented shape of the answer, and what to call it in an error. */
 	answer: { schema: S; is: string };
-	/** Told the memory the answer takes in bytes (body and parsed JSON), once read (a walk counts it). */
+	/** Told the memory the answer takes (body and parsed JSON, in bytes): a walk counts it. */
 	measured?: (bytes: number) => void;
 }
 

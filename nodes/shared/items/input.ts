@@ -7,6 +7,8 @@ import { issueMessage, issuePath } from '../request/answer';
 
 export { issuePath };
 
+
+
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
 	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);

@@ -172,8 +172,9 @@ export function heapBytesOf(value: unknown): number {
 	if (typeof value === 'string') {
 		return 16 + (TWO_BYTE_CHARACTER.test(value) ? 2 : 1) * value.length;
 	}
-	if (typeof value === 'number')
+	if (typeof value === 'number') {
 		return Number.isInteger(value) && Math.abs(value) < 2 ** 31 ? 0 : 16;
+	}
 	if (value === null || typeof value !== 'object') return 0;
 	let bytes = 0;
 	if (Array.isArray(value)) {
@@ -291,7 +292,8 @@ export function issueMessage(issue: {
 }): string {
 	if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
 	if (issue.code === 'invalid_type') {
-		const missing = issue.received === 'undefined' || /received undefined$/.test(issue.message);
+		const missing =
+			issue.received === 'undefined' || /received undefined$/.test(issue.message);
 		if (missing) return 'is required';
 		const expected = TYPE_WORDS[String(issue.expected)] ?? String(issue.expected);
 		return `must be ${expected}`;
