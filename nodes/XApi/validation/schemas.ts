@@ -1,0 +1,665 @@
+/**
+ * xAPI 1.0.3 statements as zod schemas (xAPI-Data 2.2 to 2.4 and 4.x): every rule the
+ * specification makes a record store enforce, and no property it does not define. Objects whose
+ * shape depends on the data (an actor is an Agent or a Group by its "objectType") and rules that
+ * span properties are `picked`: the rules see the value whether or not its parts are right, so a
+ * statement's problems are all reported at once, the same under zod 3.25 and zod 4.
+ */
+import { z } from 'zod';
+
+import { caseHint, isPlainObject, listOf, notAllowed, quote, wrongKind } from './describe';
+import * as format from './formats';
+
+type Path = Array<string | number>;
+export interface Problem {
+	message: string;
+	path?: Path;
+}
+type Rules = (value: Record<string, unknown>) => Problem[];
+type Context = z.RefinementCtx;
+
+/** The same words for every issue zod raises itself: zod 3.25 reads `errorMap`, zod 4 `error`. */
+function says(message: (value: unknown) => string) {
+	return {
+		errorMap: (_issue: unknown, context: { data: unknown }) => ({ message: message(context.data) }),
+		error: (issue: { input?: unknown }) => message(issue.input),
+	};
+}
+
+function report(context: Context, problems: readonly Problem[]): void {
+	for (const { message, path } of problems) context.addIssue({ code: 'custom', message, path });
+}
+
+/** Text in a format; `explain` says what is wrong with it (undefined when it is fine). */
+function text(expected: string, explain?: (value: string) => string | undefined) {
+	const schema = z.string(says((value) => wrongKind(expected, value)));
+	if (!explain) return schema;
+	return schema.superRefine((value, context) => {
+		const message = explain(value);
+		if (message !== undefined) report(context, [{ message }]);
+	});
+}
+
+const number = z.number(says((value) => wrongKind('a number', value)));
+const trueOrFalse = z.boolean(says((value) => wrongKind('true or false', value)));
+const anyText = text('text');
+
+function literal<T extends string>(value: T) {
+	return z.literal(
+		value,
+		says((given) => notAllowed(given, [value])),
+	);
+}
+
+function oneOf<T extends string>(values: readonly [T, ...T[]]) {
+	return z.enum(
+		values,
+		says((given) => notAllowed(given, values)),
+	);
+}
+
+function listOfItems<T extends z.ZodTypeAny>(item: T) {
+	return z.array(
+		item,
+		says((value) => wrongKind('a list', value)),
+	);
+}
+
+/** An object with exactly these properties (xAPI allows no others). */
+function shape<S extends z.ZodRawShape>(properties: S) {
+	return z
+		.object(
+			properties,
+			says((value) => wrongKind('an object', value)),
+		)
+		.strict();
+}
+
+/**
+ * A schema picked from the value itself, or the problems that prevent picking one; `rules`
+ * (properties that depend on each other) are checked first, whatever the parts hold.
+ */
+function chosen<T>(
+	pick: (value: unknown) => z.ZodTypeAny | Problem[],
+	rules?: Rules,
+): z.ZodType<T> {
+	const schema = z.unknown().superRefine((value, context) => {
+		if (rules && isPlainObject(value)) report(context, rules(value));
+		const choice = pick(value);
+		if (Array.isArray(choice)) return report(context, choice);
+		const result = choice.safeParse(value);
+		if (!result.success) report(context, result.error.issues.flatMap(problemsOf));
+	});
+	return schema as unknown as z.ZodType<T>;
+}
+
+/** `chosen` for objects: anything else is refused as not `expected`. */
+function picked<T>(
+	expected: string,
+	pick: (value: Record<string, unknown>) => z.ZodTypeAny | Problem[],
+	rules?: Rules,
+): z.ZodType<T> {
+	return chosen<T>(
+		(value) => (isPlainObject(value) ? pick(value) : [{ message: wrongKind(expected, value) }]),
+		rules,
+	);
+}
+
+function ruled<S extends z.ZodTypeAny>(schema: S, rules: Rules, expected = 'an object') {
+	return picked<z.infer<S>>(expected, () => schema, rules);
+}
+
+/** A zod issue as problems: unknown properties one by one, every other issue as worded. */
+function problemsOf(issue: z.ZodIssue): Problem[] {
+	if (issue.code !== 'unrecognized_keys') return [{ message: issue.message, path: issue.path }];
+	return issue.keys.map((key) => ({ message: unknownProperty(key), path: [...issue.path, key] }));
+}
+
+const IRI_EXAMPLE = '"http://example.com/xapi/activities/course-1"';
+const iri = text(`an IRI (an identifier such as ${IRI_EXAMPLE})`, (value) => {
+	const reason = format.iriProblem(value);
+	return reason && `${quote(value)} is not an IRI: ${reason}`;
+});
+
+const irl = text('a web address (IRL) such as "https://example.com/page"', (value) => {
+	const reason = format.iriProblem(value);
+	if (reason) return `${quote(value)} is not a web address (IRL): ${reason}`;
+	if (format.isIrl(value)) return undefined;
+	return `${quote(value)} is not a web address (IRL): expected a locator such as "https://example.com/page"`;
+});
+
+const uri = text('a URI such as "https://openid.example.com/learner"', (value) => {
+	const reason = format.iriProblem(value);
+	if (reason) return `${quote(value)} is not a URI: ${reason}`;
+	if (format.isUri(value)) return undefined;
+	return `${quote(value)} is not a URI: it contains characters outside ASCII that must be percent-encoded`;
+});
+
+const MBOX_EXAMPLE = '"mailto:learner@example.com"';
+const mbox = text(`a mailto address such as ${MBOX_EXAMPLE}`, (value) => {
+	if (format.isMbox(value)) return undefined;
+	if (!value.startsWith('mailto:') && format.isMbox(`mailto:${value}`)) {
+		return `${quote(value)} is missing the "mailto:" prefix: write ${quote(`mailto:${value}`)}`;
+	}
+	return `${quote(value)} is not a mailto address: expected "mailto:" followed by one email address, like ${MBOX_EXAMPLE}`;
+});
+
+const mboxSha1sum = text('the 40-character hexadecimal SHA-1 hash of a mailto address', (value) =>
+	format.isSha1Hex(value)
+		? undefined
+		: `${quote(value)} is not a SHA-1 hash: expected exactly 40 hexadecimal characters (0-9, a-f)`,
+);
+
+const uuid = text('a UUID such as "8f87ccde-bb56-4c2e-ab83-44982ef22df0"', (value) => {
+	const reason = format.uuidProblem(value);
+	return reason && `${quote(value)} is not a UUID (${reason})`;
+});
+
+const timestamp = text('an ISO 8601 timestamp such as "2015-05-01T12:30:00.000Z"', (value) => {
+	const reason = format.timestampProblem(value);
+	return reason && `${quote(value)} is not an ISO 8601 timestamp (${reason})`;
+});
+
+const duration = text('an ISO 8601 duration such as "PT1H30M"', (value) => {
+	const reason = format.durationProblem(value);
+	return reason && `${quote(value)} is not an ISO 8601 duration (${reason})`;
+});
+
+const LANGUAGE_TAG_EXAMPLES = '"en", "en-US" or "zh-Hant"';
+function languageTagProblem(tag: string): string | undefined {
+	if (format.isLanguageTag(tag)) return undefined;
+	return `${quote(tag)} is not a valid RFC 5646 language tag (like ${LANGUAGE_TAG_EXAMPLES})`;
+}
+const languageTag = text(`a language tag such as ${LANGUAGE_TAG_EXAMPLES}`, languageTagProblem);
+
+const mediaType = text('an Internet media type such as "application/pdf"', (value) =>
+	format.isMediaType(value)
+		? undefined
+		: `${quote(value)} is not an Internet media type (like "text/plain" or "application/pdf")`,
+);
+
+const sha2 = text('the hexadecimal SHA-2 hash of the attachment', (value) =>
+	format.isSha2Hex(value)
+		? undefined
+		: `${quote(value)} is not a SHA-2 hash: expected 64 hexadecimal characters for SHA-256 (or 56, 96 or 128 for the other SHA-2 sizes)`,
+);
+
+const statementVersion = text('an xAPI version such as "1.0.0"', (value) =>
+	format.isStatementVersion(value)
+		? undefined
+		: `${quote(value)} is not a supported xAPI version: use "1.0.0" (versions "1.0" and "1.0.x" are accepted)`,
+);
+
+/** An object keyed by text checked by `keyProblem`, its values checked by `valueProblem`. */
+function keyedObject(
+	expected: string,
+	keyProblem: (key: string) => string | undefined,
+	valueProblem: (value: unknown) => string | undefined = () => undefined,
+) {
+	return z
+		.record(
+			z.string(),
+			z.unknown(),
+			says((value) => wrongKind(expected, value)),
+		)
+		.superRefine((object, context) => {
+			for (const [key, value] of Object.entries(object)) {
+				const keyMessage = keyProblem(key);
+				if (keyMessage !== undefined) report(context, [{ message: keyMessage, path: [key] }]);
+				const valueMessage = valueProblem(value);
+				if (valueMessage !== undefined) report(context, [{ message: valueMessage, path: [key] }]);
+			}
+		});
+}
+
+/** Keys are language tags, values are text (xAPI-Data 4.2). */
+const languageMap = keyedObject(
+	'a language map, an object such as {"en-US": "completed"}',
+	languageTagProblem,
+	(value) => (typeof value === 'string' ? undefined : wrongKind('text', value)),
+) as unknown as z.ZodType<Record<string, string>>;
+
+/** Keys are IRIs; values may be any JSON value, null included (xAPI-Data 4.1). */
+const extensions = keyedObject(`an object whose keys are IRIs such as ${IRI_EXAMPLE}`, (key) => {
+	const reason = format.iriProblem(key);
+	return reason && `the extension key ${quote(key)} is not an IRI: ${reason}`;
+});
+
+function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
+	return number.superRefine((value, context) => {
+		if (!isAllowed(value)) report(context, [{ message: explain(value) }]);
+	});
+}
+
+const IDENTIFIER_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
+const IDENTIFIER_LIST = listOf(IDENTIFIER_KEYS);
+
+const accountShape = shape({ homePage: irl, name: anyText });
+const identifiers = {
+	mbox: mbox.optional(),
+	mbox_sha1sum: mboxSha1sum.optional(),
+	openid: uri.optional(),
+	account: accountShape.optional(),
+};
+const agentShape = shape({
+	objectType: literal('Agent').optional(),
+	name: anyText.optional(),
+	...identifiers,
+});
+export type Agent = z.infer<typeof agentShape>;
+
+function identifiersUsed(value: Record<string, unknown>): string[] {
+	return IDENTIFIER_KEYS.filter((key) => value[key] !== undefined);
+}
+
+function tooManyIdentifiers(kind: string, used: string[]): Problem[] {
+	const message = `${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`;
+	return [{ message }];
+}
+
+/** An Agent has exactly one inverse functional identifier (xAPI-Data 2.4.2.1). */
+const agent = ruled(agentShape, (value) => {
+	const used = identifiersUsed(value);
+	if (used.length === 0) {
+		return [{ message: `an Agent must be identified by one of ${IDENTIFIER_LIST}, but has none` }];
+	}
+	return used.length > 1 ? tooManyIdentifiers('an Agent', used) : [];
+});
+
+/** `schema` when "objectType" is absent or allowed, else what is wrong with it. */
+function byObjectType(
+	value: Record<string, unknown>,
+	allowed: readonly string[],
+	schema: z.ZodTypeAny,
+): z.ZodTypeAny | Problem[] {
+	const objectType = value.objectType;
+	if (objectType === undefined || allowed.includes(objectType as string)) return schema;
+	return [{ message: notAllowed(objectType, allowed), path: ['objectType'] }];
+}
+
+/** Members are Agents; Groups cannot be nested (xAPI-Data 2.4.2.2). */
+const memberAgent = picked<Agent>('an Agent object', (value) => {
+	if (value.objectType !== 'Group') return byObjectType(value, ['Agent'], agent);
+	const message = 'a Group cannot be a member of another Group: members must be Agents';
+	return [{ message, path: ['objectType'] }];
+});
+
+const groupShape = shape({
+	objectType: literal('Group'),
+	name: anyText.optional(),
+	member: listOfItems(memberAgent).optional(),
+	...identifiers,
+});
+export type Group = z.infer<typeof groupShape>;
+
+/** Anonymous Groups list members; identified Groups have exactly one identifier (xAPI-Data 2.4.2.2). */
+const group = ruled(groupShape, (value) => {
+	const used = identifiersUsed(value);
+	if (used.length > 1) return tooManyIdentifiers('a Group', used);
+	if (used.length === 1) return [];
+	if (value.member === undefined) {
+		const message = `is required for an anonymous Group (a Group without ${IDENTIFIER_LIST})`;
+		return [{ message, path: ['member'] }];
+	}
+	if (Array.isArray(value.member) && value.member.length === 0) {
+		return [{ message: 'an anonymous Group must list at least one member', path: ['member'] }];
+	}
+	return [];
+});
+
+/** For 3-legged OAuth: an anonymous Group of exactly two Agents (xAPI-Data 2.4.9). */
+const authorityGroup = ruled(groupShape, (value) => {
+	const problems: Problem[] = [];
+	const used = identifiersUsed(value);
+	if (used.length > 0) {
+		problems.push({
+			message: `a Group as authority must be anonymous: remove ${listOf(used, 'and')}`,
+		});
+	}
+	const member = value.member;
+	if (member === undefined) {
+		problems.push({ message: 'is required: list the application and the user', path: ['member'] });
+	}
+	if (Array.isArray(member) && member.length !== 2) {
+		const count = `exactly two members (the application and the user), but has ${member.length}`;
+		problems.push({ message: `a Group as authority must have ${count}`, path: ['member'] });
+	}
+	return problems;
+});
+
+function agentOrGroup(groupSchema: z.ZodTypeAny) {
+	return picked<Agent | Group>('an Agent or Group object', (value) =>
+		byObjectType(value, ['Agent', 'Group'], value.objectType === 'Group' ? groupSchema : agent),
+	);
+}
+const actor = agentOrGroup(group);
+
+/** context.team is always a Group (xAPI-Data 2.4.6). */
+const team = picked<Group>('a Group object', (value) => {
+	if (value.objectType === undefined || value.objectType === 'Agent') {
+		const message =
+			'must be a Group: set "objectType" to "Group" and list its members or give it one identifier';
+		return [{ message }];
+	}
+	return byObjectType(value, ['Group'], group);
+});
+
+const INTERACTION_TYPES = [
+	'true-false',
+	'choice',
+	'fill-in',
+	'long-fill-in',
+	'matching',
+	'performance',
+	'sequencing',
+	'likert',
+	'numeric',
+	'other',
+] as const;
+type InteractionType = (typeof INTERACTION_TYPES)[number];
+
+const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
+type ComponentList = (typeof COMPONENT_LISTS)[number];
+
+/** Which interaction component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
+const LISTS_BY_INTERACTION_TYPE: Record<InteractionType, readonly ComponentList[]> = {
+	'true-false': [],
+	choice: ['choices'],
+	'fill-in': [],
+	'long-fill-in': [],
+	matching: ['source', 'target'],
+	performance: ['steps'],
+	sequencing: ['choices'],
+	likert: ['scale'],
+	numeric: [],
+	other: [],
+};
+
+const interactionComponentShape = shape({ id: anyText, description: languageMap.optional() });
+const componentList = listOfItems(interactionComponentShape).optional();
+
+/** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
+function interactionRules(definition: Record<string, unknown>): Problem[] {
+	const interactionType = definition.interactionType;
+	const knownType = INTERACTION_TYPES.find((type) => type === interactionType);
+	const supported: readonly string[] = knownType ? LISTS_BY_INTERACTION_TYPE[knownType] : [];
+	const problems: Problem[] = [];
+	if (interactionType === undefined && definition.correctResponsesPattern !== undefined) {
+		const message = 'is only allowed together with "interactionType"';
+		problems.push({ message, path: ['correctResponsesPattern'] });
+	}
+	for (const listName of COMPONENT_LISTS) {
+		const components = definition[listName];
+		if (components === undefined) continue;
+		if (!supported.includes(listName)) {
+			const allowedWith = INTERACTION_TYPES.filter((type) =>
+				LISTS_BY_INTERACTION_TYPE[type].includes(listName),
+			);
+			const current =
+				typeof interactionType === 'string' ? `, not "${interactionType}"` : ', which is missing';
+			const message = `is only allowed when "interactionType" is ${listOf(allowedWith)}${current}`;
+			problems.push({ message, path: [listName] });
+		}
+		if (!Array.isArray(components)) continue;
+		const seen = new Set<string>();
+		components.forEach((component: unknown, index) => {
+			const id = isPlainObject(component) ? component.id : undefined;
+			if (typeof id !== 'string') return;
+			if (seen.has(id)) {
+				const message = `${quote(id)} is used twice in "${listName}": ids must be distinct`;
+				problems.push({ message, path: [listName, index, 'id'] });
+			}
+			seen.add(id);
+		});
+	}
+	return problems;
+}
+
+const activityDefinitionShape = shape({
+	name: languageMap.optional(),
+	description: languageMap.optional(),
+	type: iri.optional(),
+	moreInfo: irl.optional(),
+	interactionType: oneOf(INTERACTION_TYPES).optional(),
+	correctResponsesPattern: listOfItems(anyText).optional(),
+	choices: componentList,
+	scale: componentList,
+	source: componentList,
+	target: componentList,
+	steps: componentList,
+	extensions: extensions.optional(),
+});
+
+const activityShape = shape({
+	objectType: literal('Activity').optional(),
+	id: iri,
+	definition: ruled(activityDefinitionShape, interactionRules).optional(),
+});
+export type Activity = z.infer<typeof activityShape>;
+
+const statementRefShape = shape({ objectType: literal('StatementRef'), id: uuid });
+export type StatementRef = z.infer<typeof statementRefShape>;
+
+/** A single Activity is accepted as well as a list (xAPI-Data 2.4.6.2.s4.b2). */
+const activityList = listOfItems(activityShape);
+const activityOrList = chosen<Activity | Activity[]>((value) => {
+	if (Array.isArray(value)) return activityList;
+	if (isPlainObject(value)) return activityShape;
+	return [{ message: wrongKind('a list of Activities (or a single Activity object)', value) }];
+});
+
+const contextActivitiesShape = shape({
+	parent: activityOrList.optional(),
+	grouping: activityOrList.optional(),
+	category: activityOrList.optional(),
+	other: activityOrList.optional(),
+});
+
+const contextShape = shape({
+	registration: uuid.optional(),
+	instructor: actor.optional(),
+	team: team.optional(),
+	contextActivities: contextActivitiesShape.optional(),
+	revision: anyText.optional(),
+	platform: anyText.optional(),
+	language: languageTag.optional(),
+	statement: statementRefShape.optional(),
+	extensions: extensions.optional(),
+});
+
+/** raw lies between min and max, and min does not exceed max (xAPI-Data 2.4.5.1). */
+function scoreRangeRules({ raw, min, max }: Record<string, unknown>): Problem[] {
+	const problems: Problem[] = [];
+	if (typeof min === 'number' && typeof max === 'number' && min > max) {
+		const message = `${min} is greater than "max" (${max}): the lowest possible score cannot exceed the highest`;
+		problems.push({ message, path: ['min'] });
+	}
+	if (typeof raw !== 'number') return problems;
+	if (typeof min === 'number' && raw < min) {
+		problems.push({ message: `${raw} is below "min" (${min})`, path: ['raw'] });
+	}
+	if (typeof max === 'number' && raw > max) {
+		problems.push({ message: `${raw} is above "max" (${max})`, path: ['raw'] });
+	}
+	return problems;
+}
+
+const scoreShape = shape({
+	scaled: numberWhere(
+		(value) => value >= -1 && value <= 1,
+		(value) =>
+			`${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
+	).optional(),
+	raw: number.optional(),
+	min: number.optional(),
+	max: number.optional(),
+});
+
+const resultShape = shape({
+	score: ruled(scoreShape, scoreRangeRules).optional(),
+	success: trueOrFalse.optional(),
+	completion: trueOrFalse.optional(),
+	response: anyText.optional(),
+	duration: duration.optional(),
+	extensions: extensions.optional(),
+});
+
+const SIGNATURE_USAGE_TYPE = 'http://adlnet.gov/expapi/attachments/signature';
+const SIGNATURE_CONTENT_TYPE = 'application/octet-stream';
+
+const attachmentShape = shape({
+	usageType: iri,
+	display: languageMap,
+	description: languageMap.optional(),
+	contentType: mediaType,
+	length: numberWhere(
+		(value) => Number.isInteger(value) && value >= 0,
+		(value) =>
+			`${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
+	),
+	sha2,
+	fileUrl: irl.optional(),
+});
+
+/** Signatures are JSON web signatures sent as application/octet-stream (xAPI-Data 2.6). */
+const attachment = ruled(attachmentShape, ({ usageType, contentType }) => {
+	if (usageType !== SIGNATURE_USAGE_TYPE || typeof contentType !== 'string') return [];
+	if (contentType === SIGNATURE_CONTENT_TYPE) return [];
+	const message = `${quote(contentType)} is not allowed for a signature: signature attachments use "${SIGNATURE_CONTENT_TYPE}"`;
+	return [{ message, path: ['contentType'] }];
+});
+
+const verbShape = shape({ id: iri, display: languageMap.optional() });
+
+const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
+const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'] as const;
+const AGENT_OR_GROUP_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account', 'member'];
+
+/** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
+function statementObject<T>(subStatement?: z.ZodTypeAny) {
+	return picked<T>('an Activity, Agent, Group, StatementRef or SubStatement object', (value) => {
+		switch (value.objectType) {
+			case undefined:
+				if (AGENT_OR_GROUP_KEYS.some((key) => value[key] !== undefined)) {
+					const message =
+						'is required when the object is an Agent or a Group: set it to "Agent" or "Group"';
+					return [{ message, path: ['objectType'] }];
+				}
+				return activityShape;
+			case 'Activity':
+				return activityShape;
+			case 'Agent':
+			case 'Group':
+				return actor;
+			case 'StatementRef':
+				return statementRefShape;
+			case 'SubStatement':
+				if (subStatement) return subStatement;
+				return [
+					{ message: 'a SubStatement cannot contain another SubStatement', path: ['objectType'] },
+				];
+		}
+		return [{ message: notAllowed(value.objectType, OBJECT_TYPES), path: ['objectType'] }];
+	});
+}
+
+/** "revision" and "platform" only describe Activities (xAPI-Data 2.4.6.s4). */
+function contextFitsObject({ context, object }: Record<string, unknown>): Problem[] {
+	if (!isPlainObject(context) || !isPlainObject(object)) return [];
+	const objectType = object.objectType;
+	if (objectType === 'Activity' || !OBJECT_TYPES.some((type) => type === objectType)) return [];
+	const article = objectType === 'Agent' ? 'an' : 'a';
+	const message = `is only allowed when the object is an Activity, but the object is ${article} ${objectType}`;
+	return ['revision', 'platform']
+		.filter((key) => context[key] !== undefined)
+		.map((key) => ({ message, path: ['context', key] }));
+}
+
+/** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
+function voidingRules({ verb, object }: Record<string, unknown>): Problem[] {
+	if (!isPlainObject(verb) || verb.id !== VOIDED_VERB || !isPlainObject(object)) return [];
+	if (object.objectType === 'StatementRef') return [];
+	const message =
+		'must be "StatementRef" because the verb is "voided": a voiding statement refers to the statement it voids by id';
+	return [{ message, path: ['object', 'objectType'] }];
+}
+
+const core = {
+	actor,
+	verb: verbShape,
+	result: resultShape.optional(),
+	context: contextShape.optional(),
+	timestamp: timestamp.optional(),
+	attachments: listOfItems(attachment).optional(),
+};
+
+function notInSubStatement(key: string) {
+	const reason = `a SubStatement must not have "${key}"; only the statement that contains it may`;
+	return z.never(says(() => reason)).optional();
+}
+
+const subStatementShape = shape({
+	objectType: literal('SubStatement'),
+	...core,
+	object: statementObject<Activity | Agent | Group | StatementRef>(),
+	id: notInSubStatement('id'),
+	stored: notInSubStatement('stored'),
+	version: notInSubStatement('version'),
+	authority: notInSubStatement('authority'),
+});
+export type SubStatement = z.infer<typeof subStatementShape>;
+
+const statementShape = shape({
+	id: uuid.optional(),
+	...core,
+	object: statementObject<Activity | Agent | Group | StatementRef | SubStatement>(
+		ruled(subStatementShape, contextFitsObject),
+	),
+	stored: timestamp.optional(),
+	authority: agentOrGroup(authorityGroup).optional(),
+	version: statementVersion.optional(),
+});
+export type Statement = z.infer<typeof statementShape>;
+
+/** A whole statement as POSTed to a record store (xAPI-Data 2.4, Communication 2.1.2). */
+export const statementSchema = chosen<Statement>(
+	(value) => {
+		if (Array.isArray(value)) return [{ message: 'must be one statement object, not a list' }];
+		return isPlainObject(value)
+			? statementShape
+			: [{ message: wrongKind('a statement object', value) }];
+	},
+	(statement) => [...contextFitsObject(statement), ...voidingRules(statement)],
+);
+
+/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
+const PROPERTY_NAMES: readonly string[] = [
+	...new Set(
+		[
+			statementShape,
+			subStatementShape,
+			verbShape,
+			agentShape,
+			groupShape,
+			accountShape,
+			activityShape,
+			activityDefinitionShape,
+			interactionComponentShape,
+			statementRefShape,
+			resultShape,
+			scoreShape,
+			contextShape,
+			contextActivitiesShape,
+			attachmentShape,
+		].flatMap((object) => Object.keys(object.shape)),
+	),
+];
+
+function unknownProperty(key: string): string {
+	if (PROPERTY_NAMES.includes(key)) return 'is not allowed here';
+	const hint = caseHint(key, PROPERTY_NAMES);
+	if (hint) {
+		return `is not an xAPI property: property names are case sensitive, did you mean "${hint}"?`;
+	}
+	return 'is not an xAPI property; remove it (xAPI allows no extra properties: put custom data in "extensions")';
+}
