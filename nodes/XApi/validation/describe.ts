@@ -54,6 +54,7 @@ export function listOf(values: readonly string[], conjunction: 'or' | 'and' = 'o
 
 /** The message for text outside a list of allowed values, which are case sensitive (xAPI-Data 2.2.s4.b1.b6). */
 export function notAllowed(value: unknown, allowed: readonly string[]): string {
+	if (value === undefined) return `is required and must be ${listOf(allowed)}`;
 	if (typeof value !== 'string') return wrongKind(`text (${listOf(allowed)})`, value);
 	const hint = caseHint(value, allowed);
 	if (hint) return `${quote(value)} is not allowed: values are case sensitive, write "${hint}"`;

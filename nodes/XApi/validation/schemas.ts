@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import { caseHint, isPlainObject, listOf, notAllowed, quote, wrongKind } from './describe';
 import * as format from './formats';
+import { says, text, wrong } from './formats';
 
 type Path = Array<string | number>;
 export interface Problem {
@@ -16,63 +17,36 @@ export interface Problem {
 	path?: Path;
 }
 type Rules = (value: Record<string, unknown>) => Problem[];
-type Context = z.RefinementCtx;
 
-/** The same words for every issue zod raises itself: zod 3.25 reads `errorMap`, zod 4 `error`. */
-function says(message: (value: unknown) => string) {
-	return {
-		errorMap: (_issue: unknown, context: { data: unknown }) => ({ message: message(context.data) }),
-		error: (issue: { input?: unknown }) => message(issue.input),
-	};
-}
-
-function report(context: Context, problems: readonly Problem[]): void {
+function report(context: z.RefinementCtx, problems: readonly Problem[]): void {
 	for (const { message, path } of problems) context.addIssue({ code: 'custom', message, path });
 }
 
-/** Text in a format; `explain` says what is wrong with it (undefined when it is fine). */
-function text(expected: string, explain?: (value: string) => string | undefined) {
-	const schema = z.string(says((value) => wrongKind(expected, value)));
-	if (!explain) return schema;
-	return schema.superRefine((value, context) => {
-		const message = explain(value);
-		if (message !== undefined) report(context, [{ message }]);
+function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
+	return z.number(wrong('a number')).superRefine((value, context) => {
+		if (!isAllowed(value)) report(context, [{ message: explain(value) }]);
 	});
 }
 
-const number = z.number(says((value) => wrongKind('a number', value)));
-const trueOrFalse = z.boolean(says((value) => wrongKind('true or false', value)));
-const anyText = text('text');
+/** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
+const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
 
-function literal<T extends string>(value: T) {
-	return z.literal(
+const trueOrFalse = z.boolean(wrong('true or false'));
+const anyText = text('text');
+const literal = <T extends string>(value: T) =>
+	z.literal(
 		value,
 		says((given) => notAllowed(given, [value])),
 	);
-}
+const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
 
-function oneOf<T extends string>(values: readonly [T, ...T[]]) {
-	return z.enum(
-		values,
-		says((given) => notAllowed(given, values)),
-	);
-}
-
-function listOfItems<T extends z.ZodTypeAny>(item: T) {
-	return z.array(
-		item,
-		says((value) => wrongKind('a list', value)),
-	);
-}
+/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
+const PROPERTY_NAMES = new Set<string>();
 
 /** An object with exactly these properties (xAPI allows no others). */
 function shape<S extends z.ZodRawShape>(properties: S) {
-	return z
-		.object(
-			properties,
-			says((value) => wrongKind('an object', value)),
-		)
-		.strict();
+	for (const name of Object.keys(properties)) PROPERTY_NAMES.add(name);
+	return z.object(properties, wrong('an object')).strict();
 }
 
 /**
@@ -115,130 +89,46 @@ function problemsOf(issue: z.ZodIssue): Problem[] {
 	return issue.keys.map((key) => ({ message: unknownProperty(key), path: [...issue.path, key] }));
 }
 
-const IRI_EXAMPLE = '"http://example.com/xapi/activities/course-1"';
-const iri = text(`an IRI (an identifier such as ${IRI_EXAMPLE})`, (value) => {
-	const reason = format.iriProblem(value);
-	return reason && `${quote(value)} is not an IRI: ${reason}`;
-});
-
-const irl = text('a web address (IRL) such as "https://example.com/page"', (value) => {
-	const reason = format.iriProblem(value);
-	if (reason) return `${quote(value)} is not a web address (IRL): ${reason}`;
-	if (format.isIrl(value)) return undefined;
-	return `${quote(value)} is not a web address (IRL): expected a locator such as "https://example.com/page"`;
-});
-
-const uri = text('a URI such as "https://openid.example.com/learner"', (value) => {
-	const reason = format.iriProblem(value);
-	if (reason) return `${quote(value)} is not a URI: ${reason}`;
-	if (format.isUri(value)) return undefined;
-	return `${quote(value)} is not a URI: it contains characters outside ASCII that must be percent-encoded`;
-});
-
-const MBOX_EXAMPLE = '"mailto:learner@example.com"';
-const mbox = text(`a mailto address such as ${MBOX_EXAMPLE}`, (value) => {
-	if (format.isMbox(value)) return undefined;
-	if (!value.startsWith('mailto:') && format.isMbox(`mailto:${value}`)) {
-		return `${quote(value)} is missing the "mailto:" prefix: write ${quote(`mailto:${value}`)}`;
-	}
-	return `${quote(value)} is not a mailto address: expected "mailto:" followed by one email address, like ${MBOX_EXAMPLE}`;
-});
-
-const mboxSha1sum = text('the 40-character hexadecimal SHA-1 hash of a mailto address', (value) =>
-	format.isSha1Hex(value)
-		? undefined
-		: `${quote(value)} is not a SHA-1 hash: expected exactly 40 hexadecimal characters (0-9, a-f)`,
-);
-
-const uuid = text('a UUID such as "8f87ccde-bb56-4c2e-ab83-44982ef22df0"', (value) => {
-	const reason = format.uuidProblem(value);
-	return reason && `${quote(value)} is not a UUID (${reason})`;
-});
-
-const timestamp = text('an ISO 8601 timestamp such as "2015-05-01T12:30:00.000Z"', (value) => {
-	const reason = format.timestampProblem(value);
-	return reason && `${quote(value)} is not an ISO 8601 timestamp (${reason})`;
-});
-
-const duration = text('an ISO 8601 duration such as "PT1H30M"', (value) => {
-	const reason = format.durationProblem(value);
-	return reason && `${quote(value)} is not an ISO 8601 duration (${reason})`;
-});
-
-const LANGUAGE_TAG_EXAMPLES = '"en", "en-US" or "zh-Hant"';
-function languageTagProblem(tag: string): string | undefined {
-	if (format.isLanguageTag(tag)) return undefined;
-	return `${quote(tag)} is not a valid RFC 5646 language tag (like ${LANGUAGE_TAG_EXAMPLES})`;
-}
-const languageTag = text(`a language tag such as ${LANGUAGE_TAG_EXAMPLES}`, languageTagProblem);
-
-const mediaType = text('an Internet media type such as "application/pdf"', (value) =>
-	format.isMediaType(value)
-		? undefined
-		: `${quote(value)} is not an Internet media type (like "text/plain" or "application/pdf")`,
-);
-
-const sha2 = text('the hexadecimal SHA-2 hash of the attachment', (value) =>
-	format.isSha2Hex(value)
-		? undefined
-		: `${quote(value)} is not a SHA-2 hash: expected 64 hexadecimal characters for SHA-256 (or 56, 96 or 128 for the other SHA-2 sizes)`,
-);
-
-const statementVersion = text('an xAPI version such as "1.0.0"', (value) =>
-	format.isStatementVersion(value)
-		? undefined
-		: `${quote(value)} is not a supported xAPI version: use "1.0.0" (versions "1.0" and "1.0.x" are accepted)`,
-);
-
 /** An object keyed by text checked by `keyProblem`, its values checked by `valueProblem`. */
 function keyedObject(
 	expected: string,
 	keyProblem: (key: string) => string | undefined,
 	valueProblem: (value: unknown) => string | undefined = () => undefined,
 ) {
-	return z
-		.record(
-			z.string(),
-			z.unknown(),
-			says((value) => wrongKind(expected, value)),
-		)
-		.superRefine((object, context) => {
-			for (const [key, value] of Object.entries(object)) {
-				const keyMessage = keyProblem(key);
-				if (keyMessage !== undefined) report(context, [{ message: keyMessage, path: [key] }]);
-				const valueMessage = valueProblem(value);
-				if (valueMessage !== undefined) report(context, [{ message: valueMessage, path: [key] }]);
-			}
-		});
+	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
+		for (const [key, value] of Object.entries(object)) {
+			const keyMessage = keyProblem(key);
+			if (keyMessage !== undefined) report(context, [{ message: keyMessage, path: [key] }]);
+			const valueMessage = valueProblem(value);
+			if (valueMessage !== undefined) report(context, [{ message: valueMessage, path: [key] }]);
+		}
+	});
 }
 
 /** Keys are language tags, values are text (xAPI-Data 4.2). */
 const languageMap = keyedObject(
 	'a language map, an object such as {"en-US": "completed"}',
-	languageTagProblem,
+	format.languageTagProblem,
 	(value) => (typeof value === 'string' ? undefined : wrongKind('text', value)),
 ) as unknown as z.ZodType<Record<string, string>>;
 
 /** Keys are IRIs; values may be any JSON value, null included (xAPI-Data 4.1). */
-const extensions = keyedObject(`an object whose keys are IRIs such as ${IRI_EXAMPLE}`, (key) => {
-	const reason = format.iriProblem(key);
-	return reason && `the extension key ${quote(key)} is not an IRI: ${reason}`;
-});
-
-function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
-	return number.superRefine((value, context) => {
-		if (!isAllowed(value)) report(context, [{ message: explain(value) }]);
-	});
-}
+const extensions = keyedObject(
+	`an object whose keys are IRIs such as ${format.IRI_EXAMPLE}`,
+	(key) => {
+		const reason = format.iriProblem(key);
+		return reason && `the extension key ${quote(key)} is not an IRI: ${reason}`;
+	},
+);
 
 const IDENTIFIER_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
 const IDENTIFIER_LIST = listOf(IDENTIFIER_KEYS);
 
-const accountShape = shape({ homePage: irl, name: anyText });
+const accountShape = shape({ homePage: format.irl, name: anyText });
 const identifiers = {
-	mbox: mbox.optional(),
-	mbox_sha1sum: mboxSha1sum.optional(),
-	openid: uri.optional(),
+	mbox: format.mbox.optional(),
+	mbox_sha1sum: format.mboxSha1sum.optional(),
+	openid: format.uri.optional(),
 	account: accountShape.optional(),
 };
 const agentShape = shape({
@@ -344,25 +234,8 @@ const team = picked<Group>('a Group object', (value) => {
 	return byObjectType(value, ['Group'], group);
 });
 
-const INTERACTION_TYPES = [
-	'true-false',
-	'choice',
-	'fill-in',
-	'long-fill-in',
-	'matching',
-	'performance',
-	'sequencing',
-	'likert',
-	'numeric',
-	'other',
-] as const;
-type InteractionType = (typeof INTERACTION_TYPES)[number];
-
-const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
-type ComponentList = (typeof COMPONENT_LISTS)[number];
-
-/** Which interaction component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
-const LISTS_BY_INTERACTION_TYPE: Record<InteractionType, readonly ComponentList[]> = {
+/** The component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
+const LISTS_BY_INTERACTION_TYPE: Record<string, readonly string[]> = {
 	'true-false': [],
 	choice: ['choices'],
 	'fill-in': [],
@@ -374,6 +247,8 @@ const LISTS_BY_INTERACTION_TYPE: Record<InteractionType, readonly ComponentList[
 	numeric: [],
 	other: [],
 };
+const INTERACTION_TYPES = Object.keys(LISTS_BY_INTERACTION_TYPE) as [string, ...string[]];
+const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
 
 const interactionComponentShape = shape({ id: anyText, description: languageMap.optional() });
 const componentList = listOfItems(interactionComponentShape).optional();
@@ -381,8 +256,8 @@ const componentList = listOfItems(interactionComponentShape).optional();
 /** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
 function interactionRules(definition: Record<string, unknown>): Problem[] {
 	const interactionType = definition.interactionType;
-	const knownType = INTERACTION_TYPES.find((type) => type === interactionType);
-	const supported: readonly string[] = knownType ? LISTS_BY_INTERACTION_TYPE[knownType] : [];
+	const known = typeof interactionType === 'string' && INTERACTION_TYPES.includes(interactionType);
+	const supported = known ? LISTS_BY_INTERACTION_TYPE[interactionType] : [];
 	const problems: Problem[] = [];
 	if (interactionType === undefined && definition.correctResponsesPattern !== undefined) {
 		const message = 'is only allowed together with "interactionType"';
@@ -418,9 +293,14 @@ function interactionRules(definition: Record<string, unknown>): Problem[] {
 const activityDefinitionShape = shape({
 	name: languageMap.optional(),
 	description: languageMap.optional(),
-	type: iri.optional(),
-	moreInfo: irl.optional(),
-	interactionType: oneOf(INTERACTION_TYPES).optional(),
+	type: format.iri.optional(),
+	moreInfo: format.irl.optional(),
+	interactionType: z
+		.enum(
+			INTERACTION_TYPES,
+			says((given) => notAllowed(given, INTERACTION_TYPES)),
+		)
+		.optional(),
 	correctResponsesPattern: listOfItems(anyText).optional(),
 	choices: componentList,
 	scale: componentList,
@@ -432,12 +312,12 @@ const activityDefinitionShape = shape({
 
 const activityShape = shape({
 	objectType: literal('Activity').optional(),
-	id: iri,
+	id: format.iri,
 	definition: ruled(activityDefinitionShape, interactionRules).optional(),
 });
 export type Activity = z.infer<typeof activityShape>;
 
-const statementRefShape = shape({ objectType: literal('StatementRef'), id: uuid });
+const statementRefShape = shape({ objectType: literal('StatementRef'), id: format.uuid });
 export type StatementRef = z.infer<typeof statementRefShape>;
 
 /** A single Activity is accepted as well as a list (xAPI-Data 2.4.6.2.s4.b2). */
@@ -456,13 +336,13 @@ const contextActivitiesShape = shape({
 });
 
 const contextShape = shape({
-	registration: uuid.optional(),
+	registration: format.uuid.optional(),
 	instructor: actor.optional(),
 	team: team.optional(),
 	contextActivities: contextActivitiesShape.optional(),
 	revision: anyText.optional(),
 	platform: anyText.optional(),
-	language: languageTag.optional(),
+	language: format.languageTag.optional(),
 	statement: statementRefShape.optional(),
 	extensions: extensions.optional(),
 });
@@ -500,7 +380,7 @@ const resultShape = shape({
 	success: trueOrFalse.optional(),
 	completion: trueOrFalse.optional(),
 	response: anyText.optional(),
-	duration: duration.optional(),
+	duration: format.duration.optional(),
 	extensions: extensions.optional(),
 });
 
@@ -508,17 +388,17 @@ const SIGNATURE_USAGE_TYPE = 'http://adlnet.gov/expapi/attachments/signature';
 const SIGNATURE_CONTENT_TYPE = 'application/octet-stream';
 
 const attachmentShape = shape({
-	usageType: iri,
+	usageType: format.iri,
 	display: languageMap,
 	description: languageMap.optional(),
-	contentType: mediaType,
+	contentType: format.mediaType,
 	length: numberWhere(
 		(value) => Number.isInteger(value) && value >= 0,
 		(value) =>
 			`${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
 	),
-	sha2,
-	fileUrl: irl.optional(),
+	sha2: format.sha2,
+	fileUrl: format.irl.optional(),
 });
 
 /** Signatures are JSON web signatures sent as application/octet-stream (xAPI-Data 2.6). */
@@ -529,7 +409,7 @@ const attachment = ruled(attachmentShape, ({ usageType, contentType }) => {
 	return [{ message, path: ['contentType'] }];
 });
 
-const verbShape = shape({ id: iri, display: languageMap.optional() });
+const verbShape = shape({ id: format.iri, display: languageMap.optional() });
 
 const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'] as const;
@@ -537,29 +417,25 @@ const AGENT_OR_GROUP_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account', 'membe
 
 /** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
 function statementObject<T>(subStatement?: z.ZodTypeAny) {
+	const byType = new Map<unknown, z.ZodTypeAny | undefined>([
+		['Activity', activityShape],
+		['Agent', actor],
+		['Group', actor],
+		['StatementRef', statementRefShape],
+		['SubStatement', subStatement],
+	]);
 	return picked<T>('an Activity, Agent, Group, StatementRef or SubStatement object', (value) => {
-		switch (value.objectType) {
-			case undefined:
-				if (AGENT_OR_GROUP_KEYS.some((key) => value[key] !== undefined)) {
-					const message =
-						'is required when the object is an Agent or a Group: set it to "Agent" or "Group"';
-					return [{ message, path: ['objectType'] }];
-				}
-				return activityShape;
-			case 'Activity':
-				return activityShape;
-			case 'Agent':
-			case 'Group':
-				return actor;
-			case 'StatementRef':
-				return statementRefShape;
-			case 'SubStatement':
-				if (subStatement) return subStatement;
-				return [
-					{ message: 'a SubStatement cannot contain another SubStatement', path: ['objectType'] },
-				];
+		const objectType = value.objectType;
+		if (objectType === undefined && AGENT_OR_GROUP_KEYS.every((key) => value[key] === undefined)) {
+			return activityShape;
 		}
-		return [{ message: notAllowed(value.objectType, OBJECT_TYPES), path: ['objectType'] }];
+		const message =
+			objectType === undefined
+				? 'is required when the object is an Agent or a Group: set it to "Agent" or "Group"'
+				: objectType === 'SubStatement'
+					? 'a SubStatement cannot contain another SubStatement'
+					: notAllowed(objectType, OBJECT_TYPES);
+		return byType.get(objectType) ?? [{ message, path: ['objectType'] }];
 	});
 }
 
@@ -589,7 +465,7 @@ const core = {
 	verb: verbShape,
 	result: resultShape.optional(),
 	context: contextShape.optional(),
-	timestamp: timestamp.optional(),
+	timestamp: format.timestamp.optional(),
 	attachments: listOfItems(attachment).optional(),
 };
 
@@ -610,14 +486,14 @@ const subStatementShape = shape({
 export type SubStatement = z.infer<typeof subStatementShape>;
 
 const statementShape = shape({
-	id: uuid.optional(),
+	id: format.uuid.optional(),
 	...core,
 	object: statementObject<Activity | Agent | Group | StatementRef | SubStatement>(
 		ruled(subStatementShape, contextFitsObject),
 	),
-	stored: timestamp.optional(),
+	stored: format.timestamp.optional(),
 	authority: agentOrGroup(authorityGroup).optional(),
-	version: statementVersion.optional(),
+	version: format.statementVersion.optional(),
 });
 export type Statement = z.infer<typeof statementShape>;
 
@@ -632,32 +508,9 @@ export const statementSchema = chosen<Statement>(
 	(statement) => [...contextFitsObject(statement), ...voidingRules(statement)],
 );
 
-/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
-const PROPERTY_NAMES: readonly string[] = [
-	...new Set(
-		[
-			statementShape,
-			subStatementShape,
-			verbShape,
-			agentShape,
-			groupShape,
-			accountShape,
-			activityShape,
-			activityDefinitionShape,
-			interactionComponentShape,
-			statementRefShape,
-			resultShape,
-			scoreShape,
-			contextShape,
-			contextActivitiesShape,
-			attachmentShape,
-		].flatMap((object) => Object.keys(object.shape)),
-	),
-];
-
 function unknownProperty(key: string): string {
-	if (PROPERTY_NAMES.includes(key)) return 'is not allowed here';
-	const hint = caseHint(key, PROPERTY_NAMES);
+	if (PROPERTY_NAMES.has(key)) return 'is not allowed here';
+	const hint = caseHint(key, [...PROPERTY_NAMES]);
 	if (hint) {
 		return `is not an xAPI property: property names are case sensitive, did you mean "${hint}"?`;
 	}
