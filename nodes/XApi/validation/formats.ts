@@ -23,11 +23,21 @@ export function text(expected: string, explain?: (value: string) => string | und
 	});
 }
 
-function matching(expected: string, pattern: RegExp, problem: string) {
-	return text(expected, (value) =>
-		pattern.test(value) ? undefined : `${quote(value)} ${problem}`,
-	);
+/** Text in a format; `problem` says why a value is not `what` (undefined when it is). */
+function formatted(
+	expected: string,
+	what: string,
+	problem: (value: string) => string | undefined,
+	bracketed = false,
+) {
+	return text(expected, (value) => {
+		const reason = problem(value);
+		return reason && `${quote(value)} is not ${what}${bracketed ? ` (${reason})` : `: ${reason}`}`;
+	});
 }
+
+const unless = (pattern: RegExp, reason: string) => (value: string) =>
+	pattern.test(value) ? undefined : reason;
 
 // RFC 3987: a scheme, then a non-empty rest without characters IRIs never contain unescaped.
 const IRI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:./;
@@ -46,29 +56,22 @@ export function iriProblem(value: string): string | undefined {
 }
 
 export const IRI_EXAMPLE = '"http://example.com/xapi/activities/course-1"';
-export const iri = text(`an IRI (an identifier such as ${IRI_EXAMPLE})`, (value) => {
-	const reason = iriProblem(value);
-	return reason && `${quote(value)} is not an IRI: ${reason}`;
-});
+export const iri = formatted(`an IRI (an identifier such as ${IRI_EXAMPLE})`, 'an IRI', iriProblem);
 
-export const irl = text('a web address (IRL) such as "https://example.com/page"', (value) => {
-	const reason =
-		iriProblem(value) ??
-		(IRL_AUTHORITY.test(value)
-			? undefined
-			: 'expected a locator such as "https://example.com/page"');
-	return reason && `${quote(value)} is not a web address (IRL): ${reason}`;
-});
+const LOCATOR = 'expected a locator such as "https://example.com/page"';
+export const irl = formatted(
+	'a web address (IRL) such as "https://example.com/page"',
+	'a web address (IRL)',
+	(value) => iriProblem(value) ?? unless(IRL_AUTHORITY, LOCATOR)(value),
+);
 
 /** A URI is an IRI restricted to ASCII characters. */
-export const uri = text('a URI such as "https://openid.example.com/learner"', (value) => {
-	const reason =
-		iriProblem(value) ??
-		(!/[\u0080-\uFFFF]/.test(value)
-			? undefined
-			: 'it contains characters outside ASCII that must be percent-encoded');
-	return reason && `${quote(value)} is not a URI: ${reason}`;
-});
+const NON_ASCII = 'it contains characters outside ASCII that must be percent-encoded';
+export const uri = formatted(
+	'a URI such as "https://openid.example.com/learner"',
+	'a URI',
+	(value) => iriProblem(value) ?? unless(/^[\x20-\x7e]*$/, NON_ASCII)(value),
+);
 
 // "mailto:" followed by exactly one address: local part, "@", domain (or an address literal).
 const ATOM = "[A-Za-z0-9!#$%&'*+/=_~\\u0080-\\uFFFF-]+";
@@ -87,45 +90,57 @@ export const mbox = text(`a mailto address such as ${MBOX_EXAMPLE}`, (value) => 
 	return `${quote(value)} is not a mailto address: expected "mailto:" followed by one email address, like ${MBOX_EXAMPLE}`;
 });
 
-export const mboxSha1sum = matching(
+export const mboxSha1sum = formatted(
 	'the 40-character hexadecimal SHA-1 hash of a mailto address',
-	/^[0-9A-Fa-f]{40}$/,
-	'is not a SHA-1 hash: expected exactly 40 hexadecimal characters (0-9, a-f)',
+	'a SHA-1 hash',
+	unless(/^[0-9A-Fa-f]{40}$/, 'expected exactly 40 hexadecimal characters (0-9, a-f)'),
 );
 
 // SHA-224, SHA-256, SHA-384 and SHA-512 digests in hex.
-export const sha2 = matching(
+export const sha2 = formatted(
 	'the hexadecimal SHA-2 hash of the attachment',
-	/^(?:[0-9A-Fa-f]{56}|[0-9A-Fa-f]{64}|[0-9A-Fa-f]{96}|[0-9A-Fa-f]{128})$/,
-	'is not a SHA-2 hash: expected 64 hexadecimal characters for SHA-256 (or 56, 96 or 128 for the other SHA-2 sizes)',
+	'a SHA-2 hash',
+	unless(
+		/^(?:[0-9A-Fa-f]{56}|[0-9A-Fa-f]{64}|[0-9A-Fa-f]{96}|[0-9A-Fa-f]{128})$/,
+		'expected 64 hexadecimal characters for SHA-256 (or 56, 96 or 128 for the other SHA-2 sizes)',
+	),
 );
 
 // RFC 6838 type/subtype with optional parameters (token or quoted-string values).
-export const mediaType = matching(
+export const mediaType = formatted(
 	'an Internet media type such as "application/pdf"',
-	/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*\s*;?$/,
-	'is not an Internet media type (like "text/plain" or "application/pdf")',
+	'an Internet media type',
+	unless(
+		/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*\s*;?$/,
+		'like "text/plain" or "application/pdf"',
+	),
+	true,
 );
 
 // "1.0" or 1.0.x in Semantic Versioning 1.0.0 (optional pre-release suffix).
-export const statementVersion = matching(
+export const statementVersion = formatted(
 	'an xAPI version such as "1.0.0"',
-	/^1\.0(?:\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+)?)?$/,
-	'is not a supported xAPI version: use "1.0.0" (versions "1.0" and "1.0.x" are accepted)',
+	'a supported xAPI version',
+	unless(
+		/^1\.0(?:\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+)?)?$/,
+		'use "1.0.0" (versions "1.0" and "1.0.x" are accepted)',
+	),
 );
 
 // Standard string form, RFC 4122 variant (the first digit of the fourth group is 8, 9, a or b).
-const UUID =
-	/^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$/;
-const UUID_SHAPE = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
-
-export const uuid = text('a UUID such as "8f87ccde-bb56-4c2e-ab83-44982ef22df0"', (value) => {
-	if (UUID.test(value)) return undefined;
-	const reason = UUID_SHAPE.test(value)
-		? 'its fourth group must start with 8, 9, a or b (RFC 4122 variant)'
-		: 'expected 32 hexadecimal digits grouped 8-4-4-4-12, like "8f87ccde-bb56-4c2e-ab83-44982ef22df0"';
-	return `${quote(value)} is not a UUID (${reason})`;
-});
+const UUID_EXAMPLE = '"8f87ccde-bb56-4c2e-ab83-44982ef22df0"';
+export const uuid = formatted(
+	`a UUID such as ${UUID_EXAMPLE}`,
+	'a UUID',
+	(value) => {
+		if (/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/i.test(value))
+			return undefined;
+		return /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/i.test(value)
+			? 'its fourth group must start with 8, 9, a or b (RFC 4122 variant)'
+			: `expected 32 hexadecimal digits grouped 8-4-4-4-12, like ${UUID_EXAMPLE}`;
+	},
+	true,
+);
 
 // ISO 8601 combined date and time, extended (2015-05-01T12:30:00.000Z) or basic (20150501T123000Z) format.
 const TIMESTAMP_EXTENDED =
@@ -136,15 +151,9 @@ const TIMESTAMP_BASIC =
 const COMMON_TIMESTAMP =
 	/^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|\+(?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-function daysInMonth(year: number, month: number): number {
-	if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-	return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
 function timestampProblem(value: string): string | undefined {
 	if (COMMON_TIMESTAMP.test(value)) return undefined;
-	const timeStart = value.indexOf('T');
-	if (timeStart > 0 && /-00(?::?00)?$/.test(value.slice(timeStart))) {
+	if (/T.*-00(?::?00)?$/.test(value)) {
 		return 'a time zone offset of minus zero is not allowed; write UTC as "Z" or "+00:00"';
 	}
 	const parts = TIMESTAMP_EXTENDED.exec(value) ?? TIMESTAMP_BASIC.exec(value);
@@ -155,29 +164,30 @@ function timestampProblem(value: string): string | undefined {
 			return 'write the time zone offset with a colon, like "+01:00"';
 		return 'expected a date and time like "2015-05-01T12:30:00.000Z" or "2015-05-01T14:30:00+02:00"';
 	}
-	const [, year, month, day, hour, minute, second, zone] = parts;
-	const monthNumber = Number(month);
-	if (monthNumber < 1 || monthNumber > 12) return `month ${month} does not exist`;
-	if (Number(day) < 1 || Number(day) > daysInMonth(Number(year), monthNumber)) {
-		return `day ${day} does not exist in ${year}-${month}`;
-	}
+	const [, year, month, day, hour, minute, second = '00', zone = 'Z'] = parts;
+	const [y, m, d] = [Number(year), Number(month), Number(day)];
+	if (m < 1 || m > 12) return `month ${month} does not exist`;
+	const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+	const days = m === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+	if (d < 1 || d > days) return `day ${day} does not exist in ${year}-${month}`;
 	if (Number(hour) > 23) return `hour ${hour} does not exist (use 00 to 23)`;
 	if (Number(minute) > 59) return `minute ${minute} does not exist`;
 	// 60 is allowed for a leap second.
-	if (second !== undefined && Number(second) > 60) return `second ${second} does not exist`;
-	if (zone === undefined || zone === 'Z') return undefined;
-	if (Number(zone.slice(1, 3)) > 23 || (zone.length > 3 && Number(zone.slice(-2)) > 59)) {
+	if (Number(second) > 60) return `second ${second} does not exist`;
+	if (
+		zone !== 'Z' &&
+		(Number(zone.slice(1, 3)) > 23 || Number(zone.slice(3).replace(':', '')) > 59)
+	) {
 		return `the time zone offset "${zone}" does not exist`;
 	}
 	return undefined;
 }
 
-export const timestamp = text(
+export const timestamp = formatted(
 	'an ISO 8601 timestamp such as "2015-05-01T12:30:00.000Z"',
-	(value) => {
-		const reason = timestampProblem(value);
-		return reason && `${quote(value)} is not an ISO 8601 timestamp (${reason})`;
-	},
+	'an ISO 8601 timestamp',
+	timestampProblem,
+	true,
 );
 
 // ISO 8601:2004 4.4.3.2: PnYnMnDTnHnMnS or PnW; only the smallest unit given may have a fraction.
@@ -211,10 +221,12 @@ function durationProblem(value: string): string | undefined {
 	return 'expected a form like "PT4H35M59.14S", "P16559.14S", "P3Y1M29DT4H35M59.14S", "P3Y" or "P4W"';
 }
 
-export const duration = text('an ISO 8601 duration such as "PT1H30M"', (value) => {
-	const reason = durationProblem(value);
-	return reason && `${quote(value)} is not an ISO 8601 duration (${reason})`;
-});
+export const duration = formatted(
+	'an ISO 8601 duration such as "PT1H30M"',
+	'an ISO 8601 duration',
+	durationProblem,
+	true,
+);
 
 // RFC 5646 language tags: the langtag production, private-use tags and the irregular grandfathered tags.
 const LANGUAGE = '(?:[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})'; // with up to three extlangs
@@ -224,11 +236,8 @@ const PRIVATE_USE = '(?:[Xx](?:-[A-Za-z0-9]{1,8})+)';
 const LANGTAG = new RegExp(
 	`^(?:${LANGUAGE}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\\d{3}))?${VARIANT}*${EXTENSION}*(?:-${PRIVATE_USE})?|${PRIVATE_USE})$`,
 );
-const IRREGULAR_GRANDFATHERED = new Set(
-	'en-gb-oed i-ami i-bnn i-default i-enochian i-hak i-klingon i-lux i-mingo i-navajo i-pwn i-tao i-tay i-tsu sgn-be-fr sgn-be-nl sgn-ch-de'.split(
-		' ',
-	),
-);
+const IRREGULAR_GRANDFATHERED =
+	/^(?:en-gb-oed|i-(?:ami|bnn|default|enochian|hak|klingon|lux|mingo|navajo|pwn|tao|tay|tsu)|sgn-(?:be-fr|be-nl|ch-de))$/i;
 
 /** RFC 5646 also makes a tag invalid when it repeats a variant or an extension singleton. */
 function hasRepeatedSubtags(tag: string): boolean {
@@ -247,24 +256,12 @@ function hasRepeatedSubtags(tag: string): boolean {
 	return false;
 }
 
-// Language maps repeat the same few tags constantly; remember recent answers.
-const languageTagCache = new Map<string, boolean>();
-
-function isLanguageTag(tag: string): boolean {
-	let valid = languageTagCache.get(tag);
-	if (valid !== undefined) return valid;
-	valid =
-		IRREGULAR_GRANDFATHERED.has(tag.toLowerCase()) ||
-		(LANGTAG.test(tag) && !hasRepeatedSubtags(tag));
-	if (languageTagCache.size >= 512) languageTagCache.clear();
-	languageTagCache.set(tag, valid);
-	return valid;
-}
-
 const LANGUAGE_TAG_EXAMPLES = '"en", "en-US" or "zh-Hant"';
 
 export function languageTagProblem(tag: string): string | undefined {
-	if (isLanguageTag(tag)) return undefined;
+	if (IRREGULAR_GRANDFATHERED.test(tag) || (LANGTAG.test(tag) && !hasRepeatedSubtags(tag))) {
+		return undefined;
+	}
 	return `${quote(tag)} is not a valid RFC 5646 language tag (like ${LANGUAGE_TAG_EXAMPLES})`;
 }
 

@@ -2,9 +2,9 @@
  * Strict validation of one xAPI 1.0.3 statement as it would be POSTed to a record store: the
  * statement is returned as given when valid, else every problem, each naming its property.
  */
-import { statementSchema, type Problem, type Statement } from './schemas';
+import { statementSchema, type Statement } from './schemas';
 
-export type { Activity, Agent, Group, Statement, StatementRef, SubStatement } from './schemas';
+export type { Statement };
 
 export interface ValidationIssue {
 	/** Where the problem is, relative to the statement, e.g. `context.contextActivities.parent[0].id`. */
@@ -34,8 +34,8 @@ export function validateStatement(statement: unknown): StatementValidation {
 	const result = statementSchema.safeParse(statement);
 	if (result.success) return { ok: true, statement: statement as Statement };
 	const issues = new Map<string, ValidationIssue>();
-	for (const { path, message } of result.error.issues as Problem[]) {
-		const issue = { path: formatPath(path ?? []), message };
+	for (const { path, message } of result.error.issues) {
+		const issue = { path: formatPath(path), message };
 		issues.set(`${issue.path}\u0000${message}`, issue);
 	}
 	return { ok: false, issues: [...issues.values()] };

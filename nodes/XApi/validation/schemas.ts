@@ -1,9 +1,9 @@
 /**
  * xAPI 1.0.3 statements as zod schemas (xAPI-Data 2.2 to 2.4 and 4.x): every rule the
- * specification makes a record store enforce, and no property it does not define. Objects whose
- * shape depends on the data (an actor is an Agent or a Group by its "objectType") and rules that
- * span properties are `picked`: the rules see the value whether or not its parts are right, so a
- * statement's problems are all reported at once, the same under zod 3.25 and zod 4.
+ * specification makes a record store enforce, and no property it does not define. Where the
+ * shape depends on the data (an actor is an Agent or a Group by its "objectType"), or a rule spans
+ * properties, the schema is `chosen`: its rules see the value whatever its parts hold, so every
+ * problem of a statement is reported at once, the same under zod 3.25 and zod 4.
  */
 import { z } from 'zod';
 
@@ -11,52 +11,23 @@ import { caseHint, isPlainObject, listOf, notAllowed, quote, wrongKind } from '.
 import * as format from './formats';
 import { says, text, wrong } from './formats';
 
-type Path = Array<string | number>;
-export interface Problem {
-	message: string;
-	path?: Path;
-}
+/** A message and the path, relative to the value checked, of what it is about. */
+type Problem = [message: string, ...path: Array<string | number>];
 type Rules = (value: Record<string, unknown>) => Problem[];
+type Pick = z.ZodTypeAny | Problem[];
 
 function report(context: z.RefinementCtx, problems: readonly Problem[]): void {
-	for (const { message, path } of problems) context.addIssue({ code: 'custom', message, path });
+	for (const [message, ...path] of problems) context.addIssue({ code: 'custom', message, path });
 }
 
-function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
-	return z.number(wrong('a number')).superRefine((value, context) => {
-		if (!isAllowed(value)) report(context, [{ message: explain(value) }]);
-	});
+/** A zod issue as problems: unknown properties one by one, every other issue as worded. */
+function problemsOf(issue: z.ZodIssue): Problem[] {
+	if (issue.code !== 'unrecognized_keys') return [[issue.message, ...issue.path]];
+	return issue.keys.map((key) => [unknownProperty(key), ...issue.path, key]);
 }
 
-/** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
-const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
-
-const trueOrFalse = z.boolean(wrong('true or false'));
-const anyText = text('text');
-const literal = <T extends string>(value: T) =>
-	z.literal(
-		value,
-		says((given) => notAllowed(given, [value])),
-	);
-const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
-
-/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
-const PROPERTY_NAMES = new Set<string>();
-
-/** An object with exactly these properties (xAPI allows no others). */
-function shape<S extends z.ZodRawShape>(properties: S) {
-	for (const name of Object.keys(properties)) PROPERTY_NAMES.add(name);
-	return z.object(properties, wrong('an object')).strict();
-}
-
-/**
- * A schema picked from the value itself, or the problems that prevent picking one; `rules`
- * (properties that depend on each other) are checked first, whatever the parts hold.
- */
-function chosen<T>(
-	pick: (value: unknown) => z.ZodTypeAny | Problem[],
-	rules?: Rules,
-): z.ZodType<T> {
+/** The schema `pick` chooses for the value, or its problems; `rules` are checked first. */
+function chosen<T>(pick: (value: unknown) => Pick, rules?: Rules): z.ZodType<T> {
 	const schema = z.unknown().superRefine((value, context) => {
 		if (rules && isPlainObject(value)) report(context, rules(value));
 		const choice = pick(value);
@@ -70,26 +41,52 @@ function chosen<T>(
 /** `chosen` for objects: anything else is refused as not `expected`. */
 function picked<T>(
 	expected: string,
-	pick: (value: Record<string, unknown>) => z.ZodTypeAny | Problem[],
+	pick: (value: Record<string, unknown>) => Pick,
 	rules?: Rules,
-): z.ZodType<T> {
-	return chosen<T>(
-		(value) => (isPlainObject(value) ? pick(value) : [{ message: wrongKind(expected, value) }]),
-		rules,
+) {
+	const refuse = (value: unknown): Problem[] => [[wrongKind(expected, value)]];
+	return chosen<T>((value) => (isPlainObject(value) ? pick(value) : refuse(value)), rules);
+}
+
+const ruled = <S extends z.ZodTypeAny>(schema: S, rules: Rules) =>
+	picked<z.infer<S>>('an object', () => schema, rules);
+
+/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
+const PROPERTY_NAMES = new Set<string>();
+
+/** An object with exactly these properties (xAPI allows no others). */
+function shape<S extends z.ZodRawShape>(properties: S) {
+	for (const name of Object.keys(properties)) PROPERTY_NAMES.add(name);
+	return z.object(properties, wrong('an object')).strict();
+}
+
+function unknownProperty(key: string): string {
+	if (PROPERTY_NAMES.has(key)) return 'is not allowed here';
+	const hint = caseHint(key, [...PROPERTY_NAMES]);
+	if (hint)
+		return `is not an xAPI property: property names are case sensitive, did you mean "${hint}"?`;
+	return 'is not an xAPI property; remove it (xAPI allows no extra properties: put custom data in "extensions")';
+}
+
+const anyText = text('text');
+const trueOrFalse = z.boolean(wrong('true or false'));
+const literal = <T extends string>(value: T) =>
+	z.literal(
+		value,
+		says((given) => notAllowed(given, [value])),
 	);
+const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
+
+function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
+	return z.number(wrong('a number')).superRefine((value, context) => {
+		if (!isAllowed(value)) report(context, [[explain(value)]]);
+	});
 }
 
-function ruled<S extends z.ZodTypeAny>(schema: S, rules: Rules, expected = 'an object') {
-	return picked<z.infer<S>>(expected, () => schema, rules);
-}
+/** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
+const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
 
-/** A zod issue as problems: unknown properties one by one, every other issue as worded. */
-function problemsOf(issue: z.ZodIssue): Problem[] {
-	if (issue.code !== 'unrecognized_keys') return [{ message: issue.message, path: issue.path }];
-	return issue.keys.map((key) => ({ message: unknownProperty(key), path: [...issue.path, key] }));
-}
-
-/** An object keyed by text checked by `keyProblem`, its values checked by `valueProblem`. */
+/** An object whose keys `keyProblem` checks, and whose values `valueProblem` checks. */
 function keyedObject(
 	expected: string,
 	keyProblem: (key: string) => string | undefined,
@@ -97,10 +94,11 @@ function keyedObject(
 ) {
 	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
 		for (const [key, value] of Object.entries(object)) {
-			const keyMessage = keyProblem(key);
-			if (keyMessage !== undefined) report(context, [{ message: keyMessage, path: [key] }]);
-			const valueMessage = valueProblem(value);
-			if (valueMessage !== undefined) report(context, [{ message: valueMessage, path: [key] }]);
+			const problems = [keyProblem(key), valueProblem(value)].filter((message) => message);
+			report(
+				context,
+				problems.map((message): Problem => [message as string, key]),
+			);
 		}
 	});
 }
@@ -121,11 +119,15 @@ const extensions = keyedObject(
 	},
 );
 
-const IDENTIFIER_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
-const IDENTIFIER_LIST = listOf(IDENTIFIER_KEYS);
+const IDENTIFIERS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
+const identifiersUsed = (value: Record<string, unknown>) =>
+	IDENTIFIERS.filter((key) => value[key] !== undefined);
+const tooMany = (kind: string, used: string[]): Problem[] => [
+	[`${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`],
+];
 
 const accountShape = shape({ homePage: format.irl, name: anyText });
-const identifiers = {
+const identifierShape = {
 	mbox: format.mbox.optional(),
 	mbox_sha1sum: format.mboxSha1sum.optional(),
 	openid: format.uri.optional(),
@@ -134,104 +136,87 @@ const identifiers = {
 const agentShape = shape({
 	objectType: literal('Agent').optional(),
 	name: anyText.optional(),
-	...identifiers,
+	...identifierShape,
 });
-export type Agent = z.infer<typeof agentShape>;
-
-function identifiersUsed(value: Record<string, unknown>): string[] {
-	return IDENTIFIER_KEYS.filter((key) => value[key] !== undefined);
-}
-
-function tooManyIdentifiers(kind: string, used: string[]): Problem[] {
-	const message = `${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`;
-	return [{ message }];
-}
+type Agent = z.infer<typeof agentShape>;
 
 /** An Agent has exactly one inverse functional identifier (xAPI-Data 2.4.2.1). */
 const agent = ruled(agentShape, (value) => {
 	const used = identifiersUsed(value);
-	if (used.length === 0) {
-		return [{ message: `an Agent must be identified by one of ${IDENTIFIER_LIST}, but has none` }];
-	}
-	return used.length > 1 ? tooManyIdentifiers('an Agent', used) : [];
+	if (used.length > 1) return tooMany('an Agent', used);
+	const none = `an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`;
+	return used.length === 0 ? [[none]] : [];
 });
 
 /** `schema` when "objectType" is absent or allowed, else what is wrong with it. */
 function byObjectType(
 	value: Record<string, unknown>,
-	allowed: readonly string[],
+	allowed: string[],
 	schema: z.ZodTypeAny,
-): z.ZodTypeAny | Problem[] {
+): Pick {
 	const objectType = value.objectType;
 	if (objectType === undefined || allowed.includes(objectType as string)) return schema;
-	return [{ message: notAllowed(objectType, allowed), path: ['objectType'] }];
+	return [[notAllowed(objectType, allowed), 'objectType']];
 }
 
 /** Members are Agents; Groups cannot be nested (xAPI-Data 2.4.2.2). */
 const memberAgent = picked<Agent>('an Agent object', (value) => {
 	if (value.objectType !== 'Group') return byObjectType(value, ['Agent'], agent);
-	const message = 'a Group cannot be a member of another Group: members must be Agents';
-	return [{ message, path: ['objectType'] }];
+	return [['a Group cannot be a member of another Group: members must be Agents', 'objectType']];
 });
 
 const groupShape = shape({
 	objectType: literal('Group'),
 	name: anyText.optional(),
 	member: listOfItems(memberAgent).optional(),
-	...identifiers,
+	...identifierShape,
 });
-export type Group = z.infer<typeof groupShape>;
+type Group = z.infer<typeof groupShape>;
 
 /** Anonymous Groups list members; identified Groups have exactly one identifier (xAPI-Data 2.4.2.2). */
-const group = ruled(groupShape, (value) => {
+const group = ruled(groupShape, (value): Problem[] => {
 	const used = identifiersUsed(value);
-	if (used.length > 1) return tooManyIdentifiers('a Group', used);
+	if (used.length > 1) return tooMany('a Group', used);
 	if (used.length === 1) return [];
 	if (value.member === undefined) {
-		const message = `is required for an anonymous Group (a Group without ${IDENTIFIER_LIST})`;
-		return [{ message, path: ['member'] }];
+		return [
+			[`is required for an anonymous Group (a Group without ${listOf(IDENTIFIERS)})`, 'member'],
+		];
 	}
-	if (Array.isArray(value.member) && value.member.length === 0) {
-		return [{ message: 'an anonymous Group must list at least one member', path: ['member'] }];
-	}
-	return [];
+	const empty = Array.isArray(value.member) && value.member.length === 0;
+	return empty ? [['an anonymous Group must list at least one member', 'member']] : [];
 });
 
 /** For 3-legged OAuth: an anonymous Group of exactly two Agents (xAPI-Data 2.4.9). */
-const authorityGroup = ruled(groupShape, (value) => {
+const authorityGroup = ruled(groupShape, ({ member, ...value }) => {
 	const problems: Problem[] = [];
 	const used = identifiersUsed(value);
 	if (used.length > 0) {
-		problems.push({
-			message: `a Group as authority must be anonymous: remove ${listOf(used, 'and')}`,
-		});
+		problems.push([`a Group as authority must be anonymous: remove ${listOf(used, 'and')}`]);
 	}
-	const member = value.member;
-	if (member === undefined) {
-		problems.push({ message: 'is required: list the application and the user', path: ['member'] });
-	}
+	if (member === undefined)
+		problems.push(['is required: list the application and the user', 'member']);
 	if (Array.isArray(member) && member.length !== 2) {
 		const count = `exactly two members (the application and the user), but has ${member.length}`;
-		problems.push({ message: `a Group as authority must have ${count}`, path: ['member'] });
+		problems.push([`a Group as authority must have ${count}`, 'member']);
 	}
 	return problems;
 });
 
-function agentOrGroup(groupSchema: z.ZodTypeAny) {
-	return picked<Agent | Group>('an Agent or Group object', (value) =>
+const agentOrGroup = (groupSchema: z.ZodTypeAny) =>
+	picked<Agent | Group>('an Agent or Group object', (value) =>
 		byObjectType(value, ['Agent', 'Group'], value.objectType === 'Group' ? groupSchema : agent),
 	);
-}
 const actor = agentOrGroup(group);
 
 /** context.team is always a Group (xAPI-Data 2.4.6). */
 const team = picked<Group>('a Group object', (value) => {
-	if (value.objectType === undefined || value.objectType === 'Agent') {
-		const message =
-			'must be a Group: set "objectType" to "Group" and list its members or give it one identifier';
-		return [{ message }];
+	if (value.objectType !== undefined && value.objectType !== 'Agent') {
+		return byObjectType(value, ['Group'], group);
 	}
-	return byObjectType(value, ['Group'], group);
+	return [
+		['must be a Group: set "objectType" to "Group" and list its members or give it one identifier'],
+	];
 });
 
 /** The component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
@@ -250,45 +235,45 @@ const LISTS_BY_INTERACTION_TYPE: Record<string, readonly string[]> = {
 const INTERACTION_TYPES = Object.keys(LISTS_BY_INTERACTION_TYPE) as [string, ...string[]];
 const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
 
-const interactionComponentShape = shape({ id: anyText, description: languageMap.optional() });
-const componentList = listOfItems(interactionComponentShape).optional();
-
 /** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
 function interactionRules(definition: Record<string, unknown>): Problem[] {
-	const interactionType = definition.interactionType;
-	const known = typeof interactionType === 'string' && INTERACTION_TYPES.includes(interactionType);
-	const supported = known ? LISTS_BY_INTERACTION_TYPE[interactionType] : [];
+	const type = definition.interactionType;
+	const known = typeof type === 'string' && INTERACTION_TYPES.includes(type);
+	const supported = known ? LISTS_BY_INTERACTION_TYPE[type] : [];
 	const problems: Problem[] = [];
-	if (interactionType === undefined && definition.correctResponsesPattern !== undefined) {
-		const message = 'is only allowed together with "interactionType"';
-		problems.push({ message, path: ['correctResponsesPattern'] });
+	if (type === undefined && definition.correctResponsesPattern !== undefined) {
+		problems.push(['is only allowed together with "interactionType"', 'correctResponsesPattern']);
 	}
-	for (const listName of COMPONENT_LISTS) {
-		const components = definition[listName];
+	for (const list of COMPONENT_LISTS) {
+		const components = definition[list];
 		if (components === undefined) continue;
-		if (!supported.includes(listName)) {
-			const allowedWith = INTERACTION_TYPES.filter((type) =>
-				LISTS_BY_INTERACTION_TYPE[type].includes(listName),
-			);
-			const current =
-				typeof interactionType === 'string' ? `, not "${interactionType}"` : ', which is missing';
-			const message = `is only allowed when "interactionType" is ${listOf(allowedWith)}${current}`;
-			problems.push({ message, path: [listName] });
+		if (!supported.includes(list)) {
+			const allowed = INTERACTION_TYPES.filter((t) => LISTS_BY_INTERACTION_TYPE[t].includes(list));
+			const current = typeof type === 'string' ? `, not "${type}"` : ', which is missing';
+			problems.push([
+				`is only allowed when "interactionType" is ${listOf(allowed)}${current}`,
+				list,
+			]);
 		}
-		if (!Array.isArray(components)) continue;
-		const seen = new Set<string>();
-		components.forEach((component: unknown, index) => {
+		const seen = new Set<unknown>();
+		(Array.isArray(components) ? components : []).forEach((component: unknown, index) => {
 			const id = isPlainObject(component) ? component.id : undefined;
 			if (typeof id !== 'string') return;
-			if (seen.has(id)) {
-				const message = `${quote(id)} is used twice in "${listName}": ids must be distinct`;
-				problems.push({ message, path: [listName, index, 'id'] });
-			}
+			if (seen.has(id))
+				problems.push([
+					`${quote(id)} is used twice in "${list}": ids must be distinct`,
+					list,
+					index,
+					'id',
+				]);
 			seen.add(id);
 		});
 	}
 	return problems;
 }
+
+const interactionComponentShape = shape({ id: anyText, description: languageMap.optional() });
+const componentList = listOfItems(interactionComponentShape).optional();
 
 const activityDefinitionShape = shape({
 	name: languageMap.optional(),
@@ -315,17 +300,17 @@ const activityShape = shape({
 	id: format.iri,
 	definition: ruled(activityDefinitionShape, interactionRules).optional(),
 });
-export type Activity = z.infer<typeof activityShape>;
+type Activity = z.infer<typeof activityShape>;
 
 const statementRefShape = shape({ objectType: literal('StatementRef'), id: format.uuid });
-export type StatementRef = z.infer<typeof statementRefShape>;
+type StatementRef = z.infer<typeof statementRefShape>;
 
 /** A single Activity is accepted as well as a list (xAPI-Data 2.4.6.2.s4.b2). */
 const activityList = listOfItems(activityShape);
 const activityOrList = chosen<Activity | Activity[]>((value) => {
 	if (Array.isArray(value)) return activityList;
 	if (isPlainObject(value)) return activityShape;
-	return [{ message: wrongKind('a list of Activities (or a single Activity object)', value) }];
+	return [[wrongKind('a list of Activities (or a single Activity object)', value)]];
 });
 
 const contextActivitiesShape = shape({
@@ -352,15 +337,13 @@ function scoreRangeRules({ raw, min, max }: Record<string, unknown>): Problem[] 
 	const problems: Problem[] = [];
 	if (typeof min === 'number' && typeof max === 'number' && min > max) {
 		const message = `${min} is greater than "max" (${max}): the lowest possible score cannot exceed the highest`;
-		problems.push({ message, path: ['min'] });
+		problems.push([message, 'min']);
 	}
 	if (typeof raw !== 'number') return problems;
-	if (typeof min === 'number' && raw < min) {
-		problems.push({ message: `${raw} is below "min" (${min})`, path: ['raw'] });
-	}
-	if (typeof max === 'number' && raw > max) {
-		problems.push({ message: `${raw} is above "max" (${max})`, path: ['raw'] });
-	}
+	if (typeof min === 'number' && raw < min)
+		problems.push([`${raw} is below "min" (${min})`, 'raw']);
+	if (typeof max === 'number' && raw > max)
+		problems.push([`${raw} is above "max" (${max})`, 'raw']);
 	return problems;
 }
 
@@ -384,9 +367,6 @@ const resultShape = shape({
 	extensions: extensions.optional(),
 });
 
-const SIGNATURE_USAGE_TYPE = 'http://adlnet.gov/expapi/attachments/signature';
-const SIGNATURE_CONTENT_TYPE = 'application/octet-stream';
-
 const attachmentShape = shape({
 	usageType: format.iri,
 	display: languageMap,
@@ -401,19 +381,21 @@ const attachmentShape = shape({
 	fileUrl: format.irl.optional(),
 });
 
+const SIGNATURE = 'http://adlnet.gov/expapi/attachments/signature';
+const SIGNATURE_TYPE = 'application/octet-stream';
+
 /** Signatures are JSON web signatures sent as application/octet-stream (xAPI-Data 2.6). */
-const attachment = ruled(attachmentShape, ({ usageType, contentType }) => {
-	if (usageType !== SIGNATURE_USAGE_TYPE || typeof contentType !== 'string') return [];
-	if (contentType === SIGNATURE_CONTENT_TYPE) return [];
-	const message = `${quote(contentType)} is not allowed for a signature: signature attachments use "${SIGNATURE_CONTENT_TYPE}"`;
-	return [{ message, path: ['contentType'] }];
+const attachment = ruled(attachmentShape, ({ usageType, contentType }): Problem[] => {
+	if (usageType !== SIGNATURE || typeof contentType !== 'string' || contentType === SIGNATURE_TYPE)
+		return [];
+	const message = `${quote(contentType)} is not allowed for a signature: signature attachments use "${SIGNATURE_TYPE}"`;
+	return [[message, 'contentType']];
 });
 
 const verbShape = shape({ id: format.iri, display: languageMap.optional() });
 
-const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
-const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'] as const;
-const AGENT_OR_GROUP_KEYS = ['mbox', 'mbox_sha1sum', 'openid', 'account', 'member'];
+const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'];
+const AGENT_OR_GROUP_KEYS = [...IDENTIFIERS, 'member'];
 
 /** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
 function statementObject<T>(subStatement?: z.ZodTypeAny) {
@@ -435,7 +417,7 @@ function statementObject<T>(subStatement?: z.ZodTypeAny) {
 				: objectType === 'SubStatement'
 					? 'a SubStatement cannot contain another SubStatement'
 					: notAllowed(objectType, OBJECT_TYPES);
-		return byType.get(objectType) ?? [{ message, path: ['objectType'] }];
+		return byType.get(objectType) ?? [[message, 'objectType']];
 	});
 }
 
@@ -443,24 +425,24 @@ function statementObject<T>(subStatement?: z.ZodTypeAny) {
 function contextFitsObject({ context, object }: Record<string, unknown>): Problem[] {
 	if (!isPlainObject(context) || !isPlainObject(object)) return [];
 	const objectType = object.objectType;
-	if (objectType === 'Activity' || !OBJECT_TYPES.some((type) => type === objectType)) return [];
+	if (objectType === 'Activity' || !OBJECT_TYPES.includes(objectType as string)) return [];
 	const article = objectType === 'Agent' ? 'an' : 'a';
 	const message = `is only allowed when the object is an Activity, but the object is ${article} ${objectType}`;
 	return ['revision', 'platform']
 		.filter((key) => context[key] !== undefined)
-		.map((key) => ({ message, path: ['context', key] }));
+		.map((key) => [message, 'context', key]);
 }
 
 /** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
 function voidingRules({ verb, object }: Record<string, unknown>): Problem[] {
-	if (!isPlainObject(verb) || verb.id !== VOIDED_VERB || !isPlainObject(object)) return [];
-	if (object.objectType === 'StatementRef') return [];
+	if (!isPlainObject(verb) || verb.id !== 'http://adlnet.gov/expapi/verbs/voided') return [];
+	if (!isPlainObject(object) || object.objectType === 'StatementRef') return [];
 	const message =
 		'must be "StatementRef" because the verb is "voided": a voiding statement refers to the statement it voids by id';
-	return [{ message, path: ['object', 'objectType'] }];
+	return [[message, 'object', 'objectType']];
 }
 
-const core = {
+const coreShape = {
 	actor,
 	verb: verbShape,
 	result: resultShape.optional(),
@@ -476,18 +458,18 @@ function notInSubStatement(key: string) {
 
 const subStatementShape = shape({
 	objectType: literal('SubStatement'),
-	...core,
+	...coreShape,
 	object: statementObject<Activity | Agent | Group | StatementRef>(),
 	id: notInSubStatement('id'),
 	stored: notInSubStatement('stored'),
 	version: notInSubStatement('version'),
 	authority: notInSubStatement('authority'),
 });
-export type SubStatement = z.infer<typeof subStatementShape>;
+type SubStatement = z.infer<typeof subStatementShape>;
 
 const statementShape = shape({
 	id: format.uuid.optional(),
-	...core,
+	...coreShape,
 	object: statementObject<Activity | Agent | Group | StatementRef | SubStatement>(
 		ruled(subStatementShape, contextFitsObject),
 	),
@@ -500,19 +482,8 @@ export type Statement = z.infer<typeof statementShape>;
 /** A whole statement as POSTed to a record store (xAPI-Data 2.4, Communication 2.1.2). */
 export const statementSchema = chosen<Statement>(
 	(value) => {
-		if (Array.isArray(value)) return [{ message: 'must be one statement object, not a list' }];
-		return isPlainObject(value)
-			? statementShape
-			: [{ message: wrongKind('a statement object', value) }];
+		if (Array.isArray(value)) return [['must be one statement object, not a list']];
+		return isPlainObject(value) ? statementShape : [[wrongKind('a statement object', value)]];
 	},
 	(statement) => [...contextFitsObject(statement), ...voidingRules(statement)],
 );
-
-function unknownProperty(key: string): string {
-	if (PROPERTY_NAMES.has(key)) return 'is not allowed here';
-	const hint = caseHint(key, [...PROPERTY_NAMES]);
-	if (hint) {
-		return `is not an xAPI property: property names are case sensitive, did you mean "${hint}"?`;
-	}
-	return 'is not an xAPI property; remove it (xAPI allows no extra properties: put custom data in "extensions")';
-}
