@@ -258,8 +258,14 @@ function hasRepeatedSubtags(tag: string): boolean {
 
 const LANGUAGE_TAG_EXAMPLES = '"en", "en-US" or "zh-Hant"';
 
+// Language maps repeat the same few tags constantly; remember recent answers.
+const validTags = new Set<string>();
+
 export function languageTagProblem(tag: string): string | undefined {
+	if (validTags.has(tag)) return undefined;
 	if (IRREGULAR_GRANDFATHERED.test(tag) || (LANGTAG.test(tag) && !hasRepeatedSubtags(tag))) {
+		if (validTags.size >= 512) validTags.clear();
+		validTags.add(tag);
 		return undefined;
 	}
 	return `${quote(tag)} is not a valid RFC 5646 language tag (like ${LANGUAGE_TAG_EXAMPLES})`;

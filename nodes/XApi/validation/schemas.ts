@@ -141,11 +141,11 @@ const agentShape = shape({
 type Agent = z.infer<typeof agentShape>;
 
 /** An Agent has exactly one inverse functional identifier (xAPI-Data 2.4.2.1). */
-const agent = ruled(agentShape, (value) => {
+const agent = ruled(agentShape, (value): Problem[] => {
 	const used = identifiersUsed(value);
+	if (used.length === 1) return [];
 	if (used.length > 1) return tooMany('an Agent', used);
-	const none = `an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`;
-	return used.length === 0 ? [[none]] : [];
+	return [[`an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`]];
 });
 
 /** `schema` when "objectType" is absent or allowed, else what is wrong with it. */
