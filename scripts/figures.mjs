@@ -59,11 +59,14 @@ let missing = false;
 const sources = filesUnder(path.join(root, 'nodes'), (name) => name.endsWith('.ts'));
 const totals = sources
 	.map((file) => countLines(fs.readFileSync(file, 'utf8')))
-	.reduce((sum, count) => ({
-		all: sum.all + count.all,
-		nonBlank: sum.nonBlank + count.nonBlank,
-		comment: sum.comment + count.comment,
-	}));
+	.reduce(
+		(sum, count) => ({
+			all: sum.all + count.all,
+			nonBlank: sum.nonBlank + count.nonBlank,
+			comment: sum.comment + count.comment,
+		}),
+		{ all: 0, nonBlank: 0, comment: 0 },
+	);
 say(
 	'lines under nodes/',
 	totals.nonBlank,
