@@ -13,7 +13,8 @@ import { says, text, wrong } from './formats';
 
 /** A message and the path, relative to the value checked, of what it is about. */
 type Problem = [message: string, ...path: Array<string | number>];
-type Rules = (value: Record<string, unknown>) => Problem[];
+type Json = Record<string, unknown>;
+type Rules = (value: Json) => Problem[];
 type Pick = z.ZodTypeAny | Problem[];
 
 function report(context: z.RefinementCtx, problems: readonly Problem[]): void {
@@ -39,11 +40,7 @@ function chosen<T>(pick: (value: unknown) => Pick, rules?: Rules): z.ZodType<T> 
 }
 
 /** `chosen` for objects: anything else is refused as not `expected`. */
-function picked<T>(
-	expected: string,
-	pick: (value: Record<string, unknown>) => Pick,
-	rules?: Rules,
-) {
+function picked<T>(expected: string, pick: (value: Json) => Pick, rules?: Rules) {
 	const refuse = (value: unknown): Problem[] => [[wrongKind(expected, value)]];
 	return chosen<T>((value) => (isPlainObject(value) ? pick(value) : refuse(value)), rules);
 }
@@ -70,11 +67,8 @@ function unknownProperty(key: string): string {
 
 const anyText = text('text');
 const trueOrFalse = z.boolean(wrong('true or false'));
-const literal = <T extends string>(value: T) =>
-	z.literal(
-		value,
-		says((given) => notAllowed(given, [value])),
-	);
+const allowed = (values: string[]) => says((given) => notAllowed(given, values));
+const literal = <T extends string>(value: T) => z.literal(value, allowed([value]));
 const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
 
 function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
@@ -120,8 +114,7 @@ const extensions = keyedObject(
 );
 
 const IDENTIFIERS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
-const identifiersUsed = (value: Record<string, unknown>) =>
-	IDENTIFIERS.filter((key) => value[key] !== undefined);
+const identifiersUsed = (value: Json) => IDENTIFIERS.filter((key) => value[key] !== undefined);
 const tooMany = (kind: string, used: string[]): Problem[] => [
 	[`${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`],
 ];
@@ -149,11 +142,7 @@ const agent = ruled(agentShape, (value): Problem[] => {
 });
 
 /** `schema` when "objectType" is absent or allowed, else what is wrong with it. */
-function byObjectType(
-	value: Record<string, unknown>,
-	allowed: string[],
-	schema: z.ZodTypeAny,
-): Pick {
+function byObjectType(value: Json, allowed: string[], schema: z.ZodTypeAny): Pick {
 	const objectType = value.objectType;
 	if (objectType === undefined || allowed.includes(objectType as string)) return schema;
 	return [[notAllowed(objectType, allowed), 'objectType']];
@@ -178,11 +167,8 @@ const group = ruled(groupShape, (value): Problem[] => {
 	const used = identifiersUsed(value);
 	if (used.length > 1) return tooMany('a Group', used);
 	if (used.length === 1) return [];
-	if (value.member === undefined) {
-		return [
-			[`is required for an anonymous Group (a Group without ${listOf(IDENTIFIERS)})`, 'member'],
-		];
-	}
+	const anonymous = `an anonymous Group (a Group without ${listOf(IDENTIFIERS)})`;
+	if (value.member === undefined) return [[`is required for ${anonymous}`, 'member']];
 	const empty = Array.isArray(value.member) && value.member.length === 0;
 	return empty ? [['an anonymous Group must list at least one member', 'member']] : [];
 });
@@ -214,9 +200,9 @@ const team = picked<Group>('a Group object', (value) => {
 	if (value.objectType !== undefined && value.objectType !== 'Agent') {
 		return byObjectType(value, ['Group'], group);
 	}
-	return [
-		['must be a Group: set "objectType" to "Group" and list its members or give it one identifier'],
-	];
+	const message =
+		'must be a Group: set "objectType" to "Group" and list its members or give it one identifier';
+	return [[message]];
 });
 
 /** The component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
@@ -236,7 +222,7 @@ const INTERACTION_TYPES = Object.keys(LISTS_BY_INTERACTION_TYPE) as [string, ...
 const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
 
 /** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
-function interactionRules(definition: Record<string, unknown>): Problem[] {
+function interactionRules(definition: Json): Problem[] {
 	const type = definition.interactionType;
 	const known = typeof type === 'string' && INTERACTION_TYPES.includes(type);
 	const supported = known ? LISTS_BY_INTERACTION_TYPE[type] : [];
@@ -248,24 +234,19 @@ function interactionRules(definition: Record<string, unknown>): Problem[] {
 		const components = definition[list];
 		if (components === undefined) continue;
 		if (!supported.includes(list)) {
-			const allowed = INTERACTION_TYPES.filter((t) => LISTS_BY_INTERACTION_TYPE[t].includes(list));
+			const allowedWith = INTERACTION_TYPES.filter((t) =>
+				LISTS_BY_INTERACTION_TYPE[t].includes(list),
+			);
 			const current = typeof type === 'string' ? `, not "${type}"` : ', which is missing';
-			problems.push([
-				`is only allowed when "interactionType" is ${listOf(allowed)}${current}`,
-				list,
-			]);
+			const message = `is only allowed when "interactionType" is ${listOf(allowedWith)}${current}`;
+			problems.push([message, list]);
 		}
 		const seen = new Set<unknown>();
 		(Array.isArray(components) ? components : []).forEach((component: unknown, index) => {
 			const id = isPlainObject(component) ? component.id : undefined;
 			if (typeof id !== 'string') return;
-			if (seen.has(id))
-				problems.push([
-					`${quote(id)} is used twice in "${list}": ids must be distinct`,
-					list,
-					index,
-					'id',
-				]);
+			const twice = `${quote(id)} is used twice in "${list}": ids must be distinct`;
+			if (seen.has(id)) problems.push([twice, list, index, 'id']);
 			seen.add(id);
 		});
 	}
@@ -280,12 +261,7 @@ const activityDefinitionShape = shape({
 	description: languageMap.optional(),
 	type: format.iri.optional(),
 	moreInfo: format.irl.optional(),
-	interactionType: z
-		.enum(
-			INTERACTION_TYPES,
-			says((given) => notAllowed(given, INTERACTION_TYPES)),
-		)
-		.optional(),
+	interactionType: z.enum(INTERACTION_TYPES, allowed(INTERACTION_TYPES)).optional(),
 	correctResponsesPattern: listOfItems(anyText).optional(),
 	choices: componentList,
 	scale: componentList,
@@ -333,7 +309,7 @@ const contextShape = shape({
 });
 
 /** raw lies between min and max, and min does not exceed max (xAPI-Data 2.4.5.1). */
-function scoreRangeRules({ raw, min, max }: Record<string, unknown>): Problem[] {
+function scoreRangeRules({ raw, min, max }: Json): Problem[] {
 	const problems: Problem[] = [];
 	if (typeof min === 'number' && typeof max === 'number' && min > max) {
 		const message = `${min} is greater than "max" (${max}): the lowest possible score cannot exceed the highest`;
@@ -422,7 +398,7 @@ function statementObject<T>(subStatement?: z.ZodTypeAny) {
 }
 
 /** "revision" and "platform" only describe Activities (xAPI-Data 2.4.6.s4). */
-function contextFitsObject({ context, object }: Record<string, unknown>): Problem[] {
+function contextFitsObject({ context, object }: Json): Problem[] {
 	if (!isPlainObject(context) || !isPlainObject(object)) return [];
 	const objectType = object.objectType;
 	if (objectType === 'Activity' || !OBJECT_TYPES.includes(objectType as string)) return [];
@@ -434,7 +410,7 @@ function contextFitsObject({ context, object }: Record<string, unknown>): Proble
 }
 
 /** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
-function voidingRules({ verb, object }: Record<string, unknown>): Problem[] {
+function voidingRules({ verb, object }: Json): Problem[] {
 	if (!isPlainObject(verb) || verb.id !== 'http://adlnet.gov/expapi/verbs/voided') return [];
 	if (!isPlainObject(object) || object.objectType === 'StatementRef') return [];
 	const message =
