@@ -1,6 +1,7 @@
 /** Words for values and types, so that messages read well for people who do not write code. */
 
 const MAX_SHOWN_TEXT = 60;
+const NUMBER_TEXT = /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/;
 
 export function quote(text: string): string {
 	const shown = text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}…` : text;
@@ -23,22 +24,19 @@ export function describeValue(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-/** The message for a value of the wrong kind; null and missing values get their own wording. */
+/** The message for a value of the wrong kind; null, missing and quoted values get their own wording. */
 export function wrongKind(expected: string, value: unknown): string {
 	if (value === undefined) return `is required but missing; expected ${expected}`;
 	if (value === null) return `must not be null: remove the property or give it ${expected}`;
-	return `must be ${expected}, but is ${describeValue(value)}`;
+	const message = `must be ${expected}, but is ${describeValue(value)}`;
+	if (expected === 'a number' && typeof value === 'string' && NUMBER_TEXT.test(value)) {
+		return `${message} (write the number without quotes)`;
+	}
+	if (expected === 'true or false' && (value === 'true' || value === 'false')) {
+		return `${message} (write ${value} without quotes)`;
+	}
+	return message;
 }
-
-/** Names of the kinds of value a property can require, as a person would say them. */
-export const KIND_NAMES: Record<string, string> = {
-	string: 'text',
-	number: 'a number',
-	integer: 'a whole number',
-	boolean: 'true or false',
-	object: 'an object',
-	array: 'a list',
-};
 
 /** A suggestion when a value differs from an allowed one only in letter case. */
 export function caseHint(value: unknown, allowed: readonly string[]): string | undefined {
@@ -52,4 +50,13 @@ export function listOf(values: readonly string[], conjunction: 'or' | 'and' = 'o
 	const quoted = values.map((value) => `"${value}"`);
 	if (quoted.length <= 1) return quoted.join('');
 	return `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted[quoted.length - 1]}`;
+}
+
+/** The message for text outside a list of allowed values, which are case sensitive (xAPI-Data 2.2.s4.b1.b6). */
+export function notAllowed(value: unknown, allowed: readonly string[]): string {
+	if (value === undefined) return `is required and must be ${listOf(allowed)}`;
+	if (typeof value !== 'string') return wrongKind(`text (${listOf(allowed)})`, value);
+	const hint = caseHint(value, allowed);
+	if (hint) return `${quote(value)} is not allowed: values are case sensitive, write "${hint}"`;
+	return `must be ${listOf(allowed)}, but is ${quote(value)}`;
 }

@@ -1,3 +1,54 @@
-export { formatIssues, formatPath, type ValidationIssue } from './issues';
-export type * from './types';
-export { validateStatement, type StatementValidation } from './validateStatement';
+/**
+ * Strict validation of one xAPI 1.0.3 statement as it would be POSTed to a record store: the
+ * statement is returned as given when valid, else every problem, each naming its property.
+ */
+import { statementSchema, type Statement } from './schemas';
+
+export type { Statement };
+
+export interface ValidationIssue {
+	/** Where the problem is, relative to the statement, e.g. `context.contextActivities.parent[0].id`. */
+	path: string;
+	message: string;
+}
+
+export type StatementValidation =
+	| { ok: true; statement: Statement }
+	| { ok: false; issues: ValidationIssue[] };
+
+const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `["context", "contextActivities", "parent", 0, "id"]` → `context.contextActivities.parent[0].id`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+	let text = '';
+	for (const segment of path) {
+		if (typeof segment === 'number') text += `[${segment}]`;
+		else if (PLAIN_NAME.test(String(segment)))
+			text += text === '' ? String(segment) : `.${String(segment)}`;
+		else text += `[${JSON.stringify(String(segment))}]`;
+	}
+	return text === '' ? 'statement' : text;
+}
+
+export function validateStatement(statement: unknown): StatementValidation {
+	const result = statementSchema.safeParse(statement);
+	if (result.success) return { ok: true, statement: statement as Statement };
+	const issues = new Map<string, ValidationIssue>();
+	for (const { path, message } of result.error.issues) {
+		const issue = { path: formatPath(path), message };
+		issues.set(`${issue.path}\u0000${message}`, issue);
+	}
+	return { ok: false, issues: [...issues.values()] };
+}
+
+const MAX_ISSUES_IN_LINE = 10;
+
+/** One readable line, e.g. `result.duration: "P4W1D" is not an ISO 8601 duration (…); actor: …`. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+	const shown = issues
+		.slice(0, MAX_ISSUES_IN_LINE)
+		.map((issue) => `${issue.path}: ${issue.message}`);
+	const hidden = issues.length - shown.length;
+	if (hidden > 0) shown.push(`and ${hidden} more problem${hidden === 1 ? '' : 's'}`);
+	return shown.join('; ');
+}

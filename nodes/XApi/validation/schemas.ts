@@ -1,0 +1,465 @@
+/**
+ * xAPI 1.0.3 statements as zod schemas (xAPI-Data 2.2 to 2.4 and 4.x): every rule the
+ * specification makes a record store enforce, and no property it does not define. Where the
+ * shape depends on the data (an actor is an Agent or a Group by its "objectType"), or a rule spans
+ * properties, the schema is `chosen`: its rules see the value whatever its parts hold, so every
+ * problem of a statement is reported at once, the same under zod 3.25 and zod 4.
+ */
+import { z } from 'zod';
+
+import { caseHint, isPlainObject, listOf, notAllowed, quote, wrongKind } from './describe';
+import * as format from './formats';
+import { says, text, wrong } from './formats';
+
+/** A message and the path, relative to the value checked, of what it is about. */
+type Problem = [message: string, ...path: Array<string | number>];
+type Json = Record<string, unknown>;
+type Rules = (value: Json) => Problem[];
+type Pick = z.ZodTypeAny | Problem[];
+
+function report(context: z.RefinementCtx, problems: readonly Problem[]): void {
+	for (const [message, ...path] of problems) context.addIssue({ code: 'custom', message, path });
+}
+
+/** A zod issue as problems: unknown properties one by one, every other issue as worded. */
+function problemsOf(issue: z.ZodIssue): Problem[] {
+	if (issue.code !== 'unrecognized_keys') return [[issue.message, ...issue.path]];
+	return issue.keys.map((key) => [unknownProperty(key), ...issue.path, key]);
+}
+
+/** The schema `pick` chooses for the value, or its problems; `rules` are checked first. */
+function chosen<T>(pick: (value: unknown) => Pick, rules?: Rules): z.ZodType<T> {
+	const schema = z.unknown().superRefine((value, context) => {
+		if (rules && isPlainObject(value)) report(context, rules(value));
+		const choice = pick(value);
+		if (Array.isArray(choice)) return report(context, choice);
+		const result = choice.safeParse(value);
+		if (!result.success) report(context, result.error.issues.flatMap(problemsOf));
+	});
+	return schema as unknown as z.ZodType<T>;
+}
+
+/** `chosen` for objects: anything else is refused as not `expected`. */
+function picked<T>(expected: string, pick: (value: Json) => Pick, rules?: Rules) {
+	const refuse = (value: unknown): Problem[] => [[wrongKind(expected, value)]];
+	return chosen<T>((value) => (isPlainObject(value) ? pick(value) : refuse(value)), rules);
+}
+
+const ruled = <S extends z.ZodTypeAny>(schema: S, rules: Rules) =>
+	picked<z.infer<S>>('an object', () => schema, rules);
+
+/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
+const PROPERTY_NAMES = new Set<string>();
+
+/** An object with exactly these properties (xAPI allows no others). */
+function shape<S extends z.ZodRawShape>(properties: S) {
+	for (const name of Object.keys(properties)) PROPERTY_NAMES.add(name);
+	return z.object(properties, wrong('an object')).strict();
+}
+
+function unknownProperty(key: string): string {
+	if (PROPERTY_NAMES.has(key)) return 'is not allowed here';
+	const hint = caseHint(key, [...PROPERTY_NAMES]);
+	if (hint)
+		return `is not an xAPI property: property names are case sensitive, did you mean "${hint}"?`;
+	return 'is not an xAPI property; remove it (xAPI allows no extra properties: put custom data in "extensions")';
+}
+
+const anyText = text('text');
+const trueOrFalse = z.boolean(wrong('true or false'));
+const allowed = (values: string[]) => says((given) => notAllowed(given, values));
+const literal = <T extends string>(value: T) => z.literal(value, allowed([value]));
+const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
+
+function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
+	return z.number(wrong('a number')).superRefine((value, context) => {
+		if (!isAllowed(value)) report(context, [[explain(value)]]);
+	});
+}
+
+/** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
+const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
+
+/** An object whose keys `keyProblem` checks, and whose values `valueProblem` checks. */
+function keyedObject(
+	expected: string,
+	keyProblem: (key: string) => string | undefined,
+	valueProblem: (value: unknown) => string | undefined = () => undefined,
+) {
+	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
+		for (const [key, value] of Object.entries(object)) {
+			const problems = [keyProblem(key), valueProblem(value)].filter((message) => message);
+			report(
+				context,
+				problems.map((message): Problem => [message as string, key]),
+			);
+		}
+	});
+}
+
+/** Keys are language tags, values are text (xAPI-Data 4.2). */
+const languageMap = keyedObject(
+	'a language map, an object such as {"en-US": "completed"}',
+	format.languageTagProblem,
+	(value) => (typeof value === 'string' ? undefined : wrongKind('text', value)),
+) as unknown as z.ZodType<Record<string, string>>;
+
+/** Keys are IRIs; values may be any JSON value, null included (xAPI-Data 4.1). */
+const extensions = keyedObject(
+	`an object whose keys are IRIs such as ${format.IRI_EXAMPLE}`,
+	(key) => {
+		const reason = format.iriProblem(key);
+		return reason && `the extension key ${quote(key)} is not an IRI: ${reason}`;
+	},
+);
+
+const IDENTIFIERS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
+const identifiersUsed = (value: Json) => IDENTIFIERS.filter((key) => value[key] !== undefined);
+const tooMany = (kind: string, used: string[]): Problem[] => [
+	[`${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`],
+];
+
+const accountShape = shape({ homePage: format.irl, name: anyText });
+const identifierShape = {
+	mbox: format.mbox.optional(),
+	mbox_sha1sum: format.mboxSha1sum.optional(),
+	openid: format.uri.optional(),
+	account: accountShape.optional(),
+};
+const agentShape = shape({
+	objectType: literal('Agent').optional(),
+	name: anyText.optional(),
+	...identifierShape,
+});
+type Agent = z.infer<typeof agentShape>;
+
+/** An Agent has exactly one inverse functional identifier (xAPI-Data 2.4.2.1). */
+const agent = ruled(agentShape, (value): Problem[] => {
+	const used = identifiersUsed(value);
+	if (used.length === 1) return [];
+	if (used.length > 1) return tooMany('an Agent', used);
+	return [[`an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`]];
+});
+
+/** `schema` when "objectType" is absent or allowed, else what is wrong with it. */
+function byObjectType(value: Json, allowed: string[], schema: z.ZodTypeAny): Pick {
+	const objectType = value.objectType;
+	if (objectType === undefined || allowed.includes(objectType as string)) return schema;
+	return [[notAllowed(objectType, allowed), 'objectType']];
+}
+
+/** Members are Agents; Groups cannot be nested (xAPI-Data 2.4.2.2). */
+const memberAgent = picked<Agent>('an Agent object', (value) => {
+	if (value.objectType !== 'Group') return byObjectType(value, ['Agent'], agent);
+	return [['a Group cannot be a member of another Group: members must be Agents', 'objectType']];
+});
+
+const groupShape = shape({
+	objectType: literal('Group'),
+	name: anyText.optional(),
+	member: listOfItems(memberAgent).optional(),
+	...identifierShape,
+});
+type Group = z.infer<typeof groupShape>;
+
+/** Anonymous Groups list members; identified Groups have exactly one identifier (xAPI-Data 2.4.2.2). */
+const group = ruled(groupShape, (value): Problem[] => {
+	const used = identifiersUsed(value);
+	if (used.length > 1) return tooMany('a Group', used);
+	if (used.length === 1) return [];
+	const anonymous = `an anonymous Group (a Group without ${listOf(IDENTIFIERS)})`;
+	if (value.member === undefined) return [[`is required for ${anonymous}`, 'member']];
+	const empty = Array.isArray(value.member) && value.member.length === 0;
+	return empty ? [['an anonymous Group must list at least one member', 'member']] : [];
+});
+
+/** For 3-legged OAuth: an anonymous Group of exactly two Agents (xAPI-Data 2.4.9). */
+const authorityGroup = ruled(groupShape, ({ member, ...value }) => {
+	const problems: Problem[] = [];
+	const used = identifiersUsed(value);
+	if (used.length > 0) {
+		problems.push([`a Group as authority must be anonymous: remove ${listOf(used, 'and')}`]);
+	}
+	if (member === undefined)
+		problems.push(['is required: list the application and the user', 'member']);
+	if (Array.isArray(member) && member.length !== 2) {
+		const count = `exactly two members (the application and the user), but has ${member.length}`;
+		problems.push([`a Group as authority must have ${count}`, 'member']);
+	}
+	return problems;
+});
+
+const agentOrGroup = (groupSchema: z.ZodTypeAny) =>
+	picked<Agent | Group>('an Agent or Group object', (value) =>
+		byObjectType(value, ['Agent', 'Group'], value.objectType === 'Group' ? groupSchema : agent),
+	);
+const actor = agentOrGroup(group);
+
+/** context.team is always a Group (xAPI-Data 2.4.6). */
+const team = picked<Group>('a Group object', (value) => {
+	if (value.objectType !== undefined && value.objectType !== 'Agent') {
+		return byObjectType(value, ['Group'], group);
+	}
+	const message =
+		'must be a Group: set "objectType" to "Group" and list its members or give it one identifier';
+	return [[message]];
+});
+
+/** The component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
+const LISTS_BY_INTERACTION_TYPE: Record<string, readonly string[]> = {
+	'true-false': [],
+	choice: ['choices'],
+	'fill-in': [],
+	'long-fill-in': [],
+	matching: ['source', 'target'],
+	performance: ['steps'],
+	sequencing: ['choices'],
+	likert: ['scale'],
+	numeric: [],
+	other: [],
+};
+const INTERACTION_TYPES = Object.keys(LISTS_BY_INTERACTION_TYPE) as [string, ...string[]];
+const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
+
+/** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
+function interactionRules(definition: Json): Problem[] {
+	const type = definition.interactionType;
+	const known = typeof type === 'string' && INTERACTION_TYPES.includes(type);
+	const supported = known ? LISTS_BY_INTERACTION_TYPE[type] : [];
+	const problems: Problem[] = [];
+	if (type === undefined && definition.correctResponsesPattern !== undefined) {
+		problems.push(['is only allowed together with "interactionType"', 'correctResponsesPattern']);
+	}
+	for (const list of COMPONENT_LISTS) {
+		const components = definition[list];
+		if (components === undefined) continue;
+		if (!supported.includes(list)) {
+			const allowedWith = INTERACTION_TYPES.filter((t) =>
+				LISTS_BY_INTERACTION_TYPE[t].includes(list),
+			);
+			const current = typeof type === 'string' ? `, not "${type}"` : ', which is missing';
+			const message = `is only allowed when "interactionType" is ${listOf(allowedWith)}${current}`;
+			problems.push([message, list]);
+		}
+		const seen = new Set<unknown>();
+		(Array.isArray(components) ? components : []).forEach((component: unknown, index) => {
+			const id = isPlainObject(component) ? component.id : undefined;
+			if (typeof id !== 'string') return;
+			const twice = `${quote(id)} is used twice in "${list}": ids must be distinct`;
+			if (seen.has(id)) problems.push([twice, list, index, 'id']);
+			seen.add(id);
+		});
+	}
+	return problems;
+}
+
+const interactionComponentShape = shape({ id: anyText, description: languageMap.optional() });
+const componentList = listOfItems(interactionComponentShape).optional();
+
+const activityDefinitionShape = shape({
+	name: languageMap.optional(),
+	description: languageMap.optional(),
+	type: format.iri.optional(),
+	moreInfo: format.irl.optional(),
+	interactionType: z.enum(INTERACTION_TYPES, allowed(INTERACTION_TYPES)).optional(),
+	correctResponsesPattern: listOfItems(anyText).optional(),
+	choices: componentList,
+	scale: componentList,
+	source: componentList,
+	target: componentList,
+	steps: componentList,
+	extensions: extensions.optional(),
+});
+
+const activityShape = shape({
+	objectType: literal('Activity').optional(),
+	id: format.iri,
+	definition: ruled(activityDefinitionShape, interactionRules).optional(),
+});
+type Activity = z.infer<typeof activityShape>;
+
+const statementRefShape = shape({ objectType: literal('StatementRef'), id: format.uuid });
+type StatementRef = z.infer<typeof statementRefShape>;
+
+/** A single Activity is accepted as well as a list (xAPI-Data 2.4.6.2.s4.b2). */
+const activityList = listOfItems(activityShape);
+const activityOrList = chosen<Activity | Activity[]>((value) => {
+	if (Array.isArray(value)) return activityList;
+	if (isPlainObject(value)) return activityShape;
+	return [[wrongKind('a list of Activities (or a single Activity object)', value)]];
+});
+
+const contextActivitiesShape = shape({
+	parent: activityOrList.optional(),
+	grouping: activityOrList.optional(),
+	category: activityOrList.optional(),
+	other: activityOrList.optional(),
+});
+
+const contextShape = shape({
+	registration: format.uuid.optional(),
+	instructor: actor.optional(),
+	team: team.optional(),
+	contextActivities: contextActivitiesShape.optional(),
+	revision: anyText.optional(),
+	platform: anyText.optional(),
+	language: format.languageTag.optional(),
+	statement: statementRefShape.optional(),
+	extensions: extensions.optional(),
+});
+
+/** raw lies between min and max, and min does not exceed max (xAPI-Data 2.4.5.1). */
+function scoreRangeRules({ raw, min, max }: Json): Problem[] {
+	const problems: Problem[] = [];
+	if (typeof min === 'number' && typeof max === 'number' && min > max) {
+		const message = `${min} is greater than "max" (${max}): the lowest possible score cannot exceed the highest`;
+		problems.push([message, 'min']);
+	}
+	if (typeof raw !== 'number') return problems;
+	if (typeof min === 'number' && raw < min)
+		problems.push([`${raw} is below "min" (${min})`, 'raw']);
+	if (typeof max === 'number' && raw > max)
+		problems.push([`${raw} is above "max" (${max})`, 'raw']);
+	return problems;
+}
+
+const scoreShape = shape({
+	scaled: numberWhere(
+		(value) => value >= -1 && value <= 1,
+		(value) =>
+			`${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
+	).optional(),
+	raw: number.optional(),
+	min: number.optional(),
+	max: number.optional(),
+});
+
+const resultShape = shape({
+	score: ruled(scoreShape, scoreRangeRules).optional(),
+	success: trueOrFalse.optional(),
+	completion: trueOrFalse.optional(),
+	response: anyText.optional(),
+	duration: format.duration.optional(),
+	extensions: extensions.optional(),
+});
+
+const attachmentShape = shape({
+	usageType: format.iri,
+	display: languageMap,
+	description: languageMap.optional(),
+	contentType: format.mediaType,
+	length: numberWhere(
+		(value) => Number.isInteger(value) && value >= 0,
+		(value) =>
+			`${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
+	),
+	sha2: format.sha2,
+	fileUrl: format.irl.optional(),
+});
+
+const SIGNATURE = 'http://adlnet.gov/expapi/attachments/signature';
+const SIGNATURE_TYPE = 'application/octet-stream';
+
+/** Signatures are JSON web signatures sent as application/octet-stream (xAPI-Data 2.6). */
+const attachment = ruled(attachmentShape, ({ usageType, contentType }): Problem[] => {
+	if (usageType !== SIGNATURE || typeof contentType !== 'string' || contentType === SIGNATURE_TYPE)
+		return [];
+	const message = `${quote(contentType)} is not allowed for a signature: signature attachments use "${SIGNATURE_TYPE}"`;
+	return [[message, 'contentType']];
+});
+
+const verbShape = shape({ id: format.iri, display: languageMap.optional() });
+
+const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'];
+const AGENT_OR_GROUP_KEYS = [...IDENTIFIERS, 'member'];
+
+/** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
+function statementObject<T>(subStatement?: z.ZodTypeAny) {
+	const byType = new Map<unknown, z.ZodTypeAny | undefined>([
+		['Activity', activityShape],
+		['Agent', actor],
+		['Group', actor],
+		['StatementRef', statementRefShape],
+		['SubStatement', subStatement],
+	]);
+	return picked<T>('an Activity, Agent, Group, StatementRef or SubStatement object', (value) => {
+		const objectType = value.objectType;
+		if (objectType === undefined && AGENT_OR_GROUP_KEYS.every((key) => value[key] === undefined)) {
+			return activityShape;
+		}
+		const message =
+			objectType === undefined
+				? 'is required when the object is an Agent or a Group: set it to "Agent" or "Group"'
+				: objectType === 'SubStatement'
+					? 'a SubStatement cannot contain another SubStatement'
+					: notAllowed(objectType, OBJECT_TYPES);
+		return byType.get(objectType) ?? [[message, 'objectType']];
+	});
+}
+
+/** "revision" and "platform" only describe Activities (xAPI-Data 2.4.6.s4). */
+function contextFitsObject({ context, object }: Json): Problem[] {
+	if (!isPlainObject(context) || !isPlainObject(object)) return [];
+	const objectType = object.objectType;
+	if (objectType === 'Activity' || !OBJECT_TYPES.includes(objectType as string)) return [];
+	const article = objectType === 'Agent' ? 'an' : 'a';
+	const message = `is only allowed when the object is an Activity, but the object is ${article} ${objectType}`;
+	return ['revision', 'platform']
+		.filter((key) => context[key] !== undefined)
+		.map((key) => [message, 'context', key]);
+}
+
+/** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
+function voidingRules({ verb, object }: Json): Problem[] {
+	if (!isPlainObject(verb) || verb.id !== 'http://adlnet.gov/expapi/verbs/voided') return [];
+	if (!isPlainObject(object) || object.objectType === 'StatementRef') return [];
+	const message =
+		'must be "StatementRef" because the verb is "voided": a voiding statement refers to the statement it voids by id';
+	return [[message, 'object', 'objectType']];
+}
+
+const coreShape = {
+	actor,
+	verb: verbShape,
+	result: resultShape.optional(),
+	context: contextShape.optional(),
+	timestamp: format.timestamp.optional(),
+	attachments: listOfItems(attachment).optional(),
+};
+
+function notInSubStatement(key: string) {
+	const reason = `a SubStatement must not have "${key}"; only the statement that contains it may`;
+	return z.never(says(() => reason)).optional();
+}
+
+const subStatementShape = shape({
+	objectType: literal('SubStatement'),
+	...coreShape,
+	object: statementObject<Activity | Agent | Group | StatementRef>(),
+	id: notInSubStatement('id'),
+	stored: notInSubStatement('stored'),
+	version: notInSubStatement('version'),
+	authority: notInSubStatement('authority'),
+});
+type SubStatement = z.infer<typeof subStatementShape>;
+
+const statementShape = shape({
+	id: format.uuid.optional(),
+	...coreShape,
+	object: statementObject<Activity | Agent | Group | StatementRef | SubStatement>(
+		ruled(subStatementShape, contextFitsObject),
+	),
+	stored: format.timestamp.optional(),
+	authority: agentOrGroup(authorityGroup).optional(),
+	version: format.statementVersion.optional(),
+});
+export type Statement = z.infer<typeof statementShape>;
+
+/** A whole statement as POSTed to a record store (xAPI-Data 2.4, Communication 2.1.2). */
+export const statementSchema = chosen<Statement>(
+	(value) => {
+		if (Array.isArray(value)) return [['must be one statement object, not a list']];
+		return isPlainObject(value) ? statementShape : [[wrongKind('a statement object', value)]];
+	},
+	(statement) => [...contextFitsObject(statement), ...voidingRules(statement)],
+);
