@@ -8,7 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport';
+import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport/credential';
 import { issueAccessToken, withAccessToken } from '../nodes/LearningPlatform/transport/token';
 import { redirectTestRules } from '../nodes/shared/request/origin';
 

@@ -16,6 +16,7 @@ import {
 } from '../nodes/XApi/transport/authorization';
 import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
 import { DEFAULT_OAUTH2_REQUESTS_PER_MINUTE } from '../nodes/XApi/transport/pacing';
+import { tokenFormExpression } from '../nodes/shared/request/clientCredentials';
 import { redirectTestRules } from '../nodes/shared/request/origin';
 
 /**
@@ -39,11 +40,12 @@ const IS_OAUTH2 = '$credentials.authentication === "oauth2"';
 /** The token URL as the nodes use it: the credential's, or {endpoint}/oauth2/token. */
 const TOKEN_URL_EXPRESSION = `(String($credentials.tokenUrl || "").trim() || (${ENDPOINT_EXPRESSION} + "/oauth2/token"))`;
 
-/** The documented form body of the token request. */
-const TOKEN_BODY_EXPRESSION =
-	'"grant_type=client_credentials&scope=" + encodeURIComponent(String($credentials.scope || "").trim() || "' +
-	DEFAULT_SCOPE +
-	'") + "&client_id=" + encodeURIComponent(String($credentials.clientId || "").trim()) + "&client_secret=" + encodeURIComponent(String($credentials.clientSecret || ""))';
+/** The token request's form body, built where the nodes build theirs. */
+const TOKEN_BODY_EXPRESSION = tokenFormExpression({
+	clientId: 'String($credentials.clientId || "").trim()',
+	clientSecret: 'String($credentials.clientSecret || "")',
+	scope: `String($credentials.scope || "").trim() || "${DEFAULT_SCOPE}"`,
+});
 
 export class XApiLrsApi implements ICredentialType {
 	name = 'xApiLrsApi';

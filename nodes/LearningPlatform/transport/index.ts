@@ -2,13 +2,9 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import {
-	clientCompletion,
-	clientKey,
-	clientRedactor,
-	clientThrottle,
-	liveClientRedactor,
-} from '../../shared/pacing/clients';
+import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
+import { requestTimeoutMs } from '../../shared/request/clientCredentials';
+import { clientRedactor, liveClientRedactor } from '../../shared/request/clientSecrets';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
 import { Deadline } from '../../shared/pacing/deadline';
 import { apiError } from '../../shared/request/failure';
@@ -21,23 +17,14 @@ import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { concurrencyFor } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { CatalogIndex } from './catalog';
+import type { LmsCredentials } from './credential';
+import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, baseUrlOf, lmsClientKey } from './credential';
 
-export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
-
-/** One answer may take this long when the credential does not say. */
-export const DEFAULT_REQUEST_TIMEOUT_SEC = 30;
+export type { LmsCredentials } from './credential';
+export { CREDENTIAL_TYPE, baseUrlOf, lmsClientKey } from './credential';
 
 /** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
 export const READ_DEADLINE_MS = 5 * 60_000;
-
-export interface LmsCredentials extends IDataObject {
-	baseUrl: string;
-	clientId: string;
-	clientSecret: string;
-	requestsPerMinute: number;
-	requestTimeout?: number;
-	accessToken?: string;
-}
 
 /** One execution of the LMS node: created by the router, passed to operations and transport. */
 export interface LmsRun extends Run {
@@ -71,23 +58,6 @@ export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	answer: { schema: S; is: string };
 	/** Told the memory the answer takes (body and parsed JSON, in bytes): a walk counts it. */
 	measured?: (bytes: number) => void;
-}
-
-/** The base URL as the credential gives it, without trailing slashes. */
-export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
-	return String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-}
-
-export function requestTimeoutMs(credentials: { requestTimeout?: unknown }): number {
-	const seconds = Number(credentials.requestTimeout);
-	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
-}
-
-/** The credential's client, as the token request, the masks and the throttle know it. */
-export function lmsClientKey(credentials: { baseUrl?: unknown; clientId?: unknown }): string {
-	return clientKey(baseUrlOf(credentials), String(credentials.clientId ?? ''));
 }
 
 /** Everything to mask for this credential: its secret and every token issued for its client. */
@@ -172,7 +142,7 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			body: request.body,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			origin: run.origin,
-			requestTimeoutMs: requestTimeoutMs(run.credentials),
+			requestTimeoutMs: requestTimeoutMs(run.credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 			deadline: request.deadline,
 			retry: { safeToRepeat: request.safeToRepeat, maxUnauthorizedAttempts: 3 },
 			throttle: run.throttle,

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 
-import { isHeaderSafe } from '../../shared/request/origin';
-
 /**
  * The answers the platform documents, as the node checks them. Only what the node relies on
  * is required; everything else the platform adds is passed through untouched.
@@ -32,21 +30,6 @@ export const coursePageShape = z
 	.object({
 		data: z.array(z.record(z.string(), z.unknown())),
 		total_count: z.number().int().nonnegative().optional(),
-	})
-	.passthrough();
-
-/** The token endpoint's answer. The token must travel unchanged in a header. */
-export const tokenShape = z
-	.object({
-		access_token: z
-			.string()
-			.min(1, 'is missing')
-			.refine((token) => isHeaderSafe(token, { spaces: false }), {
-				message:
-					'holds characters that cannot be sent in an HTTP header (spaces, line breaks, control or non-ASCII characters)',
-			}),
-		token_type: z.string().optional(),
-		expires_in: z.number().positive().optional(),
 	})
 	.passthrough();
 

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { fingerprint } from '../../shared/pacing/clients';
+import { fingerprint } from '../../shared/request/clientSecrets';
 import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/origin';
 
 /** The only xAPI version this package speaks; every record store call names it. */

@@ -11,11 +11,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
-import { liveClientRedactor } from '../../shared/pacing/clients';
 import { Deadline } from '../../shared/pacing/deadline';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
+import { requestTimeoutMs } from '../../shared/request/clientCredentials';
+import { liveClientRedactor } from '../../shared/request/clientSecrets';
 import { apiError, HttpProblem } from '../../shared/request/failure';
 import { Redactor } from '../../shared/request/redact';
 import {
@@ -202,7 +203,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 			body: request.body,
 			headers: LRS_HEADERS,
 			origin: run.origin,
-			requestTimeoutMs: requestTimeoutMs(run.credentials),
+			requestTimeoutMs: requestTimeoutMs(run.credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
 			retry: { safeToRepeat: request.safeToRepeat },
 			throttle: run.throttle,
@@ -239,11 +240,6 @@ export async function lrsRequest(run: LrsRun, request: LrsRequest): Promise<unkn
 	const outcome = await tryLrsRequest(run, request);
 	if (!outcome.ok) throw outcome.error;
 	return outcome.body;
-}
-
-export function requestTimeoutMs(credentials: { requestTimeout?: unknown }): number {
-	const seconds = Number(credentials.requestTimeout);
-	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
 }
 
 /**

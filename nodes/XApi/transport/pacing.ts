@@ -1,4 +1,5 @@
-import { clientKey, clientThrottle, fingerprint } from '../../shared/pacing/clients';
+import { clientThrottle } from '../../shared/pacing/clients';
+import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { normalizedEndpoint } from './authorization';

@@ -1,130 +1,29 @@
-import { createHash } from 'crypto';
-
 import { CompletionEstimate } from './completion';
-import { Redactor } from '../request/redact';
 import { RequestThrottle } from './throttle';
 
 /**
- * The only state that outlives an execution: one entry per API client, keyed by
- * `<base URL>|<client id>` (the platform throttles per client id, and a client id belongs to
- * one deployment). It holds the client's throttle, its tokens, how long its writes take to
- * complete, and every secret and token issued in this process for it, so that all of them are
- * masked wherever they show up.
+ * The throttle's state that outlives an execution: one entry per API client, keyed by
+ * `clientKey` (`request/clientSecrets.ts`, which keeps the client's tokens and masks under the
+ * same key; the platform throttles per client id, and a client id belongs to one deployment).
+ * It holds the client's throttle and how long its writes take to complete.
  */
 interface ClientState {
 	readonly throttle: RequestThrottle;
 	/** Requests per minute asked for by each credential (by credential id) using this client. */
 	readonly rates: Map<string, number>;
-	/** Tokens by a hash of the secret they were issued for: a changed secret never reuses one. */
-	readonly tokens: Map<string, CachedToken>;
-	readonly inFlight: Map<string, Promise<CachedToken>>;
-	readonly redactor: Redactor;
-	issuedTokens: number;
 	/** How long the service takes to carry out this client's writes, as learned so far. */
 	readonly completion: CompletionEstimate;
 }
 
-interface CachedToken {
-	token: string;
-	expiresAt: number;
-}
-
 const clients = new Map<string, ClientState>();
-
-/** Bounds the masks a long-running process keeps: tokens this old are long expired. */
-const MAX_REMEMBERED_TOKENS = 1_000;
-
-// Refresh a little before the advertised expiry so a token never dies mid-request.
-const EXPIRY_MARGIN_MS = 30_000;
-
-/**
- * The one key of a client, normalised: the id as the token request sends it (outer spaces
- * dropped), so tokens, masks and throttle all belong to the same entry however it was typed.
- */
-export function clientKey(baseUrl: string, clientId: string): string {
-	return `${baseUrl.trim()}|${clientId.trim()}`;
-}
 
 function stateOf(key: string): ClientState {
 	let state = clients.get(key);
 	if (!state) {
-		state = {
-			throttle: new RequestThrottle(300),
-			rates: new Map(),
-			tokens: new Map(),
-			inFlight: new Map(),
-			redactor: new Redactor(),
-			issuedTokens: 0,
-			completion: new CompletionEstimate(),
-		};
+		state = { throttle: new RequestThrottle(300), rates: new Map(), completion: new CompletionEstimate() };
 		clients.set(key, state);
 	}
 	return state;
-}
-
-/** A short fingerprint of the values a token was issued for. */
-export function fingerprint(...parts: string[]): string {
-	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
-}
-
-/**
- * One token fetch in flight per client and secret, its result shared with everyone who asks
- * meanwhile (n8n calls preAuthentication from every request that finds the token empty).
- */
-export async function sharedToken(
-	key: string,
-	clientSecret: string,
-	staleToken: string | undefined,
-	fetchToken: () => Promise<{ token: string; expiresInSec?: number }>,
-): Promise<string> {
-	const state = stateOf(key);
-	state.redactor.add(clientSecret);
-	const secretHash = fingerprint(clientSecret);
-	const cached = state.tokens.get(secretHash);
-	if (cached && cached.expiresAt > Date.now() && cached.token !== staleToken) return cached.token;
-	let pending = state.inFlight.get(secretHash);
-	if (!pending) {
-		pending = fetchToken()
-			.then(({ token, expiresInSec }) => {
-				rememberSecret(key, token);
-				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
-				const entry = {
-					token,
-					expiresAt: Date.now() + Math.max(lifetimeMs / 2, lifetimeMs - EXPIRY_MARGIN_MS),
-				};
-				state.tokens.set(secretHash, entry);
-				return entry;
-			})
-			.finally(() => state.inFlight.delete(secretHash));
-		state.inFlight.set(secretHash, pending);
-	}
-	return (await pending).token;
-}
-
-/** Adds a value to the client's masks (a token issued for it, a secret it was used with). */
-export function rememberSecret(key: string, value: string): void {
-	const state = stateOf(key);
-	if (state.issuedTokens++ >= MAX_REMEMBERED_TOKENS) {
-		state.redactor.forgetAll();
-		state.issuedTokens = 0;
-	}
-	state.redactor.add(value);
-}
-
-/** Everything to mask for this client: every secret and token seen for it in this process. */
-export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key)
-		.redactor.copy()
-		.add(...current);
-}
-
-/**
- * The client's own live masks, with the given values (the credential's secret and stored token)
- * added: for masking every output item, so it is not copied and its pattern is built once,
- * again only when a new token is issued.
- */
-export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key).redactor.add(...current);
 }
 
 export interface ClientThrottle {

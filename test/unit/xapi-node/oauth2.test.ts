@@ -5,7 +5,10 @@ import {
 	tokenUrlOf,
 	withLrsAuthorization,
 } from '../../../nodes/XApi/transport/authorization';
-import { tokenFromAnswer, tokenRequestBody } from '../../../nodes/XApi/transport/oauth2';
+import {
+	tokenFormExpression,
+	tokenFromAnswer,
+} from '../../../nodes/shared/request/clientCredentials';
 import { pacedRate } from '../../../nodes/XApi/transport/pacing';
 
 const TOKEN = 'tok-3f9a8b7c6d5e4f3a2b1c';
@@ -54,12 +57,17 @@ describe('the token answer', () => {
 	});
 });
 
-test('the token request body is the documented form, the secret encoded', () => {
-	const body = tokenRequestBody({
-		clientId: 'app 1',
-		clientSecret: 's/e+c=r&t',
-		scope: 'xapi:write',
+test("the credential Test's token request body is the documented form, the secret encoded", () => {
+	const expression = tokenFormExpression({
+		clientId: 'values.id',
+		clientSecret: 'values.secret',
+		scope: 'values.scope',
 	});
+	const body = new Function('values', `return ${expression}`)({
+		id: 'app 1',
+		secret: 's/e+c=r&t',
+		scope: 'xapi:write',
+	}) as string;
 	expect(Object.fromEntries(new URLSearchParams(body))).toEqual({
 		grant_type: 'client_credentials',
 		scope: 'xapi:write',

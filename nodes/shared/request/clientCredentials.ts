@@ -1,0 +1,194 @@
+import type { IHttpRequestHelper } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
+import { fromRequestError } from './failure';
+import { isHeaderSafe, originOf } from './origin';
+import type { Redactor } from './redact';
+import { parseRetryAfter } from './retry';
+
+/** One OAuth2 client-credentials token endpoint, as an API documents it. */
+export interface TokenEndpoint {
+	url: string;
+	clientId: string;
+	clientSecret: string;
+	scope?: string;
+	/** The LMS API takes the secret in the query string; the xAPI push endpoint in a form body. */
+	secretIn: 'query' | 'form';
+	/** Who answers, in messages: "the platform", "the record store". */
+	from: string;
+	/** Statuses that mean the credentials were refused, and what the user should check then. */
+	refused: { statuses: number[]; check: string };
+	/** Attempts in all when the endpoint answers 429 (each after its Retry-After, 1 to 30 s). */
+	attempts: number;
+	timeoutMs: number;
+	/** Masks the secret, and every token issued for the client, in any message. */
+	redactor: Redactor;
+	/** Told every token the endpoint issues, before it is checked: a refused token is still live. */
+	issued?: (token: string) => void;
+}
+
+/** The documented fields of a token request: the grant, the scope if any, the client's id and secret. */
+export function tokenRequestFields(endpoint: {
+	clientId: string;
+	clientSecret: string;
+	scope?: string;
+}): Record<string, string> {
+	return {
+		grant_type: 'client_credentials',
+		...(endpoint.scope === undefined ? {} : { scope: endpoint.scope }),
+		client_id: endpoint.clientId,
+		client_secret: endpoint.clientSecret,
+	};
+}
+
+/** The form body of a token request as an n8n expression over fields given as expressions (a credential's Test). */
+export function tokenFormExpression(expressions: {
+	clientId: string;
+	clientSecret: string;
+	scope: string;
+}): string {
+	const fields = tokenRequestFields({
+		clientId: expressions.clientId,
+		clientSecret: expressions.clientSecret,
+		scope: expressions.scope,
+	});
+	return Object.entries(fields)
+		.map(([name, value], i) => {
+			const field = `${i ? '&' : ''}${name}=`;
+			return name === 'grant_type' ? `"${field}${value}"` : `"${field}" + encodeURIComponent(${value})`;
+		})
+		.join(' + ');
+}
+
+/**
+ * POSTs for a token. No redirect is followed (the request carries the secret), a 429 is
+ * waited out, the answer is checked without ever being quoted (it holds the token), and every
+ * failure is rebuilt from its status and the service's message only, masked.
+ */
+export async function requestClientToken(
+	context: IHttpRequestHelper,
+	endpoint: TokenEndpoint,
+): Promise<{ token: string; expiresInSec?: number }> {
+	const fail = (words: string) => new Error(endpoint.redactor.text(words));
+	const couldNot = (words: string) =>
+		fail(`Could not get an access token from ${endpoint.from} (${words})`);
+	if (!endpoint.clientId || !endpoint.clientSecret) {
+		throw fail('The credential has no client ID or client secret: both are needed for OAuth2');
+	}
+	if (!originOf(endpoint.url)) {
+		throw fail(`The token URL is not an http(s) address: "${endpoint.url}"`);
+	}
+	const fields = tokenRequestFields(endpoint);
+	const inQuery = endpoint.secretIn === 'query';
+	let answer: { status: number; contentType: string; text: string };
+	for (let attempt = 1; ; attempt++) {
+		const signal = AbortSignal.timeout(endpoint.timeoutMs);
+		try {
+			const response = (await context.helpers.httpRequest({
+				method: 'POST',
+				url: endpoint.url,
+				...(inQuery ? { qs: fields } : { body: new URLSearchParams(fields).toString() }),
+				headers: inQuery
+					? { Accept: 'application/json' }
+					: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+				encoding: 'stream',
+				returnFullResponse: true,
+				disableFollowRedirect: true,
+				timeout: endpoint.timeoutMs,
+				abortSignal: signal,
+			})) as { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
+			answer = {
+				status: Number(response.statusCode ?? 200),
+				contentType: String(response.headers?.['content-type'] ?? ''),
+				text: (await readBody(response.body, MAX_ERROR_BODY_BYTES, signal)).text,
+			};
+			break;
+		} catch (error) {
+			const problem = fromRequestError(error);
+			if (problem.status === 429 && attempt < endpoint.attempts) {
+				const retryAfterMs = parseRetryAfter(problem.details.headers?.['retry-after']);
+				await sleep(Math.min(30_000, Math.max(1_000, retryAfterMs ?? 1_000)));
+				continue;
+			}
+			if (problem.kind !== 'status' || !problem.status) {
+				throw couldNot(signal.aborted ? 'no answer in time' : problem.message);
+			}
+			const status = problem.status;
+			const apiMessage = await errorAnswerMessage(problem);
+			const said = apiMessage ? `: ${apiMessage}` : '';
+			if (status >= 300 && status < 400) {
+				const location = String(problem.details.headers?.location ?? '');
+				throw couldNot(
+					`HTTP ${status}: the token endpoint redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret`,
+				);
+			}
+			if (endpoint.refused.statuses.includes(status)) {
+				throw fail(
+					`Could not get an access token: ${endpoint.from} refused the client credentials (HTTP ${status}${said}): check ${endpoint.refused.check}; nothing was sent`,
+				);
+			}
+			throw couldNot(`HTTP ${status}${said}`);
+		}
+	}
+	const token = tokenFromAnswer(answer.status, answer.contentType, answer.text, endpoint.issued);
+	if ('problem' in token) throw couldNot(token.problem);
+	return token;
+}
+
+/**
+ * The token from a successful answer, or what is wrong with it, named by field only: the
+ * answer is never quoted, since it holds (or may hold) the token.
+ */
+export function tokenFromAnswer(
+	status: number,
+	contentType: string,
+	text: string,
+	issued?: (token: string) => void,
+): { token: string; expiresInSec?: number } | { problem: string } {
+	const type = contentType.split(';')[0].trim() || 'no content type';
+	const unexpected = (why: string) => ({
+		problem: `unexpected answer (HTTP ${status}, ${type}): ${why}`,
+	});
+	if (status < 200 || status >= 300) return unexpected('not a token');
+	let body: unknown;
+	try {
+		body = JSON.parse(text) as unknown;
+	} catch {
+		return unexpected(text.trim() ? 'not JSON' : 'empty body');
+	}
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return unexpected('not a JSON object');
+	}
+	const answer = body as Record<string, unknown>;
+	const token = answer.access_token;
+	if (typeof token === 'string' && token) issued?.(token);
+	if (typeof token !== 'string' || token.trim() === '') {
+		return unexpected('access_token is missing or not text');
+	}
+	if (!isHeaderSafe(token, { spaces: false })) {
+		return unexpected(
+			'access_token holds characters that cannot be sent in an HTTP header (spaces, line breaks, control or non-ASCII characters)',
+		);
+	}
+	if (answer.token_type !== undefined && String(answer.token_type).toLowerCase() !== 'bearer') {
+		return unexpected('token_type is not "bearer"');
+	}
+	const expiresInSec = answer.expires_in;
+	if (
+		expiresInSec !== undefined &&
+		(typeof expiresInSec !== 'number' || !Number.isFinite(expiresInSec) || expiresInSec <= 0)
+	) {
+		return unexpected('expires_in is not a positive number of seconds');
+	}
+	return { token, expiresInSec };
+}
+
+/** One answer may take the credential's Request Timeout, or its default when it has none. */
+export function requestTimeoutMs(
+	credentials: { requestTimeout?: unknown },
+	defaultSec: number,
+): number {
+	const seconds = Number(credentials.requestTimeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
+}
