@@ -9,13 +9,13 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	DEFAULT_OAUTH2_REQUESTS_PER_MINUTE,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	DEFAULT_SCOPE,
 	withLrsAuthorization,
 	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
 import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
-import { DEFAULT_OAUTH2_REQUESTS_PER_MINUTE } from '../nodes/XApi/transport/pacing';
 import { tokenFormExpression } from '../nodes/shared/request/clientCredentials';
 import { redirectTestRules } from '../nodes/shared/request/origin';
 

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
-import { requestTimeoutMs } from '../../shared/request/clientCredentials';
+import { requestTimeoutMs } from '../../shared/request/retry';
 import { clientRedactor, liveClientRedactor } from '../../shared/request/clientSecrets';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
 import { Deadline } from '../../shared/pacing/deadline';

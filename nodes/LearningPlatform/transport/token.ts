@@ -10,7 +10,8 @@ import {
 	rememberSecret,
 	sharedToken,
 } from '../../shared/request/clientSecrets';
-import { requestClientToken, requestTimeoutMs } from '../../shared/request/clientCredentials';
+import { requestClientToken } from '../../shared/request/clientCredentials';
+import { requestTimeoutMs } from '../../shared/request/retry';
 import { authorizedFor, originOf } from '../../shared/request/origin';
 import { DEFAULT_REQUEST_TIMEOUT_SEC, baseUrlOf, lmsClientKey } from './credential';
 

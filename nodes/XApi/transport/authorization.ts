@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { fingerprint } from '../../shared/request/clientSecrets';
+import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
 import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/origin';
 
 /** The only xAPI version this package speaks; every record store call names it. */
@@ -118,4 +118,31 @@ export function withLrsAuthorization(
 			'X-Experience-API-Version': XAPI_VERSION,
 		},
 	);
+}
+
+/**
+ * Client-side pacing of a record store. The platform's push endpoint allows 10 requests per
+ * 10 seconds per organization (platform-docs 002): for `oauth2` the credential's Requests per
+ * Minute defaults to that budget, 60. Token and Basic have no documented limit: no pacing
+ * unless the credential sets a rate (429s are waited out either way).
+ */
+export const DEFAULT_OAUTH2_REQUESTS_PER_MINUTE = 60;
+
+/** The process-wide client of a record store credential (see shared/request/clientSecrets.ts). */
+export function lrsClientKey(credentials: {
+	endpoint?: unknown;
+	authentication?: unknown;
+	clientId?: unknown;
+	username?: unknown;
+	token?: unknown;
+}): string {
+	const endpoint = `xapi:${normalizedEndpoint(credentials.endpoint)}`;
+	switch (credentials.authentication) {
+		case 'oauth2':
+			return clientKey(endpoint, String(credentials.clientId ?? '').trim());
+		case 'basic':
+			return clientKey(endpoint, `basic:${String(credentials.username ?? '')}`);
+		default:
+			return clientKey(endpoint, `token:${fingerprint(String(credentials.token ?? '').trim())}`);
+	}
 }

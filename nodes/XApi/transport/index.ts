@@ -15,7 +15,7 @@ import { Deadline } from '../../shared/pacing/deadline';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
-import { requestTimeoutMs } from '../../shared/request/clientCredentials';
+import { requestTimeoutMs } from '../../shared/request/retry';
 import { liveClientRedactor } from '../../shared/request/clientSecrets';
 import { apiError, HttpProblem } from '../../shared/request/failure';
 import { Redactor } from '../../shared/request/redact';
@@ -23,11 +23,12 @@ import {
 	authorizationHeader,
 	authorizationProblem,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
+	lrsClientKey,
 	normalizedEndpoint,
 	XAPI_VERSION,
 } from './authorization';
 import { oauth2ClientKey, oauth2Redactor } from './oauth2';
-import { lrsClientKey, lrsPacing } from './pacing';
+import { lrsPacing } from './pacing';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
-import { requestClientToken, requestTimeoutMs } from '../../shared/request/clientCredentials';
+import { requestClientToken } from '../../shared/request/clientCredentials';
+import { requestTimeoutMs } from '../../shared/request/retry';
 import { clientRedactor, rememberSecret, sharedToken } from '../../shared/request/clientSecrets';
 import type { Redactor } from '../../shared/request/redact';
 import {
@@ -8,9 +9,9 @@ import {
 	normalizedEndpoint,
 	oauth2FingerprintOf,
 	scopeOf,
+	lrsClientKey,
 	tokenUrlOf,
 } from './authorization';
-import { lrsClientKey } from './pacing';
 
 /**
  * OAuth2 client credentials for the platform's push endpoint (platform-docs 002): the secret

@@ -1,16 +1,7 @@
 import { clientThrottle } from '../../shared/pacing/clients';
-import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
-import { normalizedEndpoint } from './authorization';
-
-/**
- * Client-side pacing of a record store. The platform's push endpoint allows 10 requests per
- * 10 seconds per organization (platform-docs 002): for `oauth2` the credential's Requests per
- * Minute defaults to that budget, 60. Token and Basic have no documented limit: no pacing
- * unless the credential sets a rate (429s are waited out either way).
- */
-export const DEFAULT_OAUTH2_REQUESTS_PER_MINUTE = 60;
+import { DEFAULT_OAUTH2_REQUESTS_PER_MINUTE, lrsClientKey } from './authorization';
 
 /** The platform counts its budget over this window. */
 export const PUSH_WINDOW_MS = 10_000;
@@ -63,23 +54,4 @@ export function lrsPacing(
 		oauth2 ? pacedRate(requestsPerMinute) : requestsPerMinute,
 	);
 	return { throttle: shared.throttle, requestsPerMinute };
-}
-
-/** The process-wide client of a record store credential (see shared/clients.ts). */
-export function lrsClientKey(credentials: {
-	endpoint?: unknown;
-	authentication?: unknown;
-	clientId?: unknown;
-	username?: unknown;
-	token?: unknown;
-}): string {
-	const endpoint = `xapi:${normalizedEndpoint(credentials.endpoint)}`;
-	switch (credentials.authentication) {
-		case 'oauth2':
-			return clientKey(endpoint, String(credentials.clientId ?? '').trim());
-		case 'basic':
-			return clientKey(endpoint, `basic:${String(credentials.username ?? '')}`);
-		default:
-			return clientKey(endpoint, `token:${fingerprint(String(credentials.token ?? '').trim())}`);
-	}
 }

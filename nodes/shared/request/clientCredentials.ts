@@ -183,12 +183,3 @@ export function tokenFromAnswer(
 	}
 	return { token, expiresInSec };
 }
-
-/** One answer may take the credential's Request Timeout, or its default when it has none. */
-export function requestTimeoutMs(
-	credentials: { requestTimeout?: unknown },
-	defaultSec: number,
-): number {
-	const seconds = Number(credentials.requestTimeout);
-	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
-}

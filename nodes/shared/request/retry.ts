@@ -74,3 +74,12 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 	const date = Date.parse(text);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/** One answer may take the credential's Request Timeout, or its default when it has none. */
+export function requestTimeoutMs(
+	credentials: { requestTimeout?: unknown },
+	defaultSec: number,
+): number {
+	const seconds = Number(credentials.requestTimeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
+}
