@@ -6,13 +6,14 @@ import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
 import { requestTimeoutMs } from '../../shared/request/retry';
 import { clientRedactor, liveClientRedactor } from '../../shared/request/clientSecrets';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
-import { Deadline } from '../../shared/pacing/deadline';
 import { apiError } from '../../shared/request/failure';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { callApi } from '../../shared/request/call';
 import { originOf } from '../../shared/request/origin';
 import type { Redactor } from '../../shared/request/redact';
 import type { Run } from '../../shared/items/operation';
+import { openRun } from '../../shared/items/operation';
+import type { Deadline } from '../../shared/pacing/deadline';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { concurrencyFor } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
@@ -37,11 +38,6 @@ export interface LmsRun extends Run {
 	readonly catalog: CatalogIndex;
 	/** When to check a write's transaction first, learned per client (see clients.ts). */
 	readonly completion: CompletionEstimate;
-	/**
-	 * A deadline for one operation, ending early if the execution is cancelled; with
-	 * `startsAtFirstSlot`, counted from its first request's throttle slot.
-	 */
-	deadline(budgetMs: number, options?: { startsAtFirstSlot?: boolean }): Deadline;
 }
 
 export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
@@ -78,9 +74,8 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const credentials = await fns.getCredentials<LmsCredentials>(CREDENTIAL_TYPE);
 	const baseUrl = baseUrlOf(credentials);
 	const origin = originOf(baseUrl);
-	const mask = <E>(error: E): E => lmsRedactor(credentials).error(error);
 	if (!origin) {
-		throw mask(
+		throw lmsRedactor(credentials).error(
 			new NodeOperationError(
 				fns.getNode(),
 				`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
@@ -99,23 +94,18 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 			location: 'outputPane',
 		});
 	}
-	const cancelSignal =
-		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
-	const run: LmsRun = {
+	return openRun(
 		fns,
-		cancelSignal,
-		stopped: false,
-		mask,
-		maskOutput: (value) => outputMasks.output(value),
-		credentials,
-		baseUrl,
-		origin,
-		throttle: shared.throttle,
-		catalog: new CatalogIndex(),
-		completion: clientCompletion(key),
-		deadline: (budgetMs, options) => new Deadline(budgetMs, cancelSignal, Date.now, options),
-	};
-	return run;
+		{ errorMasks: () => lmsRedactor(credentials), outputMasks },
+		{
+			credentials,
+			baseUrl,
+			origin,
+			throttle: shared.throttle,
+			catalog: new CatalogIndex(),
+			completion: clientCompletion(key),
+		},
+	);
 }
 
 /** How many items the router keeps in flight for this run's throttle. */

@@ -11,6 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
+import { openRun } from '../../shared/items/operation';
 import { Deadline } from '../../shared/pacing/deadline';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
@@ -123,8 +124,6 @@ export interface LrsRun extends Run {
 	readonly throttle?: RequestThrottle;
 	/** The process-wide client this credential belongs to (see shared/clients.ts). */
 	readonly clientKey: string;
-	/** A deadline for one operation, ending early if the execution is cancelled. */
-	deadline(budgetMs: number): Deadline;
 }
 
 /** The xAPI base without trailing slashes (and without a pasted `/statements`). */
@@ -163,28 +162,24 @@ export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
 					credentials.accessToken,
 				)
 			: lrsRedactor(credentials);
-	const cancelSignal =
-		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
 	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
 	const pacing = lrsPacing(credentials, credentialId);
-	return {
+	return openRun(
 		fns,
-		cancelSignal,
-		stopped: false,
-		mask: (error) => lrsRedactor(credentials).error(error),
-		maskOutput: (value) => outputMasks.output(value),
-		credentials,
-		endpoint,
-		origin: new URL(endpoint).origin,
-		// A token issued during the run is masked too: the mask is taken when it is needed.
-		get redactor() {
-			return lrsRedactor(credentials);
+		{ errorMasks: () => lrsRedactor(credentials), outputMasks },
+		{
+			credentials,
+			endpoint,
+			origin: new URL(endpoint).origin,
+			// A token issued during the run is masked too: the mask is taken when it is needed.
+			get redactor() {
+				return lrsRedactor(credentials);
+			},
+			canRead: credentials.authentication !== 'oauth2',
+			throttle: pacing?.throttle,
+			clientKey: lrsClientKey(credentials),
 		},
-		canRead: credentials.authentication !== 'oauth2',
-		throttle: pacing?.throttle,
-		clientKey: lrsClientKey(credentials),
-		deadline: (budgetMs) => new Deadline(budgetMs, cancelSignal),
-	};
+	);
 }
 
 /**

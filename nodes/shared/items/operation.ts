@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { Deadline } from '../pacing/deadline';
 import type { RequestingFunctions } from '../request/call';
+import type { Redactor } from '../request/redact';
 
 /**
  * What an operation is, and how a node lists its operations: each resource's `index.ts` names
@@ -27,6 +29,35 @@ export interface Run {
 	 * that echoes what it was sent must not put a credential in the output.
 	 */
 	maskOutput<T>(value: T): T;
+	/**
+	 * A deadline for one operation, ending early if the execution is cancelled; with
+	 * `startsAtFirstSlot`, counted from its first request's throttle slot.
+	 */
+	deadline(budgetMs: number, options?: { startsAtFirstSlot?: boolean }): Deadline;
+}
+
+/**
+ * Opens a run: the parts every run has, and the node's own. Errors are masked with what is
+ * known when they happen (`errorMasks`, asked each time: a token may be issued during the
+ * run), output with one redactor whose pattern is built once (`outputMasks`).
+ */
+export function openRun<F extends RequestingFunctions, P extends object>(
+	fns: F,
+	masks: { errorMasks: () => Redactor; outputMasks: Redactor },
+	parts: P,
+): Run & { fns: F } & P {
+	const cancelSignal =
+		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
+	const run: Run & { fns: F } = {
+		fns,
+		cancelSignal,
+		stopped: false,
+		mask: (error) => masks.errorMasks().error(error),
+		maskOutput: (value) => masks.outputMasks.output(value),
+		deadline: (budgetMs, options) => new Deadline(budgetMs, cancelSignal, Date.now, options),
+	};
+	// Descriptors, not a spread: a part may be a getter, read when it is needed.
+	return Object.defineProperties(run, Object.getOwnPropertyDescriptors(parts)) as Run & { fns: F } & P;
 }
 
 /** An item's place among those the router keeps in flight. */
