@@ -10,12 +10,12 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { optionsCollection } from '../shared/items/operation';
 import { describeIssue } from '../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
+import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
-import { simplifiedStatement } from './simplify';
 import { ANY_COMPLETED_VERB, isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
 
 export class XApiTrigger implements INodeType {
@@ -109,7 +109,7 @@ async function openTriggerRun(context: IPollFunctions): Promise<TriggerRun> {
 /** The statements as the Simplify option asks: raw by default, so saved workflows keep working. */
 function shaped(context: IPollFunctions, statements: IDataObject[]): IDataObject[] {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return options.simplify === true ? statements.map(simplifiedStatement) : statements;
+	return options.simplify === true ? statements.map(triggerSimplifiedStatement) : statements;
 }
 
 /** The query of every filter but the verb, and the verbs to watch (none: every verb). */

@@ -83,3 +83,29 @@ export function simplifiedStatement(statement: IDataObject): IDataObject {
 		timestamp: statement.timestamp,
 	});
 }
+
+/**
+ * The xAPI Trigger's Simplify, in the names its saved workflows read (`email`, `name`,
+ * `course`, the result's parts flat, `stored` and the statement itself, so nothing is lost):
+ * the simplified statement above, named as the trigger has always named it.
+ */
+export function triggerSimplifiedStatement(statement: IDataObject): IDataObject {
+	const simple = simplifiedStatement(statement);
+	const result = (simple.result ?? {}) as IDataObject;
+	return {
+		statementId: simple.statementId,
+		email: simple.actorEmail,
+		name: simple.actorName,
+		verb: simple.verb,
+		verbId: simple.verbId,
+		course: simple.activityName,
+		activityId: simple.activityId,
+		scoreScaled: result.scoreScaled,
+		success: result.success,
+		completion: result.completion,
+		duration: result.duration,
+		timestamp: simple.timestamp,
+		stored: statement.stored,
+		statement,
+	};
+}

@@ -1,5 +1,5 @@
 import { XApiTrigger } from '../../../nodes/XApiTrigger/XApiTrigger.node';
-import { simplifiedStatement } from '../../../nodes/XApiTrigger/simplify';
+import { triggerSimplifiedStatement as simplifiedStatement } from '../../../nodes/XApi/helpers/output';
 
 describe("the trigger's simplified output", () => {
 	test('is an option, off by default, so saved workflows keep receiving the raw statement', () => {
