@@ -1,6 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
-
 /**
  * Bounds for walking a server's pages: a server that ignores the offset, repeats a page,
  * sends an endless chain of links or claims a huge total must end the walk with a clear
@@ -139,77 +136,4 @@ export class LinkGuard {
 		}
 		this.followed.add(link);
 	}
-}
-
-/** The Return All / Limit pair every "Get Many" operation shows. */
-export const returnAllAndLimit: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
-];
-
-/** Options that bound a Return All walk (the limits above); `what` names the items ("courses"). */
-export function pagingCeilingProperties(what: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Max Pages',
-			name: 'maxPages',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 1000,
-			description:
-				'With Return All: stop with an error after this many pages, so a server that never stops paging cannot keep the run going',
-		},
-		{
-			displayName: 'Max Items',
-			name: 'maxItems',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50000,
-			description: `With Return All: stop with an error after this many ${what}`,
-		},
-		{
-			displayName: 'Max Megabytes',
-			name: 'maxMegabytes',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			// DEFAULT_MAX_WALK_BYTES in megabytes (the linter wants a literal).
-			default: 256,
-			description:
-				'With Return All: stop with an error once the answers take this many megabytes of memory, all pages together, as received and parsed, so that a server sending huge pages cannot exhaust it',
-		},
-	];
-}
-
-const ceiling = z.number().int('must be a whole number').positive('must be at least 1').optional();
-
-/** The zod shape of those options. */
-export const pagingCeilingShape = { maxPages: ceiling, maxItems: ceiling, maxMegabytes: ceiling };
-
-const MEGABYTE = 1024 * 1024;
-
-export function pagingLimitsFrom(options: {
-	maxPages?: number;
-	maxItems?: number;
-	maxMegabytes?: number;
-}): PagingLimits {
-	return {
-		maxPages: options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
-		maxItems: options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,
-		maxBytes:
-			options.maxMegabytes === undefined ? DEFAULT_MAX_WALK_BYTES : options.maxMegabytes * MEGABYTE,
-	};
 }

@@ -3,9 +3,8 @@ import {
 	LinkGuard,
 	MAX_ITEMS_WITHOUT_ID,
 	PageGuard,
-	pagingCeilingProperties,
-	pagingLimitsFrom,
 } from '../../../nodes/shared/pacing/paging';
+import { pagingCeilingProperties, pagingLimitsFrom } from '../../../nodes/shared/items/output';
 
 describe('PageGuard', () => {
 	test('passes new items, flags repeated ones, and refuses a page of nothing new', () => {

@@ -2,18 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import {
-	pagingCeilingProperties,
-	pagingCeilingShape,
-	pagingLimitsFrom,
-	returnAllAndLimit,
-} from '../../../shared/pacing/paging';
 import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
 	outputParameters,
 	outputProperties,
+	pagingCeilingProperties,
+	pagingCeilingShape,
+	pagingLimitsFrom,
+	returnAllAndLimit,
 	shapeRecord,
 } from '../../../shared/items/output';
 import { parseItemInput } from '../../../shared/items/input';
