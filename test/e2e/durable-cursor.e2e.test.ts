@@ -1,6 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { randomUUID } from 'node:crypto';
 
+import { json, startLoopback, type Loopback } from '../../harness/loopback';
 import { startLrs, type RunningLrs } from './lib/lrs';
 import { statementAbout, statementGets, storeStatements, type Statement } from './lib/lrs-statements';
 import { N8nSandbox } from './lib/n8n';
@@ -37,16 +38,31 @@ let lrs: RunningLrs;
 let n8n: N8nSandbox;
 let server: N8nServer | undefined;
 let workflowId: string;
+let throttledId: string;
+let refusedId: string;
 
-const credential = () => ({
-	id: 'e2eDurableLrs001',
-	name: 'LRS',
+/** A record store standing in front of nothing: it answers as the test says, per path prefix. */
+let failing: Loopback;
+const answers: Record<'throttled' | 'refused', 'empty' | 'fail'> = {
+	throttled: 'empty',
+	refused: 'empty',
+};
+const RETRY_AFTER_SEC = 600;
+
+const credential = (id: string, endpoint: string, token: string) => ({
+	id,
+	name: `LRS ${id}`,
 	type: 'xApiLrsApi',
-	data: { endpoint: lrs.endpoint, authentication: 'token', token: lrs.token },
+	data: { endpoint, authentication: 'token', token },
 });
+const credentials = () => [
+	credential('e2eDurableLrs001', lrs.endpoint, lrs.token),
+	credential('e2eDurableLrs429', `${failing.url}/throttled/xAPI`, 'Basic e2e-throttled-token'),
+	credential('e2eDurableLrs401', `${failing.url}/refused/xAPI`, 'Basic e2e-refused-token'),
+];
 
-const workflow = (): WorkflowJson => ({
-	name: 'Completions on durable poll cursors',
+const workflow = (name: string, credentialId: string): WorkflowJson => ({
+	name,
 	nodes: [
 		{
 			id: randomUUID(),
@@ -54,7 +70,7 @@ const workflow = (): WorkflowJson => ({
 			type: 'CUSTOM.xApiTrigger',
 			typeVersion: 1,
 			position: [0, 0],
-			credentials: { xApiLrsApi: { id: 'e2eDurableLrs001', name: 'LRS' } },
+			credentials: { xApiLrsApi: { id: credentialId, name: `LRS ${credentialId}` } },
 			parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, filters: {}, options: {} },
 		},
 		{
@@ -87,6 +103,17 @@ const beforeFirstScheduledPoll = completion('0');
 const afterFirstScheduledPoll = [completion('1'), completion('2')];
 const whileDown = completion('3');
 
+let failedAt = 0;
+
+/** n8n's back-off state of each workflow's poll. */
+async function backoffs(): Promise<Map<string, { backoffUntil: string | null; updatedAt: string; consecutiveErrors: number }>> {
+	const rows = await queryDatabase<{ workflowId: string; backoffUntil: string | null; updatedAt: string; consecutiveErrors: number }>(
+		n8n,
+		'SELECT workflowId, backoffUntil, updatedAt, consecutiveErrors FROM poller_state',
+	);
+	return new Map(rows.map((row) => [row.workflowId, row]));
+}
+
 /** Waits until the trigger has sent `count` statement queries in all (one per poll here). */
 async function waitForPolls(count: number, what: string): Promise<void> {
 	await waitUntil(
@@ -118,19 +145,32 @@ async function start(): Promise<N8nServer> {
 describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 	beforeAll(async () => {
 		lrs = await startLrs();
+		failing = await startLoopback((request, response) => {
+			const which = request.url.startsWith('/throttled/') ? 'throttled' : 'refused';
+			if (answers[which] === 'empty') return json(response, 200, { statements: [], more: '' });
+			if (which === 'throttled') {
+				return json(response, 429, { message: 'Slow down' }, { 'Retry-After': String(RETRY_AFTER_SEC) });
+			}
+			return json(response, 401, { message: 'Unknown credential' });
+		});
 		n8n = await N8nSandbox.create({
 			customExtensions: [builtPackageDir],
 			env: DURABLE_POLLING,
 		});
-		await n8n.importCredentials([credential()]);
-		[workflowId] = await n8n.importWorkflows([workflow()]);
-		await n8n.activate(workflowId);
+		await n8n.importCredentials(credentials());
+		[workflowId, throttledId, refusedId] = await n8n.importWorkflows([
+			workflow('Completions on durable poll cursors', 'e2eDurableLrs001'),
+			workflow('A throttled record store', 'e2eDurableLrs429'),
+			workflow('A record store refusing the credential', 'e2eDurableLrs401'),
+		]);
+		for (const id of [workflowId, throttledId, refusedId]) await n8n.activate(id);
 	});
 
 	afterAll(async () => {
 		await server?.stop();
 		n8n?.dispose();
 		await lrs?.stop();
+		await failing?.close();
 	});
 
 	it('emits each completion stored after the first scheduled poll once', async () => {
@@ -159,6 +199,33 @@ describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 		);
 	});
 
+	it('backs the poll off by the Retry-After of a 429, and to the longest wait for a refused credential', async () => {
+		const asked = failing.received.length;
+		answers.throttled = 'fail';
+		answers.refused = 'fail';
+		const state = await waitUntil(
+			'n8n recorded no back-off for the failing polls',
+			150_000,
+			async () => {
+				const rows = await backoffs();
+				return rows.get(throttledId)?.backoffUntil && rows.get(refusedId)?.backoffUntil
+					? rows
+					: undefined;
+			},
+			2_000,
+		);
+		expect(failing.received.length).toBeGreaterThan(asked);
+		const waitOf = (id: string) => {
+			const row = state.get(id)!;
+			return Date.parse(`${row.backoffUntil}Z`) - Date.parse(`${row.updatedAt}Z`);
+		};
+		// rate-limited with retryAfterMs: n8n waits at least what the record store asked.
+		expect(waitOf(throttledId)).toBeGreaterThanOrEqual(RETRY_AFTER_SEC * 1000 - 5_000);
+		// credential-invalid: n8n's longest back-off (30 minutes), not its short first step.
+		expect(waitOf(refusedId)).toBeGreaterThanOrEqual(29 * 60_000);
+		failedAt = failing.received.length;
+	});
+
 	it('after a restart, emits what was stored while n8n was down once, and nothing again', async () => {
 		const before = await emittedIds();
 		await server!.stop();
@@ -170,6 +237,8 @@ describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 		const emitted = await waitForEmitted([whileDown]);
 		expect(emitted.filter((id) => id === whileDown.id)).toHaveLength(1);
 		for (const id of before) expect(emitted.filter((seen) => seen === id)).toHaveLength(1);
+		// Backing off, across the restart: the failing record stores were not asked again.
+		expect(failing.received.length).toBe(failedAt);
 	});
 
 });
