@@ -128,6 +128,16 @@ function textOf(result: McpCallResult): string {
 	return text;
 }
 
+/** Calls the Assign tool for the course; `from` is where the sandbox's log stood before. */
+async function assign(email: string) {
+	const from = lastSeq(lms);
+	const result = await client.callTool({
+		name: 'assign_course',
+		arguments: { email, courseExternalId: COURSE },
+	});
+	return { from, result, text: textOf(result) };
+}
+
 async function connect(): Promise<McpClient> {
 	const { Client } = require(path.join(sdk, 'client', 'index.js'));
 	const { StreamableHTTPClientTransport } = require(path.join(sdk, 'client', 'streamableHttp.js'));
@@ -183,14 +193,8 @@ describeOn2('the nodes as MCP tools (n8n MCP Server Trigger)', () => {
 	});
 
 	it('assigns a course once and answers that the platform confirmed it', async () => {
-		const from = lastSeq(lms);
+		const { from, result, text } = await assign('ada@example.com');
 
-		const result = await client.callTool({
-			name: 'assign_course',
-			arguments: { email: 'ada@example.com', courseExternalId: COURSE },
-		});
-
-		const text = textOf(result);
 		expect(result.isError ?? false).toBe(false);
 		expect(text).toContain('"status":"success"');
 		expect(text).toContain('"confirmation":"confirmed"');
@@ -202,14 +206,8 @@ describeOn2('the nodes as MCP tools (n8n MCP Server Trigger)', () => {
 	});
 
 	it('answers a bad argument with an error naming the field, and sends nothing', async () => {
-		const from = lastSeq(lms);
+		const { from, text } = await assign('not-an-address');
 
-		const result = await client.callTool({
-			name: 'assign_course',
-			arguments: { email: 'not-an-address', courseExternalId: COURSE },
-		});
-
-		const text = textOf(result);
 		expect(text).toMatch(/Email: must be an email address/);
 		expect(requestsSince(lms, from)).toEqual([]);
 	});

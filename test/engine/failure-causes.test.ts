@@ -15,7 +15,7 @@ import {
 	lmsCredentials,
 	mockToken,
 } from '../helpers/lms';
-import { runNode, XAPI_NODE } from '../helpers/workflows';
+import { runNode, sendJsonParameters, XAPI_NODE } from '../helpers/workflows';
 
 jest.setTimeout(30_000);
 isolateNetwork();
@@ -171,13 +171,7 @@ describe('the xAPI node', () => {
 
 		const run = await runNode({
 			type: XAPI_NODE,
-			parameters: {
-				resource: 'statement',
-				operation: 'send',
-				inputMode: 'json',
-				statement: '={{ $json.statement }}',
-				options: {},
-			},
+			parameters: sendJsonParameters(),
 			items: [{ statement: completion }],
 			credentials: {
 				xApiLrsApi: {
