@@ -11,7 +11,7 @@ import {
 } from '../../shared/pacing/clients';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
 import { Deadline } from '../../shared/pacing/deadline';
-import { apiError } from '../../shared/request/failure';
+import { apiError, withFailure } from '../../shared/request/failure';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { callApi } from '../../shared/request/call';
 import { originOf } from '../../shared/request/origin';
@@ -71,6 +71,11 @@ export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	answer: { schema: S; is: string };
 	/** Told the memory the answer takes (body and parsed JSON, in bytes): a walk counts it. */
 	measured?: (bytes: number) => void;
+	/**
+	 * The request names a record of the item's (a transaction, a statement by id): a 404 says
+	 * that record is not there. Otherwise a 404 means a setting points at nothing.
+	 */
+	namesRecord?: boolean;
 }
 
 /** The base URL as the credential gives it, without trailing slashes. */
@@ -111,10 +116,13 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const mask = <E>(error: E): E => lmsRedactor(credentials).error(error);
 	if (!origin) {
 		throw mask(
-			new NodeOperationError(
-				fns.getNode(),
-				`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
-				{ description: 'Set it to your deployment, e.g. https://lms.example.com' },
+			withFailure(
+				new NodeOperationError(
+					fns.getNode(),
+					`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
+					{ description: 'Set it to your deployment, e.g. https://lms.example.com' },
+				),
+				{ cause: 'configuration-invalid' },
 			),
 		);
 	}
@@ -186,6 +194,7 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			itemIndex,
 			action: request.action,
 			redactor: lmsRedactor(run.credentials),
+			namesRecord: request.namesRecord,
 		});
 	}
 }

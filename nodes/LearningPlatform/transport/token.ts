@@ -11,8 +11,14 @@ import {
 	jsonOf,
 	readBody,
 } from '../../shared/request/answer';
-import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/pacing/clients';
-import { fromRequestError } from '../../shared/request/failure';
+import {
+	clientRedactor,
+	fingerprint,
+	rememberSecret,
+	sharedToken,
+} from '../../shared/pacing/clients';
+import type { DeclaredFailure } from '../../shared/request/failure';
+import { fromRequestError, tokenRequestFailure, withFailure } from '../../shared/request/failure';
 import { authorizedFor, originOf } from '../../shared/request/origin';
 import { baseUrlOf, lmsClientKey, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
@@ -68,7 +74,9 @@ async function requestToken(
 ): Promise<{ token: string; expiresInSec?: number }> {
 	const redactor = clientRedactor(lmsClientKey({ baseUrl, clientId }), clientSecret);
 	if (!originOf(baseUrl)) {
-		throw tokenFailure(redactor.text(`The Base URL is not an http(s) address: "${baseUrl}"`));
+		throw tokenFailure(redactor.text(`The Base URL is not an http(s) address: "${baseUrl}"`), {
+			cause: 'configuration-invalid',
+		});
 	}
 	const signal = AbortSignal.timeout(timeoutMs);
 	let status = 0;
@@ -95,6 +103,7 @@ async function requestToken(
 			redactor.text(
 				`Could not get an access token from the platform (${await failureWords(error, signal)})`,
 			),
+			tokenRequestFailure(error, signal.aborted),
 		);
 	}
 	let body: unknown;
@@ -124,10 +133,11 @@ async function requestToken(
 
 /**
  * A token failure: a plain error built from masked words only (preAuthentication has no node
- * to attach an n8n error to; n8n wraps it for the request that needed the token).
+ * to attach an n8n error to; n8n wraps it for the request that needed the token, keeping it as
+ * the cause, where its declared cause is read).
  */
-function tokenFailure(words: string): Error {
-	return new Error(words);
+function tokenFailure(words: string, failure?: DeclaredFailure): Error {
+	return withFailure(new Error(words), failure);
 }
 
 async function failureWords(error: unknown, signal: AbortSignal): Promise<string> {

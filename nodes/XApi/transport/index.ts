@@ -16,7 +16,7 @@ import { Deadline } from '../../shared/pacing/deadline';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
-import { apiError, HttpProblem } from '../../shared/request/failure';
+import { apiError, HttpProblem, withFailure } from '../../shared/request/failure';
 import { Redactor } from '../../shared/request/redact';
 import {
 	authorizationHeader,
@@ -70,6 +70,8 @@ export interface LrsRequest {
 	answer?: { schema: ZodTypeAny; is: string };
 	/** Whether an empty successful answer is acceptable (a store that documents no answer body). */
 	allowEmpty?: boolean;
+	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
+	namesRecord?: boolean;
 }
 
 export type LrsOutcome =
@@ -129,10 +131,13 @@ export interface LrsRun extends Run {
 export function endpointOf(node: INode, credentials: LrsCredentials): string {
 	const endpoint = normalizedEndpoint(credentials.endpoint);
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
-		throw new NodeOperationError(
-			node,
-			`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
-			{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
+		throw withFailure(
+			new NodeOperationError(
+				node,
+				`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
+				{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
+			),
+			{ cause: 'configuration-invalid' },
 		);
 	}
 	return endpoint;
@@ -229,6 +234,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 				itemIndex: request.itemIndex,
 				action: request.action,
 				redactor: run.redactor,
+				namesRecord: request.namesRecord,
 			}),
 		};
 	}

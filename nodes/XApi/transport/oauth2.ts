@@ -3,7 +3,8 @@ import { sleep } from 'n8n-workflow';
 
 import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from '../../shared/request/answer';
 import { clientRedactor, rememberSecret, sharedToken } from '../../shared/pacing/clients';
-import { fromRequestError } from '../../shared/request/failure';
+import type { DeclaredFailure } from '../../shared/request/failure';
+import { fromRequestError, tokenRequestFailure, withFailure } from '../../shared/request/failure';
 import { parseRetryAfter } from '../../shared/request/retry';
 import { isHeaderSafe, originOf } from '../../shared/request/origin';
 import type { Redactor } from '../../shared/request/redact';
@@ -125,12 +126,17 @@ async function requestToken(
 	timeoutMs: number,
 ): Promise<{ token: string; expiresInSec?: number }> {
 	const redactor = clientRedactor(oauth2ClientKey(values), values.clientSecret);
-	const fail = (words: string) => new Error(redactor.text(words));
+	const fail = (words: string, failure?: DeclaredFailure) =>
+		withFailure(new Error(redactor.text(words)), failure);
 	if (!values.clientId || !values.clientSecret) {
-		throw fail('The credential has no client ID or client secret: both are needed for OAuth2');
+		throw fail('The credential has no client ID or client secret: both are needed for OAuth2', {
+			cause: 'credential-invalid',
+		});
 	}
 	if (!originOf(values.tokenUrl)) {
-		throw fail(`The token URL is not an http(s) address: "${values.tokenUrl}"`);
+		throw fail(`The token URL is not an http(s) address: "${values.tokenUrl}"`, {
+			cause: 'configuration-invalid',
+		});
 	}
 	let status = 0;
 	let contentType = '';
@@ -163,7 +169,7 @@ async function requestToken(
 				await sleep(tokenRetryWaitMs(parseRetryAfter(failure.details.headers?.['retry-after'])));
 				continue;
 			}
-			throw fail(await failureWords(error, signal));
+			throw fail(await failureWords(error, signal), tokenRequestFailure(error, signal.aborted));
 		}
 	}
 	const token = tokenFromAnswer(status, contentType, text);
