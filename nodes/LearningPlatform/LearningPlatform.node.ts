@@ -16,7 +16,9 @@ export class LearningPlatform implements INodeType {
 		name: 'learningPlatform',
 		icon: { light: 'file:learningPlatform.svg', dark: 'file:learningPlatform.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: as a tool, reads answer Simplified by default (shared/items/output.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: subtitleOf(resources),
 		description:
 			"Push courses, assign and complete them, and follow the platform's asynchronous transactions",

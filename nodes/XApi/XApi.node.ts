@@ -15,7 +15,9 @@ export class XApi implements INodeType {
 		name: 'xApi',
 		icon: { light: 'file:xApi.svg', dark: 'file:xApi.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: as a tool, reads answer Simplified by default (shared/items/output.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: subtitleOf(resources),
 		description:
 			'Record learning experiences as xAPI statements in a learning record store, and read or void them',

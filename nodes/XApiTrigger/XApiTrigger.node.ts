@@ -13,6 +13,7 @@ import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport';
+import { withFailure } from '../shared/request/failure';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
@@ -119,19 +120,26 @@ function pollFilters(context: IPollFunctions): { qs: IDataObject; verbs: string[
 	const { verb, ...others } = isObject ? (filters as IDataObject) : ({} as IDataObject);
 	const verbs = verbsOf(verb);
 	if ('problem' in verbs) {
-		throw new NodeOperationError(context.getNode(), `Invalid filters: ${verbs.problem}`);
+		throw filtersError(context, `Invalid filters: ${verbs.problem}`);
 	}
 	// The other filters are checked as Get Many checks them.
 	const parsed = filtersSchema.safeParse(isObject ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => describeIssue(issue, 'filters'));
-		throw new NodeOperationError(context.getNode(), `Invalid filters: ${problems.join('; ')}`);
+		throw filtersError(context, `Invalid filters: ${problems.join('; ')}`);
 	}
 	const query = statementQuery(parsed.data, context.getTimezone());
 	if ('problem' in query) {
-		throw new NodeOperationError(context.getNode(), `Invalid filters: ${query.problem}`);
+		throw filtersError(context, `Invalid filters: ${query.problem}`);
 	}
 	return { qs: query.qs, verbs: verbs.verbs };
+}
+
+/** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
+function filtersError(context: IPollFunctions, message: string): NodeOperationError {
+	return withFailure(new NodeOperationError(context.getNode(), message), {
+		cause: 'configuration-invalid',
+	});
 }
 
 /** A cursor belongs to one record store and one set of filters; changing either starts afresh. */

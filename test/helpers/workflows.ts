@@ -79,3 +79,15 @@ export async function runNode(
 	const items = result.run.data.resultData.runData.Node?.[0]?.data?.main?.[0] ?? [];
 	return { ...result, items };
 }
+
+/** Statement → Send in JSON mode, the statement taken from each item's `statement`. */
+export function sendJsonParameters(extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'statement',
+		operation: 'send',
+		inputMode: 'json',
+		statement: '={{ $json.statement }}',
+		options: {},
+		...extra,
+	};
+}

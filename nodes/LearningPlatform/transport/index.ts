@@ -6,7 +6,7 @@ import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
 import { requestTimeoutMs } from '../../shared/request/retry';
 import { clientRedactor, liveClientRedactor } from '../../shared/request/clientSecrets';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
-import { apiError } from '../../shared/request/failure';
+import { apiError, withFailure } from '../../shared/request/failure';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { callApi } from '../../shared/request/call';
 import { originOf } from '../../shared/request/origin';
@@ -54,6 +54,11 @@ export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	answer: { schema: S; is: string };
 	/** Told the memory the answer takes (body and parsed JSON, in bytes): a walk counts it. */
 	measured?: (bytes: number) => void;
+	/**
+	 * The request names a record of the item's (a transaction, a statement by id): a 404 says
+	 * that record is not there. Otherwise a 404 means a setting points at nothing.
+	 */
+	namesRecord?: boolean;
 }
 
 /** Everything to mask for this credential: its secret and every token issued for its client. */
@@ -76,10 +81,13 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const origin = originOf(baseUrl);
 	if (!origin) {
 		throw lmsRedactor(credentials).error(
-			new NodeOperationError(
-				fns.getNode(),
-				`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
-				{ description: 'Set it to your deployment, e.g. https://lms.example.com' },
+			withFailure(
+				new NodeOperationError(
+					fns.getNode(),
+					`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
+					{ description: 'Set it to your deployment, e.g. https://lms.example.com' },
+				),
+				{ cause: 'configuration-invalid' },
 			),
 		);
 	}
@@ -146,6 +154,7 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			itemIndex,
 			action: request.action,
 			redactor: lmsRedactor(run.credentials),
+			namesRecord: request.namesRecord,
 		});
 	}
 }

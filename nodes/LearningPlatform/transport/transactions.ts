@@ -25,6 +25,7 @@ export async function getTransaction(
 		path: `${TRANSACTIONS_PATH}/${encodeURIComponent(id)}`,
 		safeToRepeat: true,
 		action: `Reading transaction ${id}`,
+		namesRecord: true,
 		deadline,
 		answer: { schema: transactionAnswerShape, is: 'a transaction' },
 	});

@@ -18,7 +18,7 @@ import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
 import { requestTimeoutMs } from '../../shared/request/retry';
 import { liveClientRedactor } from '../../shared/request/clientSecrets';
-import { apiError, HttpProblem } from '../../shared/request/failure';
+import { apiError, HttpProblem, withFailure } from '../../shared/request/failure';
 import { Redactor } from '../../shared/request/redact';
 import {
 	authorizationHeader,
@@ -73,6 +73,8 @@ export interface LrsRequest {
 	answer?: { schema: ZodTypeAny; is: string };
 	/** Whether an empty successful answer is acceptable (a store that documents no answer body). */
 	allowEmpty?: boolean;
+	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
+	namesRecord?: boolean;
 }
 
 export type LrsOutcome =
@@ -130,10 +132,13 @@ export interface LrsRun extends Run {
 export function endpointOf(node: INode, credentials: LrsCredentials): string {
 	const endpoint = normalizedEndpoint(credentials.endpoint);
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
-		throw new NodeOperationError(
-			node,
-			`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
-			{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
+		throw withFailure(
+			new NodeOperationError(
+				node,
+				`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
+				{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
+			),
+			{ cause: 'configuration-invalid' },
 		);
 	}
 	return endpoint;
@@ -226,6 +231,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 				itemIndex: request.itemIndex,
 				action: request.action,
 				redactor: run.redactor,
+				namesRecord: request.namesRecord,
 			}),
 		};
 	}

@@ -121,6 +121,8 @@ export interface ListedOperation<R extends Run> {
 	description: string;
 	/** What it does, e.g. "Create or update a course": the option's action and the node's subtitle. */
 	action: string;
+	/** What an AI agent is told of it as a tool: what it needs and what it answers. */
+	toolDescription: string;
 	operation: Operation<R>;
 }
 
@@ -182,9 +184,36 @@ export function resourceProperties<R extends Run>(
 					})),
 				),
 			};
-			return [operation, ...listed.flatMap(([, entry]) => entry.operation.description)];
+			return [
+				operation,
+				...listed.map(([value, entry]) => toolDescriptionProperty(resource.resource, value, entry)),
+				...listed.flatMap(([, entry]) => entry.operation.description),
+			];
 		}),
 	];
+}
+
+/**
+ * The tool variant's description of one operation, shown only there (`@tool`). n8n's tool
+ * conversion adds its own Tool Description ("<action> in <node>") only to a node without one;
+ * this one starts with what the operation needs and answers, and stays editable.
+ */
+function toolDescriptionProperty<R extends Run>(
+	resource: string,
+	operation: string,
+	{ toolDescription }: ListedOperation<R>,
+): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: toolDescription,
+		required: true,
+		description:
+			'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	};
 }
 
 /** The node's subtitle: the action of the chosen operation ("Create or update a course"). */
@@ -205,7 +234,9 @@ export function findOperation<R extends Run>(
 	operation: string,
 ): Operation<R> | undefined {
 	const listed = resources.find((r) => r.resource === resource)?.operations;
-	return listed && Object.prototype.hasOwnProperty.call(listed, operation) ? listed[operation].operation : undefined;
+	return listed && Object.prototype.hasOwnProperty.call(listed, operation)
+		? listed[operation].operation
+		: undefined;
 }
 
 /** The Options collection an operation's form ends with (n8n's usual label and placeholder). */

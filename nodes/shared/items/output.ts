@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { PagingLimits } from '../pacing/paging';
@@ -9,7 +9,7 @@ import { listOfStrings, oneMessage } from './input';
  * The output choice of operations whose records have many fields, as n8n's own nodes offer it
  * (a top-level `output` with `simple`, `raw` and `fields`, and a `fields` list shown for
  * `fields`): an AI agent using the node as a tool, or a builder, can ask for a few fields
- * instead of whole records. `raw` is the default, so a saved workflow keeps its output.
+ * instead of whole records. `raw` is the default (as a tool from version 1.1 on: `simple`).
  */
 export type OutputMode = 'raw' | 'simple' | 'fields';
 
@@ -28,32 +28,24 @@ export interface OutputForm {
 	selectableFields: readonly string[];
 }
 
+/**
+ * Where each default of Output applies. The tool variant (`@tool`) answers Simplified by default
+ * from the node's version 1.1 on, since an agent reads every field it gets; version 1, the node
+ * and tools saved before keep Raw, so no saved workflow changes its output. (On a host whose
+ * display rules lack `@tool`, only the first applies.)
+ */
+const OUTPUT_DEFAULTS: Array<{ default: OutputMode; displayOptions: IDisplayOptions }> = [
+	{ default: 'raw', displayOptions: { hide: { '@tool': [true] } } },
+	{ default: 'raw', displayOptions: { show: { '@tool': [true], '@version': [1] } } },
+	{
+		default: 'simple',
+		displayOptions: { show: { '@tool': [true], '@version': [{ _cnd: { gte: 1.1 } }] } },
+	},
+];
+
 export function outputProperties(form: OutputForm): INodeProperties[] {
 	return [
-		{
-			displayName: 'Output',
-			name: 'output',
-			type: 'options',
-			default: 'raw',
-			options: [
-				{
-					name: 'Raw',
-					value: 'raw',
-					description: `The ${form.records} exactly as the API returns them`,
-				},
-				{
-					name: 'Select Included Fields',
-					value: 'fields',
-					description: 'Only the fields chosen in Fields',
-				},
-				{
-					name: 'Simplified',
-					value: 'simple',
-					description: `At most 10 fields: ${form.simplifiedFields.join(', ')}`,
-				},
-			],
-			description: `How much of each of the ${form.records} to return. Simplified suits an AI agent using the node as a tool.`,
-		},
+		...OUTPUT_DEFAULTS.map((shown) => ({ ...outputProperty(form), ...shown })),
 		{
 			displayName: 'Fields',
 			name: 'fields',
@@ -68,6 +60,33 @@ export function outputProperties(form: OutputForm): INodeProperties[] {
 			displayOptions: { show: { output: ['fields'] } },
 		},
 	];
+}
+
+function outputProperty(form: OutputForm): INodeProperties {
+	return {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'raw',
+		options: [
+			{
+				name: 'Raw',
+				value: 'raw',
+				description: `The ${form.records} exactly as the API returns them`,
+			},
+			{
+				name: 'Select Included Fields',
+				value: 'fields',
+				description: 'Only the fields chosen in Fields',
+			},
+			{
+				name: 'Simplified',
+				value: 'simple',
+				description: `At most 10 fields: ${form.simplifiedFields.join(', ')}`,
+			},
+		],
+		description: `How much of each of the ${form.records} to return. Simplified suits an AI agent using the node as a tool.`,
+	};
 }
 
 /** Zod shape of the choice as `readOutputChoice` reads it; checks the fields against the form's list. */

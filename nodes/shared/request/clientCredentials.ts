@@ -2,7 +2,8 @@ import type { IHttpRequestHelper } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
-import { fromRequestError } from './failure';
+import type { DeclaredFailure } from './failure';
+import { fromRequestError, tokenRequestFailure, withFailure } from './failure';
 import { isHeaderSafe, originOf } from './origin';
 import type { Redactor } from './redact';
 import { parseRetryAfter } from './retry';
@@ -70,14 +71,21 @@ export async function requestClientToken(
 	context: IHttpRequestHelper,
 	endpoint: TokenEndpoint,
 ): Promise<{ token: string; expiresInSec?: number }> {
-	const fail = (words: string) => new Error(endpoint.redactor.text(words));
-	const couldNot = (words: string) =>
-		fail(`Could not get an access token from ${endpoint.from} (${words})`);
+	// Built from masked words only: preAuthentication has no node to attach an n8n error to; n8n
+	// wraps it for the request that needed the token, keeping it as the cause (its declared cause read there).
+	const fail = (words: string, failure?: DeclaredFailure) =>
+		withFailure(new Error(endpoint.redactor.text(words)), failure);
+	const couldNot = (words: string, failure?: DeclaredFailure) =>
+		fail(`Could not get an access token from ${endpoint.from} (${words})`, failure);
 	if (!endpoint.clientId || !endpoint.clientSecret) {
-		throw fail('The credential has no client ID or client secret: both are needed for OAuth2');
+		throw fail('The credential has no client ID or client secret: both are needed for OAuth2', {
+			cause: 'credential-invalid',
+		});
 	}
 	if (!originOf(endpoint.url)) {
-		throw fail(`The token URL is not an http(s) address: "${endpoint.url}"`);
+		throw fail(`The token URL is not an http(s) address: "${endpoint.url}"`, {
+			cause: 'configuration-invalid',
+		});
 	}
 	const fields = tokenRequestFields(endpoint);
 	const inQuery = endpoint.secretIn === 'query';
@@ -106,13 +114,14 @@ export async function requestClientToken(
 			break;
 		} catch (error) {
 			const problem = fromRequestError(error);
+			const failure = tokenRequestFailure(error, signal.aborted);
 			if (problem.status === 429 && attempt < endpoint.attempts) {
 				const retryAfterMs = parseRetryAfter(problem.details.headers?.['retry-after']);
 				await sleep(Math.min(30_000, Math.max(1_000, retryAfterMs ?? 1_000)));
 				continue;
 			}
 			if (problem.kind !== 'status' || !problem.status) {
-				throw couldNot(signal.aborted ? 'no answer in time' : problem.message);
+				throw couldNot(signal.aborted ? 'no answer in time' : problem.message, failure);
 			}
 			const status = problem.status;
 			const apiMessage = await errorAnswerMessage(problem);
@@ -121,14 +130,16 @@ export async function requestClientToken(
 				const location = String(problem.details.headers?.location ?? '');
 				throw couldNot(
 					`HTTP ${status}: the token endpoint redirects${location ? ` to ${location.split('?')[0]}` : ''}; the redirect was not followed, since the request carries the client secret`,
+					failure,
 				);
 			}
 			if (endpoint.refused.statuses.includes(status)) {
 				throw fail(
 					`Could not get an access token: ${endpoint.from} refused the client credentials (HTTP ${status}${said}): check ${endpoint.refused.check}; nothing was sent`,
+					failure,
 				);
 			}
-			throw couldNot(`HTTP ${status}${said}`);
+			throw couldNot(`HTTP ${status}${said}`, failure);
 		}
 	}
 	const token = tokenFromAnswer(answer.status, answer.contentType, answer.text, endpoint.issued);

@@ -2,6 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Redactor } from './redact';
+import { parseRetryAfter } from './retry';
 
 /**
  * A call's one failure type. n8n's request helper throws its own errors; `fromRequestError`
@@ -43,6 +44,8 @@ export interface ProblemDetails {
 	repeated?: boolean;
 	/** For a deadline: what the last attempt ran into. */
 	last?: HttpProblem;
+	/** The cause an inner error already declared (a token request the credential made). */
+	failure?: DeclaredFailure;
 }
 
 /** A request that did not give a usable answer. Its message is plain words, not yet masked. */
@@ -94,6 +97,7 @@ interface ResponseLike {
 
 interface ErrorLike {
 	message?: string;
+	failure?: DeclaredFailure;
 	code?: string;
 	httpCode?: string | null;
 	response?: ResponseLike;
@@ -115,6 +119,7 @@ export function fromRequestError(error: unknown): HttpProblem {
 		current = current.cause;
 	}
 	const message = chain[0]?.message ?? String(error);
+	const failure = chain.map((e) => e.failure).find((f) => f && typeof f === 'object');
 	const response = chain.map((e) => e.response).find((r) => r && typeof r === 'object');
 	const statusText = chain.map((e) => e.httpCode).find((c) => c && /^\d{3}$/.test(c));
 	const status =
@@ -132,8 +137,10 @@ export function fromRequestError(error: unknown): HttpProblem {
 		.find((c): c is string => typeof c === 'string' && c in NETWORK_WORDS);
 	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
 	const networkCode = code ?? (hangUp ? 'ECONNRESET' : undefined);
-	if (networkCode) return new HttpProblem('network', networkWords(networkCode), { networkCode });
-	return new HttpProblem('failed', message);
+	if (networkCode) {
+		return new HttpProblem('network', networkWords(networkCode), { networkCode, failure });
+	}
+	return new HttpProblem('failed', message, { failure });
 }
 
 export function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -150,7 +157,12 @@ export function lowerCased(headers: Record<string, unknown> | undefined): Record
 export function apiError(
 	node: INode,
 	error: unknown,
-	{ itemIndex, redactor, action }: { itemIndex?: number; redactor: Redactor; action?: string },
+	{
+		itemIndex,
+		redactor,
+		action,
+		namesRecord,
+	}: { itemIndex?: number; redactor: Redactor; action?: string; namesRecord?: boolean },
 ): NodeApiError {
 	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
 	const status = problem.status;
@@ -172,7 +184,7 @@ export function apiError(
 		message,
 		description: description && redactor.text(description),
 	});
-	return redactor.error(nodeError);
+	return redactor.error(withFailure(nodeError, declaredFailure(problem, { namesRecord })));
 }
 
 function lowerFirst(text: string): string {
@@ -208,4 +220,76 @@ export function messageFromBody(body: unknown): string | undefined {
 		if (typeof record[key] === 'string') return (record[key] as string).slice(0, 300);
 	}
 	return undefined;
+}
+
+/**
+ * Why an operation failed, as n8n 2.x reads it from an error's `failure` (n8n-workflow's
+ * `Failure`; its poll back-off follows the cause chain): a timed cause waits at least the time
+ * declared, an actionable one backs off the most. Restated here, not imported: n8n 1.x has no
+ * such type, and there the field is extra data.
+ */
+export type DeclaredFailure =
+	| {
+			cause: 'rate-limited' | 'quota-exhausted' | 'temporarily-unavailable';
+			retryAfterMs?: number;
+			resetsAtEpochMs?: number;
+	  }
+	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
+
+/**
+ * The one place that decides a failure's cause. A 429 not waited out is `rate-limited` with the
+ * wait asked for; a 5xx, network failure or timeout that retries did not overcome is
+ * `temporarily-unavailable`; a 401 or 403 that a new token did not cure is `credential-invalid`;
+ * a 404 on a request naming no record of the item's (a collection of the API, so the base URL
+ * or endpoint points at nothing) is `configuration-invalid`. Anything else, input errors
+ * included, declares nothing.
+ */
+export function declaredFailure(
+	problem: HttpProblem,
+	{ namesRecord = false, now = Date.now() }: { namesRecord?: boolean; now?: number } = {},
+): DeclaredFailure | undefined {
+	const { details, kind, status } = problem;
+	if (details.failure) return details.failure;
+	if (kind === 'deadline')
+		return details.last && declaredFailure(details.last, { namesRecord, now });
+	if (kind === 'network' || kind === 'timeout' || (status && status >= 500)) {
+		return { cause: 'temporarily-unavailable' };
+	}
+	if (kind === 'retryAfterTooLong' || status === 429) {
+		const retryAfterMs = parseRetryAfter(details.headers?.['retry-after'], now);
+		const resetsAt = details.retryAt ? Date.parse(details.retryAt) : NaN;
+		return {
+			cause: 'rate-limited',
+			...(retryAfterMs !== undefined && { retryAfterMs }),
+			...(Number.isFinite(resetsAt) && { resetsAtEpochMs: resetsAt }),
+		};
+	}
+	if (kind !== 'status') return undefined;
+	if (status === 401 || status === 403) return { cause: 'credential-invalid' };
+	if (status === 404 && !namesRecord) return { cause: 'configuration-invalid' };
+	return undefined;
+}
+
+/**
+ * The cause of a failed token request: a refusal of the client credentials (400, 401, 403) is
+ * `credential-invalid`, a token endpoint that is not there (404) `configuration-invalid`, no
+ * answer in time `temporarily-unavailable`, the rest as any call.
+ */
+export function tokenRequestFailure(
+	error: unknown,
+	timedOut: boolean,
+): DeclaredFailure | undefined {
+	if (timedOut) return { cause: 'temporarily-unavailable' };
+	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
+	const { status } = problem;
+	if (problem.kind === 'status' && (status === 400 || status === 401 || status === 403)) {
+		return { cause: 'credential-invalid' };
+	}
+	return declaredFailure(problem);
+}
+
+/** Puts the declared cause on an error (as plain data, readable on both n8n majors). */
+export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
+	if (failure) Object.assign(error, { failure });
+	return error;
 }

@@ -120,7 +120,10 @@ test('send has every documented parameter, and the verb and activity type option
 });
 
 test('get, getMany and void have their documented parameters', () => {
-	expect(forOperation('get').map((p) => p.name)).toEqual([
+	// Output is listed once per default (node; tool of version 1; tool of 1.1): names once each.
+	const names = (operation: string) => [...new Set(forOperation(operation).map((p) => p.name))];
+	expect(names('get')).toEqual([
+		'toolDescription',
 		'statementId',
 		'output',
 		'fields',
@@ -129,7 +132,8 @@ test('get, getMany and void have their documented parameters', () => {
 	expect(
 		(named(forOperation('get'), 'options')?.options as INodeProperties[]).map((o) => o.name),
 	).toEqual(['voided']);
-	expect(forOperation('getMany').map((p) => p.name)).toEqual([
+	expect(names('getMany')).toEqual([
+		'toolDescription',
 		'returnAll',
 		'limit',
 		'output',
@@ -148,7 +152,7 @@ test('get, getMany and void have their documented parameters', () => {
 		forOperation('void')
 			.filter((p) => p.type !== 'notice')
 			.map((p) => p.name),
-	).toEqual(['statementId', 'actorName', 'actorEmail']);
+	).toEqual(['toolDescription', 'statementId', 'actorName', 'actorEmail']);
 });
 
 test('option lists are sorted by name, as n8n expects', () => {

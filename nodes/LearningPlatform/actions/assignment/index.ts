@@ -4,6 +4,7 @@ import * as assign from './assign.operation';
 import * as complete from './complete.operation';
 import * as start from './start.operation';
 import * as withdraw from './withdraw.operation';
+import { CONFIRMED_OR_WHY } from '../common/writeOptions';
 
 /** The assignment resource: each operation listed once, for the form, the subtitle and the router. */
 export const assignment: Resource<LmsRun> = {
@@ -15,24 +16,36 @@ export const assignment: Resource<LmsRun> = {
 			name: 'Assign',
 			description: 'Assign a course to a learner, optionally with a due date',
 			action: 'Assign a course',
+			toolDescription:
+				'Assigns a course to a learner by work e-mail and course external ID, optionally with a due date. ' +
+				CONFIRMED_OR_WHY,
 			operation: assign,
 		},
 		start: {
 			name: 'Start',
 			description: "Mark a learner's course as started",
 			action: 'Start a course',
+			toolDescription:
+				"Marks a learner's course as started, by work e-mail and course external ID. " +
+				CONFIRMED_OR_WHY,
 			operation: start,
 		},
 		complete: {
 			name: 'Complete',
 			description: "Mark a learner's course as completed",
 			action: 'Complete a course',
+			toolDescription:
+				"Marks a learner's course as completed, by work e-mail, course external ID and end date. " +
+				CONFIRMED_OR_WHY,
 			operation: complete,
 		},
 		withdraw: {
 			name: 'Withdraw',
 			description: 'Withdraw a course assignment from a learner',
 			action: 'Withdraw an assignment',
+			toolDescription:
+				'Withdraws a course assignment from a learner, by work e-mail and course external ID. ' +
+				CONFIRMED_OR_WHY,
 			operation: withdraw,
 		},
 	},

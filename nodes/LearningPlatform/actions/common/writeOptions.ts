@@ -77,3 +77,7 @@ export function writeSettings(run: LmsRun, options: WriteOptions, place?: PoolPl
 		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
 	};
 }
+
+/** What a write answers, as its tool description says it. */
+export const CONFIRMED_OR_WHY =
+	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';
