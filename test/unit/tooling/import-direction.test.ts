@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -23,7 +24,7 @@ function tsFiles(folder: string): string[] {
 	});
 }
 
-export function relativeImports(source: string): string[] {
+function relativeImports(source: string): string[] {
 	const specifiers: string[] = [];
 	const pattern =
 		/(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|require\(\s*['"](\.[^'"]+)['"]\s*\)/g;
@@ -39,7 +40,7 @@ function placeOf(path: string): { node?: string; part: string } {
 }
 
 /** Why an import from `from` to `to` runs against the rule, or undefined. */
-export function wrongWay(from: string, to: string): string | undefined {
+function wrongWay(from: string, to: string): string | undefined {
 	if (!to.startsWith(NODES + sep)) return 'imports from outside nodes/';
 	const source = placeOf(from);
 	const target = placeOf(to);
