@@ -1,15 +1,35 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/deadline';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, LinkGuard, PageGuard, PagingError } from '../../shared/pacing/paging';
 import type { LrsRun } from './index';
 import { lrsRequest, resolveMoreLink, tryLrsRequest } from './index';
-import type { StatementResult } from './shapes';
-import { statementResultShape, storedStatementShape } from './shapes';
 
 export const STATEMENTS_PATH = '/statements';
+
+/**
+ * The record store's answers, as the node checks them (xAPI 1.0.3, Communication 2.1). Only
+ * what the node relies on is required; the rest is passed through untouched.
+ */
+
+/** A statement as read back: an object with its id. */
+export const storedStatementShape = z.object({ id: z.string().min(1, 'is missing') }).passthrough();
+
+/** GET /statements without an id: a StatementResult. */
+export const statementResultShape = z
+	.object({
+		statements: z.array(z.record(z.string(), z.unknown())),
+		more: z.string().optional(),
+	})
+	.passthrough();
+
+/** POST /statements: the ids of the statements stored, in order. */
+export const storedIdsShape = z.array(z.string().min(1, 'is empty'));
+
+export type StatementResult = z.infer<typeof statementResultShape>;
 
 /** Reads one statement by id; a voided statement is only found with `voided`. */
 export async function getStatement(
