@@ -43,7 +43,12 @@ async function catalogPlatform(initial: IDataObject[] = []) {
 			});
 			return json(res, 200, {
 				message: 'Request accepted',
-				data: { id: `tx-${++transactions}`, http_method: 'POST', status: 'initiated', response: {} },
+				data: {
+					id: `tx-${++transactions}`,
+					http_method: 'POST',
+					status: 'initiated',
+					response: {},
+				},
 			});
 		}
 		if (url.pathname.startsWith('/api/developer/v2/request_data/')) {
@@ -82,9 +87,10 @@ async function catalogPlatform(initial: IDataObject[] = []) {
 					options: { archiveMissing: true, ...options },
 				},
 			});
-			const hints = (
-				result.run.data.resultData.runData.Node?.[0] as { hints?: Array<{ message: string }> }
-			)?.hints?.map((h) => h.message) ?? [];
+			const hints =
+				(
+					result.run.data.resultData.runData.Node?.[0] as { hints?: Array<{ message: string }> }
+				)?.hints?.map((h) => h.message) ?? [];
 			return { ...result, hints, sent: writes().slice(before) };
 		},
 	};
@@ -199,7 +205,8 @@ describe('5. look-alike ids are never written and archived in one run', () => {
 		);
 		expect(run.sent).toEqual([]);
 		expect(run.items).toHaveLength(3);
-		for (const item of run.items) expect(item.json.error).toMatch(/is not in the courses listed, but/);
+		for (const item of run.items)
+			expect(item.json.error).toMatch(/is not in the courses listed, but/);
 		expect(run.items.map((i) => i.json.error).join('\n')).toMatch(/"abc-1".*"ABC-1"/);
 	});
 
@@ -229,7 +236,10 @@ describe('6. damaged memory is dropped, never crashes, and never repeats writes'
 		['a remembered value that is null', (m: IDataObject) => fill(m, null)],
 		['a client entry that is a number', (m: IDataObject) => clients(m, 42)],
 		['a client entry that is a string', (m: IDataObject) => clients(m, 'x')],
-		['the whole memory a string', (_: IDataObject, s: IDataObject) => ((s['node:Node'] as IDataObject).syncedCourses = 'x')],
+		[
+			'the whole memory a string',
+			(_: IDataObject, s: IDataObject) => ((s['node:Node'] as IDataObject).syncedCourses = 'x'),
+		],
 	])('%s', async (_, damage) => {
 		const platform = await catalogPlatform();
 		const staticData: IDataObject = {};

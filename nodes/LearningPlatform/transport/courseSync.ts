@@ -15,7 +15,7 @@ import {
 import { archiveListedCourse, forEachCoursePage, upsertCourse } from './courses';
 import type { CourseWrite } from './courses';
 import type { LmsRun } from './index';
-import { getTransaction, sendThenConfirm } from './transactions';
+import { sendThenConfirm, transactionState } from './transactions';
 
 /**
  * Sync Catalog's contract: a course is keyed by its external id, read from the catalog
@@ -26,7 +26,6 @@ import { getTransaction, sendThenConfirm } from './transactions';
  */
 
 const LIST_DEADLINE_MS = 30 * 60_000;
-const CHECK_DEADLINE_MS = 60_000;
 
 export const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
 	(api) => !LISTED_FIELDS.includes(api),
@@ -123,7 +122,7 @@ export function compareCourse(
 	return { kind: 'changed', changed: changed.map(labelOf) };
 }
 
-function refusal(run: LmsRun) {
+export function refusal(run: LmsRun) {
 	return (message: string, itemIndex: number, description: string) =>
 		new NodeOperationError(run.fns.getNode(), message, { itemIndex, description });
 }
@@ -200,25 +199,37 @@ export function courseSyncContract(
 		fingerprint,
 		echo: (externalId, current) => ({ externalId, courseId: current?.id }),
 		write: async (itemIndex, values, place) =>
-			await sendThenConfirm(run, itemIndex, write(), place, async (writeRun, settings) =>
-				await upsertCourse(writeRun, itemIndex, values, { ...settings, keepCurrentValues: false }),
+			await sendThenConfirm(
+				run,
+				itemIndex,
+				write(),
+				place,
+				async (writeRun, settings) =>
+					await upsertCourse(writeRun, itemIndex, values, {
+						...settings,
+						keepCurrentValues: false,
+					}),
 			),
 		remove: async (carrier, course, place, onAccepted) =>
-			await sendThenConfirm(run, carrier, write(), place, async (writeRun, settings) =>
-				await archiveListedCourse(writeRun, carrier, course.id, course.listed!, {}, {
-					...settings,
-					onAccepted,
-				}),
+			await sendThenConfirm(
+				run,
+				carrier,
+				write(),
+				place,
+				async (writeRun, settings) =>
+					await archiveListedCourse(
+						writeRun,
+						carrier,
+						course.id,
+						course.listed!,
+						{},
+						{
+							...settings,
+							onAccepted,
+						},
+					),
 			),
-		settle: async (transactionId) =>
-			(
-				await getTransaction(
-					run,
-					0,
-					transactionId,
-					run.deadline(CHECK_DEADLINE_MS, { startsAtFirstSlot: true }),
-				)
-			).status as 'success' | 'failed' | 'initiated',
+		settle: async (transactionId) => await transactionState(run, transactionId),
 		keepsRemoved: true,
 		claimsUnconfirmed: false,
 		refusal: refusal(run),

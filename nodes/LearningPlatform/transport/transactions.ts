@@ -236,3 +236,17 @@ export async function sendThenConfirm(
 	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
 	return { output, confirmed: true };
 }
+
+/** The state of a transaction accepted on an earlier run, read once. */
+export async function transactionState(
+	run: LmsRun,
+	transactionId: string,
+): Promise<'success' | 'failed' | 'initiated'> {
+	const transaction = await getTransaction(
+		run,
+		0,
+		transactionId,
+		run.deadline(60_000, { startsAtFirstSlot: true }),
+	);
+	return transaction.status as 'success' | 'failed' | 'initiated';
+}

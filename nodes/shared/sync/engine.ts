@@ -56,6 +56,8 @@ export interface SyncWords {
 	/** "Max Archive Share" */
 	guardOption: string;
 	guardAdvice: string;
+	/** Said on every updated item: what the node assumes of a repeated write. */
+	updateNote?: string;
 }
 
 export interface SyncContract<V, L> {
@@ -302,7 +304,9 @@ export async function runSync<V, L>(
 		const guard = guardRemovals(plan, settings.maxRemoveShare, words);
 		if (!guard.allowed) {
 			const description = `The input has ${rows.length} items; ${reading.existing.length} ${words.many} were found${
-				plan.removedBefore > 0 ? `, ${plan.removedBefore} of them ${words.removed} by this node before (not counted)` : ''
+				plan.removedBefore > 0
+					? `, ${plan.removedBefore} of them ${words.removed} by this node before (not counted)`
+					: ''
 			}. ${words.guardAdvice}`;
 			if (!settings.dryRun) {
 				throw contract.refusal(`Nothing was written: the sync ${guard.message}`, 0, description);
@@ -323,6 +327,12 @@ export async function runSync<V, L>(
 	} finally {
 		if (!settings.dryRun) memory.save();
 	}
+}
+
+function updatedFields(words: SyncWords, changed: string[]): IDataObject {
+	return words.updateNote
+		? { changedFields: changed, note: words.updateNote }
+		: { changedFields: changed };
 }
 
 function emptyCounts(words: SyncWords): Record<string, number> {
@@ -373,7 +383,7 @@ function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): SyncR
 			json = {
 				action,
 				...contract.echo(decision.id, undefined),
-				...(decision.kind === 'changed' ? { changedFields: decision.changed } : {}),
+				...(decision.kind === 'changed' ? updatedFields(words, decision.changed) : {}),
 			};
 		}
 		outcomes.set(decision.row.itemIndex, { status: 'done', json: { ...json, dryRun: true } });
@@ -414,7 +424,8 @@ async function write<V, L>(
 	}
 	// Without Continue On Fail, a row that cannot be written stops the run before any write.
 	if (stopAfterFailure && counts.failed > 0) {
-		for (const task of tasks) if ('write' in task) outcomes.set(task.write.row.itemIndex, { status: 'notSent' });
+		for (const task of tasks)
+			if ('write' in task) outcomes.set(task.write.row.itemIndex, { status: 'notSent' });
 		return { outcomes, counts, notes: [] };
 	}
 	tasks.push(...plan.remove.map((remove) => ({ remove })));
@@ -441,15 +452,28 @@ async function write<V, L>(
 				if (contract.claimsUnconfirmed) entries.set(key, before ?? OURS_UNCONFIRMED);
 				else entries.delete(key);
 				try {
-					const { output, confirmed } = await contract.write(row.itemIndex, values, place, () => {});
+					const { output, confirmed } = await contract.write(
+						row.itemIndex,
+						values,
+						place,
+						() => {},
+					);
 					if (confirmed) entries.set(key, contract.fingerprint(values));
 					const action = kind === 'new' ? words.created : words.updated;
 					counts[action]++;
 					outcomes.set(row.itemIndex, {
 						status: 'done',
-						json: { action, ...output, ...(kind === 'changed' ? { changedFields: changed } : {}) },
+						json: {
+							action,
+							...output,
+							...(kind === 'changed' ? updatedFields(words, changed) : {}),
+						},
 					});
 				} catch (error) {
+					if (contract.claimsUnconfirmed) {
+						if (before === undefined) entries.delete(key);
+						else entries.set(key, before);
+					}
 					counts.failed++;
 					if (stopAfterFailure) run.stopped = true;
 					outcomes.set(row.itemIndex, { status: 'failed', error: error as Error });
@@ -544,7 +568,10 @@ export async function runSyncReported<V, L>(
 	});
 	const counts = Object.entries(result.counts).map(([action, n]) => `${n} ${action}`);
 	fns.addExecutionHints?.(
-		{ message: `${title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`, location: 'outputPane' },
+		{
+			message: `${title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`,
+			location: 'outputPane',
+		},
 		...result.notes.map((message) => ({ message, location: 'outputPane' as const })),
 	);
 	return result.outcomes;

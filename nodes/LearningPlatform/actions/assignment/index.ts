@@ -3,6 +3,7 @@ import type { LmsRun } from '../../transport';
 import * as assign from './assign.operation';
 import * as complete from './complete.operation';
 import * as start from './start.operation';
+import * as sync from './sync.operation';
 import * as withdraw from './withdraw.operation';
 
 /** The assignment resource: each operation listed once, for the form, the subtitle and the router. */
@@ -28,6 +29,13 @@ export const assignment: Resource<LmsRun> = {
 			description: "Mark a learner's course as completed",
 			action: 'Complete a course',
 			operation: complete,
+		},
+		sync: {
+			name: 'Sync Assignments',
+			description:
+				'Make the platform match the whole set of assignments in the input: assign what is new or changed, optionally withdraw what left',
+			action: 'Sync assignments',
+			operation: sync,
 		},
 		withdraw: {
 			name: 'Withdraw',

@@ -68,8 +68,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 		properties,
 	);
 	// Without Continue On Fail an invalid row stops the run before anything is sent.
-	if (!fns.continueOnFail())
-		return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
+	if (!fns.continueOnFail()) return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
 	try {
 		return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
 	} catch (error) {

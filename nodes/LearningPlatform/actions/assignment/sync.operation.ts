@@ -1,0 +1,127 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { parseItemInput } from '../../../shared/items/input';
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
+import type { SyncRow } from '../../../shared/sync/engine';
+import { runSyncReported } from '../../../shared/sync/engine';
+import { openMemory } from '../../../shared/sync/memory';
+import type { LmsRun } from '../../transport';
+import { lmsClientKey, lmsConcurrency } from '../../transport';
+import type { PairValues } from '../../transport/assignmentSync';
+import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
+import { scopeKey } from '../../transport/courseSync';
+import { pickedCourse } from '../common/coursePicker';
+import type { SyncOptionValues } from '../common/syncOptions';
+import { syncOptions } from '../common/syncOptions';
+import { writeSettings } from '../common/writeOptions';
+import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
+
+export const kind = 'batch';
+
+const options = syncOptions({
+	resource: 'assignment',
+	missing: 'withdrawMissing',
+	share: 'maxWithdrawShare',
+	missingLabel: 'Withdraw Missing',
+	shareLabel: 'Max Withdraw Share (%)',
+	missingHelp:
+		'Whether to withdraw the pairs this node assigned that are no longer in the input. Assignments made any other way are never touched.',
+	shareHelp:
+		'If the sync would withdraw more than this share of the pairs this node holds as assigned, nothing at all is written and the run fails saying how many it would withdraw (a truncated export looks like that)',
+	skipHelp:
+		'Whether to leave out pairs this node already assigned with the same dates. Off, every pair is written.',
+});
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The input items are the whole set of assignments: one item per learner and course. Only pairs that are new or whose dates changed are written, and (with Withdraw Missing) pairs this node assigned that left the input are withdrawn.',
+		name: 'syncNotice',
+		type: 'notice',
+		default: '',
+	},
+	...assignmentProperties('sync', [DATES], options.property),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['assignment'], operation: ['sync'] } },
+	properties,
+);
+
+const schema = baseSchema
+	.omit({ endDate: true, options: true })
+	.extend({ options: options.schema });
+
+interface SyncInput {
+	row: SyncRow<PairValues>;
+	options: SyncOptionValues;
+}
+
+export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
+	const raw = {
+		email: fns.getNodeParameter('email', itemIndex),
+		externalId: pickedCourse(fns, itemIndex),
+		...readDates(fns, itemIndex),
+	};
+	const chosen = parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		options.schema,
+		fns.getNodeParameter('options', itemIndex, {}),
+		'Invalid options',
+		properties,
+	);
+	try {
+		const { options: _, ...values } = parseItemInput(
+			fns.getNode(),
+			itemIndex,
+			schema,
+			{ ...raw, options: {} },
+			'Invalid input',
+			properties,
+		);
+		return {
+			row: { itemIndex, id: pairId(values.email, values.externalId), values },
+			options: chosen,
+		};
+	} catch (error) {
+		// Without Continue On Fail an invalid row stops the run before anything is sent.
+		if (!fns.continueOnFail()) throw error;
+		// With it, the row still names its pair, which is then never withdrawn.
+		const named =
+			typeof raw.email === 'string' &&
+			typeof raw.externalId === 'string' &&
+			raw.email.trim() !== '' &&
+			raw.externalId.trim() !== '';
+		return {
+			row: {
+				itemIndex,
+				id: named ? pairId(raw.email as string, (raw.externalId as string).trim()) : undefined,
+				error,
+			},
+			options: chosen,
+		};
+	}
+}
+
+export async function execute(
+	run: LmsRun,
+	items: Array<PreparedItem<SyncInput>>,
+	control: { stopAfterFailure: boolean },
+): Promise<Map<number, ItemOutcome>> {
+	const chosen = items[0].input.options;
+	const fns = run.fns as IExecuteFunctions;
+	const memory = openMemory(fns, 'syncedAssignments', scopeKey(lmsClientKey(run.credentials)));
+	const contract = assignmentSyncContract(run, () =>
+		writeSettings(run, { ...chosen, keepCurrentValues: false }),
+	);
+	return await runSyncReported(
+		fns,
+		contract,
+		items.map((item) => item.input.row),
+		memory,
+		options.settings(chosen),
+		{ ...control, run, concurrency: lmsConcurrency(run) },
+	);
+}
