@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
  * Sync Catalog against a loopback platform whose listing lies (ends early, lists a course
  * twice, holds look-alike ids) and against damaged memory, through n8n's execution engine.

@@ -531,8 +531,10 @@ async function settleRemovals<V, L>(
 		let state: 'success' | 'failed' | 'initiated' = 'failed';
 		try {
 			state = await contract.settle(value.slice(REMOVAL_PENDING.length));
-		} catch (error) {
-			if (run.cancelSignal?.aborted) throw error;
+		} catch {
+			if (run.cancelSignal?.aborted) {
+				throw contract.refusal('The execution was cancelled', 0, 'Nothing was written.');
+			}
 		}
 		if (state === 'initiated') continue;
 		if (state === 'success' && contract.keepsRemoved) entries.set(key, REMOVED);

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
@@ -58,10 +58,27 @@ interface SyncInput {
 	options: SyncOptionValues;
 }
 
+function readPair(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	raw: IDataObject,
+): SyncRow<PairValues> {
+	const values = parseItemInput(fns.getNode(), itemIndex, schema, raw, 'Invalid input', properties);
+	return { itemIndex, id: pairId(values.email, values.externalId), values };
+}
+
+/** The pair an invalid row names, where its email and course can be read at all. */
+function namedPair(raw: IDataObject): string | undefined {
+	const { email, externalId } = raw;
+	if (typeof email !== 'string' || typeof externalId !== 'string') return undefined;
+	if (email.trim() === '' || externalId.trim() === '') return undefined;
+	return pairId(email, externalId.trim());
+}
+
 export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
-	const raw = {
-		email: fns.getNodeParameter('email', itemIndex),
-		externalId: pickedCourse(fns, itemIndex),
+	const raw: IDataObject = {
+		email: fns.getNodeParameter('email', itemIndex) as string,
+		externalId: pickedCourse(fns, itemIndex) as string,
 		...readDates(fns, itemIndex),
 	};
 	const chosen = parseItemInput(
@@ -72,36 +89,13 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 		'Invalid options',
 		properties,
 	);
+	// Without Continue On Fail an invalid row stops the run before anything is sent.
+	if (!fns.continueOnFail()) return { row: readPair(fns, itemIndex, raw), options: chosen };
 	try {
-		const { options: _, ...values } = parseItemInput(
-			fns.getNode(),
-			itemIndex,
-			schema,
-			{ ...raw, options: {} },
-			'Invalid input',
-			properties,
-		);
-		return {
-			row: { itemIndex, id: pairId(values.email, values.externalId), values },
-			options: chosen,
-		};
+		return { row: readPair(fns, itemIndex, raw), options: chosen };
 	} catch (error) {
-		// Without Continue On Fail an invalid row stops the run before anything is sent.
-		if (!fns.continueOnFail()) throw error;
 		// With it, the row still names its pair, which is then never withdrawn.
-		const named =
-			typeof raw.email === 'string' &&
-			typeof raw.externalId === 'string' &&
-			raw.email.trim() !== '' &&
-			raw.externalId.trim() !== '';
-		return {
-			row: {
-				itemIndex,
-				id: named ? pairId(raw.email as string, (raw.externalId as string).trim()) : undefined,
-				error,
-			},
-			options: chosen,
-		};
+		return { row: { itemIndex, id: namedPair(raw), error }, options: chosen };
 	}
 }
 
