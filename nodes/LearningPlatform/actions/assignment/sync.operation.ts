@@ -49,9 +49,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const schema = baseSchema
-	.omit({ endDate: true, options: true })
-	.extend({ options: options.schema });
+const schema = baseSchema.omit({ endDate: true, options: true });
 
 interface SyncInput {
 	row: SyncRow<PairValues>;
