@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { parseCsv } from '../../../harness/csv';
+import { LEAVER, requiredPairs, secondNightRoster } from '../../../harness/roster';
 import { EXAMPLES_DIR, loadExample, pinnedItems, setField, triggerOf } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';
 
@@ -11,33 +11,6 @@ export const ROSTER_CSV = path.join(EXAMPLES_DIR, 'roster.csv');
 
 /** Where the second night's export is written: a folder n8n is allowed to read. */
 export const ROSTER_NIGHTS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-demo-roster-'));
-
-/** The example's table: department → required courses. */
-const REQUIRED: Record<string, string[]> = {
-	Engineering: ['sec-awareness-2026', 'secure-coding'],
-	Finance: ['sec-awareness-2026', 'data-privacy-gdpr', 'finance-for-managers'],
-	Sales: ['sec-awareness-2026', 'customer-empathy', 'negotiation-basics'],
-	People: ['sec-awareness-2026', 'data-privacy-gdpr', 'respect-at-work'],
-};
-
-const dueDate = (start: string) => {
-	const day = new Date(`${start}T00:00:00Z`);
-	day.setUTCDate(day.getUTCDate() + 30);
-	return day.toISOString().slice(0, 10);
-};
-
-/** The second night's export: a joiner, a leaver, and a start date moved (so its due dates move). */
-function secondNight(csv: string): string {
-	const lines = csv.trimEnd().split('\n');
-	return (
-		[
-			...lines.filter((line) => !line.startsWith('barbara.liskov@')),
-			'joan.clarke@example.com,Joan Clarke,Finance,2026-11-23',
-		]
-			.join('\n')
-			.replace('alan.turing@example.com,Alan Turing,Engineering,2026-11-02', 'alan.turing@example.com,Alan Turing,Engineering,2026-11-16') + '\n'
-	);
-}
 
 export interface RosterOutcome {
 	assigned: number;
@@ -50,7 +23,11 @@ export interface RosterOutcome {
  * Runs "Nightly roster → Sync Assignments" for one night, as the schedule would (its memory kept
  * between nights), and checks the platform's assignments against the export.
  */
-export async function rosterSync(context: DemoContext, night: 1 | 2, step: number): Promise<RosterOutcome> {
+export async function rosterSync(
+	context: DemoContext,
+	night: 1 | 2,
+	step: number,
+): Promise<RosterOutcome> {
 	const { sandbox } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('roster-sync.json');
@@ -58,20 +35,25 @@ export async function rosterSync(context: DemoContext, night: 1 | 2, step: numbe
 	let file = ROSTER_CSV;
 	if (night === 2) {
 		file = path.join(ROSTER_NIGHTS_DIR, 'roster.csv');
-		fs.writeFileSync(file, secondNight(fs.readFileSync(ROSTER_CSV, 'utf8')));
+		fs.writeFileSync(file, secondNightRoster(fs.readFileSync(ROSTER_CSV, 'utf8')));
 	}
 	setField(workflow, 'Config', 'rosterPath', file);
-	const rows = parseCsv(fs.readFileSync(file, 'utf8'));
-	const wanted = rows.flatMap((row) =>
-		(REQUIRED[row.department] ?? []).map((course) => ({ email: row.email, course, due: dueDate(row.start_date) })),
-	);
+	const wanted = requiredPairs(fs.readFileSync(file, 'utf8'));
 
 	console.log(`\n${step}. Roster night ${night}: "${workflow.name}" (examples/roster-sync.json)`);
-	const { result, seconds, lmsRequests } = await runExample(context, workflow, trigger, pinnedItems(workflow, trigger), 'trigger');
+	const { result, seconds, lmsRequests } = await runExample(
+		context,
+		workflow,
+		trigger,
+		pinnedItems(workflow, trigger),
+		'trigger',
+	);
 	const output = jsonOf(result, 'Sync assignments');
 	const byAction = (action: string) => output.filter((item) => item.action === action);
-	const posts = lmsRequests.filter((request) => request.method === 'POST' && request.path.endsWith('/user_courses.json'));
-	console.log(`   read ${rows.length} employees: ${wanted.length} required pairs`);
+	const posts = lmsRequests.filter(
+		(request) => request.method === 'POST' && request.path.endsWith('/user_courses.json'),
+	);
+	console.log(`   ${wanted.length} required pairs in the export`);
 	console.log(
 		`   ${byAction('assigned').length} assigned, ${byAction('updated').length} updated, ` +
 			`${byAction('unchanged').length} unchanged, ${byAction('withdrawn').length} withdrawn; ` +
@@ -88,22 +70,46 @@ export async function rosterSync(context: DemoContext, night: 1 | 2, step: numbe
 		missing.length === 0,
 		missing.map((pair) => `${pair.email} ${pair.course}`).join(', '),
 	);
-	checks.same(`roster night ${night}: one output item per pair`, output.filter((item) => item.action !== 'withdrawn').length, wanted.length);
+	checks.same(
+		`roster night ${night}: one output item per pair`,
+		output.filter((item) => item.action !== 'withdrawn').length,
+		wanted.length,
+	);
 	if (night === 1) {
-		checks.same('roster night 1: every pair was assigned', byAction('assigned').length, wanted.length);
+		checks.same(
+			'roster night 1: every pair was assigned',
+			byAction('assigned').length,
+			wanted.length,
+		);
 	} else {
 		checks.same(
 			'roster night 2: the leaver’s pairs were withdrawn, on the platform too',
-			byAction('withdrawn').map((item) => `${String(item.email)} ${String(item.externalId)}`).sort(),
-			['barbara.liskov@example.com sec-awareness-2026', 'barbara.liskov@example.com secure-coding'],
+			byAction('withdrawn')
+				.map((item) => `${String(item.email)} ${String(item.externalId)}`)
+				.sort(),
+			[`${LEAVER} sec-awareness-2026`, `${LEAVER} secure-coding`],
 		);
 		checks.check(
 			'roster night 2: the platform shows the leaver’s assignments withdrawn',
-			['sec-awareness-2026', 'secure-coding'].every((course) => state[`barbara.liskov@example.com|${course}`]?.status === 'withdraw'),
+			['sec-awareness-2026', 'secure-coding'].every(
+				(course) => state[`${LEAVER}|${course}`]?.status === 'withdraw',
+			),
 		);
-		checks.same('roster night 2: the joiner’s three pairs were assigned', byAction('assigned').length, 3);
-		checks.same('roster night 2: the moved start date updated its two pairs', byAction('updated').length, 2);
-		checks.same('roster night 2: only what changed was written (3 assigned + 2 updated + 2 withdrawn)', posts.length, 7);
+		checks.same(
+			'roster night 2: the joiner’s three pairs were assigned',
+			byAction('assigned').length,
+			3,
+		);
+		checks.same(
+			'roster night 2: the moved start date updated its two pairs',
+			byAction('updated').length,
+			2,
+		);
+		checks.same(
+			'roster night 2: only what changed was written (3 assigned + 2 updated + 2 withdrawn)',
+			posts.length,
+			7,
+		);
 	}
 	return {
 		assigned: byAction('assigned').length,
