@@ -2,19 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { SyncRow } from '../../../shared/sync/engine';
-import { runSyncReported } from '../../../shared/sync/engine';
-import { openMemory } from '../../../shared/sync/memory';
-import type { LmsRun } from '../../transport';
-import { lmsClientKey, lmsConcurrency } from '../../transport';
 import type { PairValues } from '../../transport/assignmentSync';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
-import { scopeKey } from '../../transport/courseSync';
 import { pickedCourse } from '../common/coursePicker';
-import type { SyncOptionValues } from '../common/syncOptions';
-import { syncOptions } from '../common/syncOptions';
-import { writeSettings } from '../common/writeOptions';
+import type { SyncInput as SyncRowInput } from '../common/syncOptions';
+import { syncExecute, syncOptions } from '../common/syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
 export const kind = 'batch';
@@ -51,10 +44,7 @@ export const description = updateDisplayOptions(
 
 const schema = baseSchema.omit({ endDate: true, options: true });
 
-interface SyncInput {
-	row: SyncRow<PairValues>;
-	options: SyncOptionValues;
-}
+type SyncInput = SyncRowInput<PairValues>;
 
 function readPair(
 	fns: IExecuteFunctions,
@@ -97,23 +87,8 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 	}
 }
 
-export async function execute(
-	run: LmsRun,
-	items: Array<PreparedItem<SyncInput>>,
-	control: { stopAfterFailure: boolean },
-): Promise<Map<number, ItemOutcome>> {
-	const chosen = items[0].input.options;
-	const fns = run.fns as IExecuteFunctions;
-	const memory = openMemory(fns, 'syncedAssignments', scopeKey(lmsClientKey(run.credentials)));
-	const contract = assignmentSyncContract(run, () =>
-		writeSettings(run, { ...chosen, keepCurrentValues: false }),
-	);
-	return await runSyncReported(
-		fns,
-		contract,
-		items.map((item) => item.input.row),
-		memory,
-		options.settings(chosen),
-		{ ...control, run, concurrency: lmsConcurrency(run) },
-	);
-}
+export const execute = syncExecute({
+	slot: 'syncedAssignments',
+	settings: options.settings,
+	contract: (run, write) => assignmentSyncContract(run, write),
+});

@@ -1,8 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
+import type { SyncContract, SyncRow, SyncSettings } from '../../../shared/sync/engine';
+import { runSyncReported } from '../../../shared/sync/engine';
+import type { Memory } from '../../../shared/sync/memory';
+import { openMemory } from '../../../shared/sync/memory';
+import type { LmsRun } from '../../transport';
+import { lmsClientKey, lmsConcurrency } from '../../transport';
+import type { CourseWrite } from '../../transport/courses';
+import { scopeKey } from '../../transport/courseSync';
 import type { WriteOptions } from './writeOptions';
-import { writeOptions, writeOptionsSchema } from './writeOptions';
+import { writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
 
 interface SyncOptionWords {
 	resource: 'course' | 'assignment';
@@ -75,11 +84,46 @@ export function syncOptions(words: SyncOptionWords) {
 				.default(10),
 		})
 		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
-	const settings = (options: SyncOptionValues) => ({
+	const settings = (options: SyncOptionValues): SyncSettings => ({
 		skipUnchanged: options.skipUnchanged as boolean,
 		removeMissing: options[words.missing] as boolean,
 		maxRemoveShare: options[words.share] as number,
 		dryRun: options.dryRun as boolean,
 	});
 	return { property, schema, settings };
+}
+
+export interface SyncInput<V> {
+	row: SyncRow<V>;
+	options: SyncOptionValues;
+}
+
+/** A sync operation's `execute`: its memory for this client, its contract, the engine. */
+export function syncExecute<V, L>({
+	slot,
+	settings,
+	contract,
+}: {
+	slot: string;
+	settings: (options: SyncOptionValues) => SyncSettings;
+	contract: (run: LmsRun, write: () => CourseWrite, memory: Memory) => SyncContract<V, L>;
+}) {
+	return async (
+		run: LmsRun,
+		items: Array<PreparedItem<SyncInput<V>>>,
+		control: { stopAfterFailure: boolean },
+	): Promise<Map<number, ItemOutcome>> => {
+		const chosen = items[0].input.options;
+		const fns = run.fns as IExecuteFunctions;
+		const memory = openMemory(fns, slot, scopeKey(lmsClientKey(run.credentials)));
+		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
+		return await runSyncReported(
+			fns,
+			contract(run, write, memory),
+			items.map((item) => item.input.row),
+			memory,
+			settings(chosen),
+			{ ...control, run, concurrency: lmsConcurrency(run) },
+		);
+	};
 }

@@ -2,19 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { parseItemInput } from '../../../shared/items/input';
-import type { LmsRun } from '../../transport';
-import { lmsClientKey, lmsConcurrency } from '../../transport';
 import type { SyncRow } from '../../../shared/sync/engine';
-import { runSyncReported } from '../../../shared/sync/engine';
-import { openMemory } from '../../../shared/sync/memory';
 import type { CourseValues } from '../../transport/courseContract';
 import { EXTERNAL_ID_FIELD } from '../../transport/courseContract';
-import { courseSyncContract, scopeKey } from '../../transport/courseSync';
+import { courseSyncContract } from '../../transport/courseSync';
 import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
-import { syncOptions } from '../common/syncOptions';
-import { writeSettings } from '../common/writeOptions';
+import type { SyncInput as SyncRowInput } from '../common/syncOptions';
+import { syncExecute, syncOptions } from '../common/syncOptions';
 
 export const kind = 'batch';
 
@@ -51,12 +46,7 @@ export const description = updateDisplayOptions(
 
 const optionsSchema = z.object({ options: options.schema });
 
-type SyncOptions = z.infer<typeof optionsSchema>['options'];
-
-interface SyncInput {
-	row: SyncRow<CourseValues>;
-	options: SyncOptions;
-}
+type SyncInput = SyncRowInput<CourseValues>;
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 	const { options } = parseItemInput(
@@ -81,25 +71,8 @@ function rowOf(values: CourseValues, itemIndex: number): SyncRow<CourseValues> {
 	return { itemIndex, id: String(values[EXTERNAL_ID_FIELD]), values };
 }
 
-export async function execute(
-	run: LmsRun,
-	items: Array<PreparedItem<SyncInput>>,
-	control: { stopAfterFailure: boolean },
-): Promise<Map<number, ItemOutcome>> {
-	const chosen = items[0].input.options;
-	const fns = run.fns as IExecuteFunctions;
-	const memory = openMemory(fns, 'syncedCourses', scopeKey(lmsClientKey(run.credentials)));
-	const contract = courseSyncContract(
-		run,
-		() => writeSettings(run, { ...chosen, keepCurrentValues: false }),
-		memory.entries,
-	);
-	return await runSyncReported(
-		fns,
-		contract,
-		items.map((item) => item.input.row),
-		memory,
-		options.settings(chosen),
-		{ ...control, run, concurrency: lmsConcurrency(run) },
-	);
-}
+export const execute = syncExecute({
+	slot: 'syncedCourses',
+	settings: options.settings,
+	contract: (run, write, memory) => courseSyncContract(run, write, memory.entries),
+});
