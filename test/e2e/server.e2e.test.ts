@@ -362,6 +362,8 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 			`${changed.external_id},${changed.name} (2nd edition),`,
 		);
 		expect(edited).not.toBe(csv);
+		// A run still going (a slow first night overlaps the next tick) is not this night's.
+		await settledExecutions(ids.catalog);
 		const from = lastSeq(env.lms);
 		await seedCourses(env.lms, [
 			{
@@ -444,6 +446,7 @@ describe('Schedule Trigger: roster-sync.json', () => {
 				: undefined;
 		});
 		const night2 = secondNightRoster(fs.readFileSync(rosterPath(), 'utf8'));
+		await settledExecutions(ids.roster);
 		const fromSync = lastSeq(env.lms);
 		const earlier = new Set((await executionsOf(env.n8n, ids.roster)).map((row) => row.id));
 		fs.writeFileSync(rosterPath(), night2);
