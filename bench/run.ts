@@ -1,6 +1,6 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
- * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [sync] [interactive] [xapi] [overhead]` (all when none is named).
+ * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [sync] [roster] [interactive] [xapi] [overhead]` (all when none is named).
  * Prints a table per benchmark with PASS/MISS per target (targets never fail the run), then
  * writes bench/results.json and regenerates bench/RESULTS.md and bench/throughput.svg.
  */
@@ -9,6 +9,7 @@ import { runConfirmBenchmark } from './benchmarks/confirm';
 import { runInteractiveBenchmark } from './benchmarks/interactive';
 import { runOverheadBenchmark } from './benchmarks/overhead';
 import { runSyncBenchmark } from './benchmarks/sync';
+import { runRosterBenchmark } from './benchmarks/roster';
 import type { BenchmarkName, BenchmarkOutcome } from './benchmarks/types';
 import { BENCHMARK_NAMES } from './benchmarks/types';
 import { runUpsertBenchmark } from './benchmarks/upsert';
@@ -29,6 +30,7 @@ const RUNNERS: Record<BenchmarkName, (source: PackageSource) => Promise<Benchmar
 	wait: runWaitBenchmark,
 	catalog: runCatalogBenchmark,
 	sync: runSyncBenchmark,
+	roster: runRosterBenchmark,
 	interactive: runInteractiveBenchmark,
 	xapi: runXapiBenchmark,
 	overhead: runOverheadBenchmark,

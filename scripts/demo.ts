@@ -14,6 +14,7 @@ import { SANDBOX_SETTINGS, startServices, type Services } from './demo/services'
 import { catalogSync } from './demo/steps/catalogSync';
 import { completions, redelivery } from './demo/steps/completions';
 import { newHire } from './demo/steps/newHire';
+import { ROSTER_NIGHTS_DIR, rosterSync } from './demo/steps/rosterSync';
 import { seedRetiredCourses } from './demo/steps/seedRetiredCourses';
 import { activateChatRelay, relayToChat } from './demo/steps/statementsToChat';
 import { summarize } from './demo/summary';
@@ -33,7 +34,7 @@ async function stopServices(): Promise<void> {
 async function demo(): Promise<Checklist> {
 	const checks = new Checklist();
 	// n8n 2.x reads files only inside allowed folders (~/.n8n-files by default): allow the examples' folder.
-	process.env.N8N_RESTRICT_FILE_ACCESS_TO = EXAMPLES_DIR;
+	process.env.N8N_RESTRICT_FILE_ACCESS_TO = `${EXAMPLES_DIR};${ROSTER_NIGHTS_DIR}`;
 	captureWebhookReplies();
 
 	console.log(
@@ -65,6 +66,8 @@ async function demo(): Promise<Checklist> {
 	const done = await completions(context, 5);
 	await redelivery(context, done.completions);
 	const chatted = await relayToChat(context, relay, done.completions, 6);
+	await rosterSync(context, 1, 7);
+	await rosterSync(context, 2, 8);
 
 	summarize(context, { nights: [night1, night2], hire, completions: done, chat: chatted });
 	return checks;

@@ -45,6 +45,7 @@ import {
 	type N8nServer,
 } from './lib/n8n-server';
 import { leakedSecrets } from './lib/secrets';
+import { JOINER, LEAVER, MOVED, requiredPairs, secondNightRoster } from '../../harness/roster';
 import { toCustomNodeTypes, type WorkflowJson, type WorkflowNodeJson } from './lib/workflow-json';
 
 /*
@@ -97,9 +98,11 @@ const hrExample = toCustomNodeTypes(loadExample('hr-event-to-assignment.json'));
 const catalogExample = toCustomNodeTypes(loadExample('catalog-sync.json'));
 const completionsExample = toCustomNodeTypes(loadExample('completion-chain.json'));
 const chatExample = toCustomNodeTypes(loadExample('completion-chain-trigger.json'));
+const rosterExample = toCustomNodeTypes(loadExample('roster-sync.json'));
 
 const hrWebhook = startNode(hrExample);
 const catalogSchedule = startNode(catalogExample);
+const rosterSchedule = startNode(rosterExample);
 const completionsWebhook = startNode(completionsExample);
 const completionTrigger = startNode(chatExample);
 
@@ -117,7 +120,7 @@ let env: ExampleEnvironment;
 /** Every server started, in order; the last one is the one running. */
 const servers: N8nServer[] = [];
 const server = () => servers[servers.length - 1];
-const ids = {} as Record<'hr' | 'catalog' | 'completions' | 'chat', string>;
+const ids = {} as Record<'hr' | 'catalog' | 'completions' | 'chat' | 'roster', string>;
 /** The catalog sync's executions on the first server. */
 const catalogRunsBeforeRestart = new Set<string>();
 /** What the webhooks answered, to look for secrets in. */
@@ -132,7 +135,14 @@ function deployedWorkflows(): WorkflowJson[] {
 			parameters.rule = { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] };
 		},
 	);
-	return [hrExample, catalog, completionsExample, env.withChatUrl(chatExample)];
+	const roster = withParameters(
+		env.withRosterPath(rosterExample),
+		rosterSchedule.name,
+		(parameters) => {
+			parameters.rule = { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] };
+		},
+	);
+	return [hrExample, catalog, completionsExample, env.withChatUrl(chatExample), roster];
 }
 
 /** Fails with n8n's own error message when one of the workflow's executions failed. */
@@ -259,8 +269,25 @@ const triggerPollsSinceStart = () =>
 
 beforeAll(async () => {
 	env = await startExampleEnvironment('e2e-server');
-	[ids.hr, ids.catalog, ids.completions, ids.chat] =
+	[ids.hr, ids.catalog, ids.completions, ids.chat, ids.roster] =
 		await env.n8n.importWorkflows(deployedWorkflows());
+	// Only content created through the API can be assigned: the roster's courses exist from the start.
+	const rosterCourses = new Set(
+		requiredPairs(fs.readFileSync(path.join(env.filesDir, 'roster.csv'), 'utf8')).map(
+			(pair) => pair.course,
+		),
+	);
+	await seedCourses(
+		env.lms,
+		catalogRows
+			.filter((row) => rosterCourses.has(row.external_id))
+			.map((row) => ({
+				external_id: row.external_id,
+				name: row.name,
+				url: row.url,
+				prices_data: [],
+			})),
+	);
 	for (const id of Object.values(ids)) await env.n8n.activate(id);
 
 	await startServer();
@@ -335,6 +362,8 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 			`${changed.external_id},${changed.name} (2nd edition),`,
 		);
 		expect(edited).not.toBe(csv);
+		// A run still going (a slow first night overlaps the next tick) is not this night's.
+		await settledExecutions(ids.catalog);
 		const from = lastSeq(env.lms);
 		await seedCourses(env.lms, [
 			{
@@ -375,6 +404,81 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 			level: changed.level,
 		});
 		expect(state.courses['e2e-server-retired']).toMatchObject({ status: 'archived' });
+	});
+});
+
+describe('Schedule Trigger: roster-sync.json', () => {
+	const rosterPath = () => path.join(env.filesDir, 'roster.csv');
+	const assignmentsMatch = (csv: string) => {
+		const state = env.lms.state().assignments;
+		return requiredPairs(csv).filter((pair) => {
+			const stored = state[`${pair.email}|${pair.course}`];
+			return stored?.status !== 'assigned' || stored.due_date !== pair.due;
+		});
+	};
+
+	it('fires by itself and assigns every required course, due 30 days after the start date', async () => {
+		await waitFor(
+			`the roster schedule (every ${SCHEDULE_SECONDS} s) did not fire and finish a run`,
+			90_000,
+			async () => {
+				const finished = (await assertNoFailedExecution(ids.roster)).filter(
+					(row) => row.status === 'success',
+				);
+				return finished.length > 0 ? finished : undefined;
+			},
+			1_000,
+		);
+		expect(assignmentsMatch(fs.readFileSync(rosterPath(), 'utf8'))).toEqual([]);
+	});
+
+	it('on the next night writes only the joiner, the moved due dates and the leaver’s withdrawals', async () => {
+		const pairs = requiredPairs(fs.readFileSync(rosterPath(), 'utf8'));
+		await waitFor('the roster sync saved no memory', 30_000, async () => {
+			const data = await savedStaticData(env.n8n, ids.roster);
+			const scopes = Object.values(data).find(
+				(value: any) => value?.syncedAssignments,
+			)?.syncedAssignments;
+			const memory = scopes && (Object.values(scopes)[0] as Record<string, string>);
+			// Each learner once, with a number and a dates fingerprint per course.
+			return memory && Object.keys(memory).length === new Set(pairs.map((p) => p.email)).size + 1
+				? memory
+				: undefined;
+		});
+		const night2 = secondNightRoster(fs.readFileSync(rosterPath(), 'utf8'));
+		await settledExecutions(ids.roster);
+		const fromSync = lastSeq(env.lms);
+		const earlier = new Set((await executionsOf(env.n8n, ids.roster)).map((row) => row.id));
+		fs.writeFileSync(rosterPath(), night2);
+		await waitFor(
+			'no scheduled roster run started after the change and finished',
+			90_000,
+			async () =>
+				(await assertNoFailedExecution(ids.roster)).find(
+					(row) => row.status === 'success' && !earlier.has(row.id),
+				),
+			1_000,
+		);
+		const writes = acceptedWrites(requestsSince(env.lms, fromSync), USER_COURSES_PATH).map(
+			(write) => write.body as Record<string, unknown>,
+		);
+		expect(
+			writes.map((body) => `${body.email_id} ${body.external_id} ${body.status}`).sort(),
+		).toEqual(
+			[
+				`${JOINER} data-privacy-gdpr assigned`,
+				`${JOINER} finance-for-managers assigned`,
+				`${JOINER} sec-awareness-2026 assigned`,
+				`${LEAVER} sec-awareness-2026 withdraw`,
+				`${LEAVER} secure-coding withdraw`,
+				`${MOVED} sec-awareness-2026 assigned`,
+				`${MOVED} secure-coding assigned`,
+			].sort(),
+		);
+		expect(assignmentsMatch(night2)).toEqual([]);
+		const state = env.lms.state().assignments;
+		for (const course of ['sec-awareness-2026', 'secure-coding'])
+			expect(state[`${LEAVER}|${course}`]).toMatchObject({ status: 'withdraw' });
 	});
 });
 
@@ -469,7 +573,9 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 			async () => {
 				const found = await Promise.all(
 					sent.map((completion) =>
-						readStore(env.lrs.storeEndpoint, { statementId: statementIdFor(completion.completionId) }),
+						readStore(env.lrs.storeEndpoint, {
+							statementId: statementIdFor(completion.completionId),
+						}),
 					),
 				);
 				return found.every((answer) => answer.status === 200) ? true : undefined;
@@ -493,7 +599,9 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 			sent.map((completion) => statementIdFor(completion.completionId)).sort(),
 		);
 		for (const completion of sent) {
-			const message = messages.find((entry) => entry.statementId === statementIdFor(completion.completionId))!;
+			const message = messages.find(
+				(entry) => entry.statementId === statementIdFor(completion.completionId),
+			)!;
 			expect(message).toMatchObject({ learner: completion.email, course: completion.courseUrl });
 			expect(message.text).toContain(completion.name);
 		}
@@ -556,7 +664,7 @@ describe('the server over the whole run', () => {
 		expect(catalogRunsBeforeRestart.size).toBeGreaterThan(0);
 		// Runs may still be in progress: the schedule keeps firing.
 		await assertNoFailedExecution(ids.catalog);
-		for (const id of [ids.completions, ids.chat]) await assertNoFailedExecution(id);
+		for (const id of [ids.completions, ids.chat, ids.roster]) await assertNoFailedExecution(id);
 		const hrRuns = await executionsOf(env.n8n, ids.hr);
 		// The unknown hire went to the error output and was answered; the execution itself succeeded.
 		expect(hrRuns.map((row) => row.status)).toEqual(['success', 'success']);

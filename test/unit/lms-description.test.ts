@@ -26,7 +26,7 @@ describe('the LMS node keeps the public interface', () => {
 		expect(description.credentials).toEqual([{ name: 'learningPlatformOAuth2Api', required: true }]);
 		expect(values(find('resource'))).toEqual(['assignment', 'course', 'transaction']);
 		expect(values(find('operation', 'course'))).toEqual(['archive', 'get', 'getMany', 'sync', 'upsert']);
-		expect(values(find('operation', 'assignment'))).toEqual(['assign', 'complete', 'start', 'withdraw']);
+		expect(values(find('operation', 'assignment'))).toEqual(['assign', 'complete', 'start', 'sync', 'withdraw']);
 		expect(values(find('operation', 'transaction'))).toEqual(['get', 'wait']);
 	});
 
@@ -55,10 +55,21 @@ describe('the LMS node keeps the public interface', () => {
 		const syncOptions = find('options', 'course', 'sync');
 		expect((syncOptions.options as INodeProperties[]).map((o) => [o.name, o.default]).sort()).toEqual([
 			['archiveMissing', false],
+			['dryRun', false],
 			['maxArchiveShare', 10],
 			['skipUnchanged', true],
 			['timeout', 120],
 			['waitForCompletion', true],
+		]);
+		for (const name of ['email', 'externalId', 'additionalFields']) find(name, 'assignment', 'sync');
+		const rosterOptions = find('options', 'assignment', 'sync');
+		expect((rosterOptions.options as INodeProperties[]).map((o) => [o.name, o.default]).sort()).toEqual([
+			['dryRun', false],
+			['maxWithdrawShare', 10],
+			['skipUnchanged', true],
+			['timeout', 120],
+			['waitForCompletion', true],
+			['withdrawMissing', false],
 		]);
 		for (const op of ['assign', 'withdraw', 'complete', 'start']) {
 			find('email', 'assignment', op);

@@ -30,7 +30,11 @@ export async function sendAssignment(
 	run: LmsRun,
 	itemIndex: number,
 	assignment: Assignment,
-	write: { waitForCompletion: boolean; deadline: Deadline },
+	write: {
+		waitForCompletion: boolean;
+		deadline: Deadline;
+		onAccepted?: (transactionId: string) => void;
+	},
 ): Promise<IDataObject> {
 	const status = STATUS_BY_OPERATION[assignment.operation];
 	const body: IDataObject = {

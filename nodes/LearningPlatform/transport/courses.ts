@@ -50,9 +50,10 @@ export async function forEachCoursePage(
 	itemIndex: number,
 	{ offset = 0, pageSize = PAGE_SIZE, limits = DEFAULT_PAGING_LIMITS, deadline }: CatalogWalk,
 	visit: (courses: IDataObject[]) => boolean | Promise<boolean>,
-): Promise<void> {
+): Promise<{ endedEarly?: string }> {
 	const guard = new PageGuard('Listing courses', limits);
 	let position = offset;
+	let total: number | undefined;
 	for (;;) {
 		let bytes = 0;
 		const page = await lmsRequest(run, itemIndex, {
@@ -69,7 +70,11 @@ export async function forEachCoursePage(
 		let fresh: boolean[];
 		try {
 			guard.read(bytes);
-			if (courses.length === 0) return;
+			if (courses.length === 0) {
+				return total !== undefined && position < total
+					? { endedEarly: `the listing ended at ${position} of the ${total} courses it announced` }
+					: {};
+			}
 			fresh = guard.admit(courses.map(walkIdOf));
 		} catch (error) {
 			throw new NodeOperationError(run.fns.getNode(), error as Error, {
@@ -77,9 +82,10 @@ export async function forEachCoursePage(
 				description: error instanceof PagingError ? error.hint : undefined,
 			});
 		}
-		if ((await visit(courses.filter((_, i) => fresh[i]))) === false) return;
+		if ((await visit(courses.filter((_, i) => fresh[i]))) === false) return {};
 		position += courses.length;
-		if (page.total_count !== undefined && position >= page.total_count) return;
+		if (page.total_count !== undefined) total = Math.max(total ?? 0, page.total_count);
+		if (total !== undefined && position >= total) return {};
 	}
 }
 

@@ -49,6 +49,8 @@ export interface ExampleEnvironment {
 	lrsCredentialData: { endpoint: string; authentication: 'token'; token: string };
 	/** catalog-sync.json (or a workflow built from it) reading the copy of catalog.csv in `filesDir`. */
 	withCatalogPath(catalogSync: WorkflowJson): WorkflowJson;
+	/** roster-sync.json reading the copy of roster.csv in `filesDir`. */
+	withRosterPath(rosterSync: WorkflowJson): WorkflowJson;
 	/** completion-chain-trigger.json (or a workflow built from it) posting to the chat stand-in. */
 	withChatUrl(chatWorkflow: WorkflowJson): WorkflowJson;
 	/** Removes the n8n folder and the files folder, stops the servers. */
@@ -84,7 +86,8 @@ export async function startExampleEnvironment(secretPrefix: string): Promise<Exa
 		token: lrsToken,
 	};
 	try {
-		fs.copyFileSync(path.join(examplesDir, 'catalog.csv'), path.join(filesDir, 'catalog.csv'));
+		for (const file of ['catalog.csv', 'roster.csv'])
+			fs.copyFileSync(path.join(examplesDir, file), path.join(filesDir, file));
 		n8n = await N8nSandbox.create({
 			customExtensions: [builtPackageDir],
 			env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
@@ -117,6 +120,13 @@ export async function startExampleEnvironment(secretPrefix: string): Promise<Exa
 					(field: { name: string }) => field.name === 'catalogPath',
 				);
 				catalogPath.value = path.join(filesDir, 'catalog.csv');
+			}),
+		withRosterPath: (rosterSync) =>
+			withParameters(rosterSync, 'Config', (parameters) => {
+				const rosterPath = parameters.assignments.assignments.find(
+					(field: { name: string }) => field.name === 'rosterPath',
+				);
+				rosterPath.value = path.join(filesDir, 'roster.csv');
 			}),
 		withChatUrl: (chatWorkflow) =>
 			withParameters(chatWorkflow, 'Post to team chat', (parameters) => {

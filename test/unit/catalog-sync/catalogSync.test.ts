@@ -1,16 +1,54 @@
-import type { CatalogCourse, SyncRow } from '../../../nodes/LearningPlatform/transport/catalogSync';
+import type { LmsRun } from '../../../nodes/LearningPlatform/transport';
+import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/catalog';
+import type { CourseValues } from '../../../nodes/LearningPlatform/transport/courseContract';
 import {
-	ARCHIVED,
-	ARCHIVE_PENDING,
+	courseSyncContract,
 	fingerprint,
-	guardArchives,
 	idKey,
 	listedDifferences,
-	planSync,
-	pruneMemory,
-} from '../../../nodes/LearningPlatform/transport/catalogSync';
+} from '../../../nodes/LearningPlatform/transport/courseSync';
+import type { Existing, SyncRow } from '../../../nodes/shared/sync/engine';
+import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/engine';
+import { REMOVAL_PENDING, REMOVED } from '../../../nodes/shared/sync/memory';
 import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courseContract';
 import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/courseJson';
+
+const ARCHIVED = REMOVED;
+const ARCHIVE_PENDING = REMOVAL_PENDING;
+type CatalogCourse = Existing<IndexedCourse> & { listed: IndexedCourse };
+
+const contract = courseSyncContract(
+	{ fns: { getNode: () => ({ name: 'Sync' }) } } as unknown as LmsRun,
+	() => {
+		throw new Error('a plan sends nothing');
+	},
+	new Map(),
+);
+const KINDS = { new: 'create', changed: 'update', same: 'unchanged', failed: 'failed' } as const;
+
+function planSync(
+	rows: Array<SyncRow<CourseValues>>,
+	catalog: CatalogCourse[],
+	memory: Record<string, string>,
+	settings: { skipUnchanged: boolean; archiveMissing: boolean; maxArchiveShare: number },
+) {
+	const made = plan(contract, rows, { existing: catalog }, new Map(Object.entries(memory)), {
+		skipUnchanged: settings.skipUnchanged,
+		removeMissing: settings.archiveMissing,
+		maxRemoveShare: settings.maxArchiveShare,
+	});
+	return {
+		...made,
+		rows: made.rows.map((r) => ({ ...r, kind: KINDS[r.kind] })),
+		archive: made.remove,
+		archivedBefore: made.removedBefore,
+		catalogSize: made.size,
+		archiveSkipped: made.notes.find((n) => n.startsWith('Nothing was archived')),
+	};
+}
+
+const guardArchives = (made: ReturnType<typeof planSync>, share: number) =>
+	guardRemovals(made, share, contract.words);
 
 /** Body values as the node makes them from a platform object. */
 function values(input: Record<string, unknown>) {
@@ -42,12 +80,12 @@ function listed(externalId: string, extra: Record<string, unknown> = {}): Catalo
 		prices_data: [],
 		...extra,
 	};
-	return { externalId, id: item.id, listed: valuesFromListing(item) };
+	return { id: externalId, listed: { id: item.id, listed: valuesFromListing(item) } };
 }
 
-const row = (itemIndex: number, input: Record<string, unknown>): SyncRow => ({
+const row = (itemIndex: number, input: Record<string, unknown>): SyncRow<CourseValues> => ({
 	itemIndex,
-	externalId: String(input.external_id),
+	id: String(input.external_id),
 	values: values(input),
 });
 
@@ -73,15 +111,15 @@ describe('the sync plan', () => {
 			prices_data: [{ amount: '5.0', currency: 'USD' }],
 			duration_sec: 0,
 		});
-		expect(listedDifferences(wanted, shown.listed)).toEqual([]);
-		expect(listedDifferences({ ...wanted, name: 'M' }, shown.listed)).toEqual(['name']);
+		expect(listedDifferences(wanted, shown.listed.listed)).toEqual([]);
+		expect(listedDifferences({ ...wanted, name: 'M' }, shown.listed.listed)).toEqual(['name']);
 		// A listed value the node cannot read is never taken as unchanged.
 		const unreadable = listed('a', { groups: [{ label: 'no id' }] });
 		expect(
-			listedDifferences(values({ external_id: 'a', group_ids: [1] }), unreadable.listed),
+			listedDifferences(values({ external_id: 'a', group_ids: [1] }), unreadable.listed.listed),
 		).toEqual(['group_ids']);
 		// Given nothing, and shown nothing (null, [], false): the same.
-		expect(listedDifferences(values({ external_id: 'a' }), listed('a').listed)).toEqual([]);
+		expect(listedDifferences(values({ external_id: 'a' }), listed('a').listed.listed)).toEqual([]);
 	});
 
 	test('the fingerprint covers only what the listing cannot show, in any order', () => {
@@ -134,12 +172,12 @@ describe('the sync plan', () => {
 		const catalog = ['a', 'b', 'c', 'd', 'e'].map((id) => listed(id));
 		const memory = { [idKey('e')]: ARCHIVED, [idKey('d')]: `${ARCHIVE_PENDING}tx-1` };
 		const plan = planSync(
-			[row(0, { external_id: 'a' }), { itemIndex: 1, externalId: 'b', error: new Error('bad') }],
+			[row(0, { external_id: 'a' }), { itemIndex: 1, id: 'b', error: new Error('bad') }],
 			catalog,
 			memory,
 			{ ...settings, archiveMissing: true },
 		);
-		expect(plan.archive.map((c) => c.externalId)).toEqual(['c']);
+		expect(plan.archive.map((c) => c.id)).toEqual(['c']);
 		expect(plan.archivedBefore).toBe(1);
 		expect(plan.catalogSize).toBe(4);
 		expect(guardArchives(plan, 10)).toMatchObject({
@@ -172,11 +210,12 @@ describe('the sync plan', () => {
 			{ [idKey('z')]: ARCHIVED, [idKey('y')]: ARCHIVED },
 			settings,
 		);
-		expect(plan.rows.map((r) => r.kind)).toEqual([
-			'duplicate',
-			'duplicate',
-			'archivedBefore',
-			'unchanged',
+		expect(plan.rows.map((r) => r.kind)).toEqual(['failed', 'failed', 'failed', 'unchanged']);
+		expect(plan.rows.map((r) => ('error' in r ? String(r.error) : ''))).toEqual([
+			expect.stringContaining('is on items 0, 1'),
+			expect.stringContaining('is on items 0, 1'),
+			expect.stringContaining('archived by this node on an earlier run'),
+			'',
 		]);
 	});
 
@@ -191,11 +230,5 @@ describe('the sync plan', () => {
 		expect(guardArchives(plan, 10).message).toBe(
 			'would archive 97 of 100 courses (97 %), more than Max Archive Share (10 %)',
 		);
-	});
-
-	test('the memory forgets courses that left both the catalog and the input', () => {
-		const memory = { [idKey('a')]: 'x', [idKey('gone')]: 'y' };
-		pruneMemory(memory, ['a']);
-		expect(Object.keys(memory)).toEqual([idKey('a')]);
 	});
 });

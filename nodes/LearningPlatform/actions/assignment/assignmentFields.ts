@@ -10,10 +10,47 @@ import { sendAssignment } from '../../transport/assignments';
 import { coursePicker, pickedCourse } from '../common/coursePicker';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
-/** The fields every assignment operation has, then its own, then the write options. */
-function assignmentProperties(
-	operation: AssignmentOperation,
+/** The due and assigned dates of Assign and Sync Assignments. */
+export const DATES: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add field',
+	default: {},
+	options: [
+		{
+			displayName: 'Assigned Date',
+			name: 'assignedDate',
+			type: 'string',
+			default: '',
+			placeholder: 'YYYY-MM-DD',
+			description:
+				'The day of the assignment, as YYYY-MM-DD; the platform uses the day it receives it otherwise',
+		},
+		{
+			displayName: 'Due Date',
+			name: 'dueDate',
+			type: 'string',
+			default: '',
+			placeholder: 'YYYY-MM-DD',
+			description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
+		},
+	],
+};
+
+export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObject {
+	const additional = fns.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	return {
+		dueDate: additional.dueDate || undefined,
+		assignedDate: additional.assignedDate || undefined,
+	};
+}
+
+/** The fields every assignment operation has, then its own, then the options. */
+export function assignmentProperties(
+	operation: AssignmentOperation | 'sync',
 	own: INodeProperties[] = [],
+	options: INodeProperties = writeOptions('assignment', [operation]),
 ): INodeProperties[] {
 	return [
 		{
@@ -27,11 +64,11 @@ function assignmentProperties(
 		},
 		coursePicker('The course. Only content created through the API can be assigned or completed.'),
 		...own,
-		writeOptions('assignment', [operation]),
+		options,
 	];
 }
 
-const baseSchema = z.object({
+export const baseSchema = z.object({
 	email: z
 		.string(typeMessages('is required', undefined))
 		.trim()

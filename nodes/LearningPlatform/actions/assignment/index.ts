@@ -3,6 +3,7 @@ import type { LmsRun } from '../../transport';
 import * as assign from './assign.operation';
 import * as complete from './complete.operation';
 import * as start from './start.operation';
+import * as sync from './sync.operation';
 import * as withdraw from './withdraw.operation';
 import { CONFIRMED_OR_WHY } from '../common/writeOptions';
 
@@ -38,6 +39,13 @@ export const assignment: Resource<LmsRun> = {
 				"Marks a learner's course as completed, by work e-mail, course external ID and end date. " +
 				CONFIRMED_OR_WHY,
 			operation: complete,
+		},
+		sync: {
+			name: 'Sync Assignments',
+			description:
+				'Make the platform match the whole set of assignments in the input: assign what is new or changed, optionally withdraw what left',
+			action: 'Sync assignments',
+			operation: sync,
 		},
 		withdraw: {
 			name: 'Withdraw',

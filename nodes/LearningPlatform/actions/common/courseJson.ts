@@ -93,7 +93,9 @@ function typeProblem(field: CourseField, value: unknown): string | undefined {
 		case 'entries':
 			return Array.isArray(value) ? undefined : 'must be a list of objects';
 		case 'choice': {
-			const allowed = (formProperty(field).options as INodePropertyOptions[]).map((o) => String(o.value));
+			const allowed = (formProperty(field).options as INodePropertyOptions[]).map((o) =>
+				String(o.value),
+			);
 			if (typeof value === 'string' && allowed.includes(value)) return undefined;
 			return `must be one of ${allowed.join(', ')}`;
 		}
@@ -152,7 +154,9 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 			continue;
 		}
 		const formValue =
-			formProperty(field).type === 'fixedCollection' ? entries(field, value as unknown[], issues) : value;
+			formProperty(field).type === 'fixedCollection'
+				? entries(field, value as unknown[], issues)
+				: value;
 		if (formValue === undefined) continue;
 		(field.place === 'top' ? top : additionalFields)[field.param] = formValue;
 	}

@@ -1,0 +1,129 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
+import type { SyncContract, SyncRow, SyncSettings } from '../../../shared/sync/engine';
+import { runSyncReported } from '../../../shared/sync/engine';
+import type { Memory } from '../../../shared/sync/memory';
+import { openMemory } from '../../../shared/sync/memory';
+import type { LmsRun } from '../../transport';
+import { lmsClientKey, lmsConcurrency } from '../../transport';
+import type { CourseWrite } from '../../transport/courses';
+import { scopeKey } from '../../transport/courseSync';
+import type { WriteOptions } from './writeOptions';
+import { writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
+
+interface SyncOptionWords {
+	resource: 'course' | 'assignment';
+	/** `archiveMissing` */
+	missing: string;
+	/** `maxArchiveShare` */
+	share: string;
+	missingLabel: string;
+	shareLabel: string;
+	missingHelp: string;
+	shareHelp: string;
+	skipHelp: string;
+}
+
+export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
+	skipUnchanged: boolean;
+	dryRun: boolean;
+	[option: string]: unknown;
+};
+
+/** The Options of a sync: what to do with missing entries, the guard, the dry run, the write. */
+export function syncOptions(words: SyncOptionWords) {
+	const write = writeOptions(words.resource, ['sync']);
+	const property: INodeProperties = {
+		...write,
+		options: [
+			{
+				displayName: 'Dry Run',
+				name: 'dryRun',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to only make the plan: every item says what a real run would do (its action), the guard says whether it would be refused, and nothing at all is written or remembered',
+			},
+			{
+				displayName: words.missingLabel,
+				name: words.missing,
+				type: 'boolean',
+				default: false,
+				description: words.missingHelp,
+			},
+			{
+				displayName: words.shareLabel,
+				name: words.share,
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 100 },
+				default: 10,
+				description: words.shareHelp,
+			},
+			{
+				displayName: 'Skip Unchanged',
+				name: 'skipUnchanged',
+				type: 'boolean',
+				default: true,
+				description: words.skipHelp,
+			},
+			...(write.options as INodeProperties[]),
+		],
+	};
+	const schema = writeOptionsSchema
+		.omit({ keepCurrentValues: true })
+		.extend({
+			skipUnchanged: z.boolean().default(true),
+			dryRun: z.boolean().default(false),
+			[words.missing]: z.boolean().default(false),
+			[words.share]: z
+				.number()
+				.min(0, 'must be 0 or more')
+				.max(100, 'must be at most 100')
+				.default(10),
+		})
+		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
+	const settings = (options: SyncOptionValues): SyncSettings => ({
+		skipUnchanged: options.skipUnchanged as boolean,
+		removeMissing: options[words.missing] as boolean,
+		maxRemoveShare: options[words.share] as number,
+		dryRun: options.dryRun as boolean,
+	});
+	return { property, schema, settings };
+}
+
+export interface SyncInput<V> {
+	row: SyncRow<V>;
+	options: SyncOptionValues;
+}
+
+/** A sync operation's `execute`: its memory for this client, its contract, the engine. */
+export function syncExecute<V, L>({
+	slot,
+	settings,
+	contract,
+}: {
+	slot: string;
+	settings: (options: SyncOptionValues) => SyncSettings;
+	contract: (run: LmsRun, write: () => CourseWrite, memory: Memory) => SyncContract<V, L>;
+}) {
+	return async (
+		run: LmsRun,
+		items: Array<PreparedItem<SyncInput<V>>>,
+		control: { stopAfterFailure: boolean },
+	): Promise<Map<number, ItemOutcome>> => {
+		const chosen = items[0].input.options;
+		const fns = run.fns as IExecuteFunctions;
+		const memory = openMemory(fns, slot, scopeKey(lmsClientKey(run.credentials)));
+		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
+		return await runSyncReported(
+			fns,
+			contract(run, write, memory),
+			items.map((item) => item.input.row),
+			memory,
+			settings(chosen),
+			{ ...control, run, concurrency: lmsConcurrency(run) },
+		);
+	};
+}

@@ -1,0 +1,98 @@
+import { createHash } from 'crypto';
+
+import type { SyncContract } from '../../shared/sync/engine';
+import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
+import type { Assignment } from './assignments';
+import { sendAssignment } from './assignments';
+import type { CourseWrite } from './courses';
+import { lookAlike, refusal } from './courseSync';
+import type { LmsRun } from './index';
+import { sendThenConfirm, transactionState } from './transactions';
+
+/**
+ * Sync Assignments' contract: the platform cannot list assignments, so a pair (learner and
+ * course) is decided from memory alone: what this node assigned, with a 36-bit fingerprint
+ * of its dates. Only pairs this node assigned are ever withdrawn.
+ */
+
+export type PairValues = Pick<Assignment, 'email' | 'externalId' | 'dueDate' | 'assignedDate'>;
+
+export const REPEAT_NOTE =
+	"Sent again as assigned with the new dates. The platform documents do not say how it treats a repeated assignment; this node assumes it takes the new dates and keeps the learner's progress.";
+
+/** A pair's id: the learner's email in lower case and the course's external id. */
+export function pairId(email: string, externalId: string): string {
+	return memberKey(email.trim().toLowerCase(), externalId);
+}
+
+export function datesFingerprint(values: PairValues): string {
+	return createHash('sha256')
+		.update(`${values.dueDate ?? ''}\u0000${values.assignedDate ?? ''}`)
+		.digest('base64url')
+		.slice(0, 6);
+}
+
+export function assignmentSyncContract(
+	run: LmsRun,
+	write: () => CourseWrite,
+): SyncContract<PairValues, never> {
+	const send =
+		(itemIndex: number, assignment: Assignment, onAccepted?: (tx: string) => void) =>
+		async (
+			writeRun: LmsRun,
+			settings: { waitForCompletion: false; deadline: CourseWrite['deadline'] },
+		) =>
+			await sendAssignment(writeRun, itemIndex, assignment, { ...settings, onAccepted });
+	return {
+		words: {
+			title: 'Sync Assignments',
+			idName: 'Pair',
+			one: 'assignment',
+			many: 'assignments',
+			created: 'assigned',
+			updated: 'updated',
+			removed: 'withdrawn',
+			remove: 'withdraw',
+			guardOption: 'Max Withdraw Share',
+			updateNote: REPEAT_NOTE,
+			guardAdvice:
+				'A truncated HR export looks like this. If the withdrawals are meant, raise Options → Max Withdraw Share for one run.',
+		},
+		key: (id) => id,
+		idOfKey: (key) => key,
+		lookAlike,
+		compare: (values, _listed, remembered, full) => {
+			if (remembered === undefined) return { kind: 'new', changed: [] };
+			if (!full && remembered === datesFingerprint(values)) return { kind: 'same' };
+			return { kind: 'changed', changed: remembered === OURS_UNCONFIRMED ? [] : ['dates'] };
+		},
+		returning: () => ({ kind: 'new', changed: [] }),
+		fingerprint: datesFingerprint,
+		echo: (id) => {
+			const [email, externalId] = splitKey(id);
+			return { email, externalId };
+		},
+		write: async (itemIndex, values, place) =>
+			await sendThenConfirm(
+				run,
+				itemIndex,
+				write(),
+				place,
+				send(itemIndex, { operation: 'assign', ...values }),
+			),
+		remove: async (carrier, pair, place, onAccepted) => {
+			const [email, externalId] = splitKey(pair.id);
+			return await sendThenConfirm(
+				run,
+				carrier,
+				write(),
+				place,
+				send(carrier, { operation: 'withdraw', email, externalId }, onAccepted),
+			);
+		},
+		settle: async (transactionId) => await transactionState(run, transactionId),
+		keepsRemoved: false,
+		claimsUnconfirmed: true,
+		refusal: refusal(run),
+	};
+}

@@ -1,0 +1,237 @@
+import { createHash } from 'crypto';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Change, Existing, Reading, SyncContract } from '../../shared/sync/engine';
+import type { IndexedCourse } from './catalog';
+import type { CourseValues } from './courseContract';
+import {
+	COURSE_FIELDS,
+	EXTERNAL_ID_FIELD,
+	labelOf,
+	LISTED_FIELDS,
+	STATUS_FIELD,
+	valuesFromListing,
+} from './courseContract';
+import { archiveListedCourse, forEachCoursePage, upsertCourse } from './courses';
+import type { CourseWrite } from './courses';
+import type { LmsRun } from './index';
+import { sendThenConfirm, transactionState } from './transactions';
+
+/**
+ * Sync Catalog's contract: a course is keyed by its external id, read from the catalog
+ * listing (walked once), and unchanged when every listed field matches the row and the
+ * fields the listing cannot return match the fingerprint of the last body this node had
+ * confirmed. A row giving none of those, for a course the node remembers nothing of, is
+ * decided by the listing alone.
+ */
+
+const LIST_DEADLINE_MS = 30 * 60_000;
+
+export const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
+	(api) => !LISTED_FIELDS.includes(api),
+);
+
+function digest(text: string, length: number): string {
+	return createHash('sha256').update(text).digest('base64url').slice(0, length);
+}
+
+/** The memory key of an external id: 72 bits of its hash. */
+export function idKey(externalId: string): string {
+	return digest(`id\u0000${externalId}`, 12);
+}
+
+/** The memory scope of a client (base URL and client id): memory never crosses catalogs. */
+export function scopeKey(client: string): string {
+	return digest(`client\u0000${client}`, 12);
+}
+
+/** Equal after Unicode normalisation, trimming and case folding. */
+export function lookAlike(id: string): string {
+	return id.normalize('NFKC').trim().toUpperCase().toLowerCase();
+}
+
+/** A value in a canonical text form: lists as sets, numbers and numeric text alike. */
+function canonical(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map((v) => JSON.stringify(canonical(v))).sort();
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, v]) => v !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
+	}
+	if (typeof value === 'number') return String(value);
+	if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+		return String(Number(value));
+	}
+	return value;
+}
+
+/** Nothing, as the listing shows a value the content was written without. */
+function isEmpty(value: unknown): boolean {
+	return (
+		value === undefined ||
+		value === null ||
+		value === '' ||
+		value === false ||
+		(Array.isArray(value) && value.length === 0)
+	);
+}
+
+/** 96 bits of a hash of the unlisted fields' values, whatever their order. */
+export function fingerprint(values: CourseValues): string {
+	const unlisted: Record<string, unknown> = {};
+	for (const api of UNLISTED_FIELDS) {
+		if (!isEmpty(values[api])) unlisted[api] = values[api];
+	}
+	return digest(JSON.stringify(canonical(unlisted)), 16);
+}
+
+export function hasUnlistedValues(values: CourseValues): boolean {
+	return UNLISTED_FIELDS.some((api) => !isEmpty(values[api]));
+}
+
+/** The listed fields whose row value differs from the listing (or that it did not show). */
+export function listedDifferences(values: CourseValues, listed: CourseValues): string[] {
+	const differ: string[] = [];
+	for (const api of LISTED_FIELDS) {
+		const wanted = values[api];
+		if (!(api in listed)) {
+			// Not shown in a readable form: only "nothing" may go unwritten.
+			if (!isEmpty(wanted)) differ.push(api);
+			continue;
+		}
+		const shown = listed[api];
+		if (isEmpty(wanted) && isEmpty(shown)) continue;
+		if (JSON.stringify(canonical(wanted)) !== JSON.stringify(canonical(shown))) differ.push(api);
+	}
+	return differ;
+}
+
+export function compareCourse(
+	values: CourseValues,
+	current: IndexedCourse | undefined,
+	remembered: string | undefined,
+	full: boolean,
+): Change {
+	if (!current) return { kind: 'new', changed: [] };
+	const changed = listedDifferences(values, current.listed);
+	const unlistedSame =
+		remembered !== undefined ? remembered === fingerprint(values) : !hasUnlistedValues(values);
+	if (!unlistedSame) changed.push(...UNLISTED_FIELDS.filter((api) => values[api] !== undefined));
+	if (!full && changed.length === 0 && unlistedSame) return { kind: 'same' };
+	return { kind: 'changed', changed: changed.map(labelOf) };
+}
+
+export function refusal(run: LmsRun) {
+	return (message: string, itemIndex: number, description: string) =>
+		new NodeOperationError(run.fns.getNode(), message, { itemIndex, description });
+}
+
+async function readCatalog(
+	run: LmsRun,
+	remembered: ReadonlyMap<string, string>,
+): Promise<Reading<IndexedCourse>> {
+	const existing: Array<Existing<IndexedCourse>> = [];
+	const { endedEarly } = await forEachCoursePage(
+		run,
+		0,
+		{ deadline: run.deadline(LIST_DEADLINE_MS, { startsAtFirstSlot: true }) },
+		(courses) => {
+			for (const course of courses) {
+				const listed = valuesFromListing(course);
+				const externalId = listed[EXTERNAL_ID_FIELD];
+				if (typeof externalId !== 'string' && typeof externalId !== 'number') continue;
+				const id = course.id === undefined || course.id === null ? undefined : String(course.id);
+				existing.push({ id: String(externalId), listed: { id, listed } });
+			}
+			return true;
+		},
+	);
+	// The platform cannot delete a course: one this node wrote and the listing lacks was cut off.
+	const listedKeys = new Set(existing.map((e) => idKey(e.id)));
+	let unlisted = 0;
+	for (const key of remembered.keys()) if (!listedKeys.has(key)) unlisted++;
+	const incomplete =
+		endedEarly ??
+		(unlisted > 0
+			? `${unlisted} courses this node wrote or archived before were not in the listing`
+			: undefined);
+	return { existing, incomplete };
+}
+
+export function courseSyncContract(
+	run: LmsRun,
+	write: () => CourseWrite,
+	memory: ReadonlyMap<string, string>,
+): SyncContract<CourseValues, IndexedCourse> {
+	return {
+		words: {
+			title: 'Sync Catalog',
+			idName: 'External ID',
+			one: 'course',
+			many: 'courses',
+			created: 'created',
+			updated: 'updated',
+			removed: 'archived',
+			remove: 'archive',
+			guardOption: 'Max Archive Share',
+			guardAdvice:
+				'A truncated or half-downloaded file looks like this. If the archives are meant, raise Options → Max Archive Share for one run (archived content cannot be made active again).',
+		},
+		key: idKey,
+		lookAlike,
+		read: async () => await readCatalog(run, memory),
+		compare: compareCourse,
+		returning: (externalId, values) =>
+			values[STATUS_FIELD] === 'archived'
+				? { kind: 'same' }
+				: {
+						kind: 'refused',
+						error: new NodeOperationError(
+							run.fns.getNode(),
+							`Course "${externalId}" was archived by this node on an earlier run, and archived content cannot be made active again`,
+							{
+								description:
+									'The course came back into the input after it was archived. Give it a new external ID to publish it again, or keep it archived (status archived).',
+							},
+						),
+					},
+		fingerprint,
+		echo: (externalId, current) => ({ externalId, courseId: current?.id }),
+		write: async (itemIndex, values, place) =>
+			await sendThenConfirm(
+				run,
+				itemIndex,
+				write(),
+				place,
+				async (writeRun, settings) =>
+					await upsertCourse(writeRun, itemIndex, values, {
+						...settings,
+						keepCurrentValues: false,
+					}),
+			),
+		remove: async (carrier, course, place, onAccepted) =>
+			await sendThenConfirm(
+				run,
+				carrier,
+				write(),
+				place,
+				async (writeRun, settings) =>
+					await archiveListedCourse(
+						writeRun,
+						carrier,
+						course.id,
+						course.listed!,
+						{},
+						{
+							...settings,
+							onAccepted,
+						},
+					),
+			),
+		settle: async (transactionId) => await transactionState(run, transactionId),
+		keepsRemoved: true,
+		claimsUnconfirmed: false,
+		refusal: refusal(run),
+	};
+}

@@ -1,0 +1,580 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ItemOutcome, PoolPlace, Run } from '../items/operation';
+import { mapWithConcurrency } from '../items/router';
+import type { Memory } from './memory';
+import { OURS_UNCONFIRMED, REMOVAL_PENDING, REMOVED } from './memory';
+
+/**
+ * One sync engine under every sync: the whole plan before anything is sent, the share guard,
+ * the dry run, writes through the pool, memory changed only by what was confirmed. A contract
+ * says what an entry is and how it is read, compared and written; this file knows no API.
+ */
+
+export interface SyncRow<V> {
+	itemIndex: number;
+	/** Read even from an invalid row where possible: a row that names an entry keeps it. */
+	id?: string;
+	values?: V;
+	error?: unknown;
+}
+
+export interface Existing<L> {
+	id: string;
+	listed?: L;
+}
+
+export interface Reading<L> {
+	existing: Array<Existing<L>>;
+	/** Why the reading may miss entries: then nothing is removed and nothing forgotten. */
+	incomplete?: string;
+	notes?: string[];
+}
+
+export type Change =
+	| { kind: 'new' | 'changed'; changed: string[] }
+	| { kind: 'same' }
+	| { kind: 'refused'; error: unknown };
+
+export interface Sent {
+	output: IDataObject;
+	confirmed: boolean;
+}
+
+export interface SyncWords {
+	/** "Sync Catalog" */
+	title: string;
+	/** "External ID" */
+	idName: string;
+	one: string;
+	many: string;
+	created: string;
+	updated: string;
+	removed: string;
+	/** "archive" */
+	remove: string;
+	/** "Max Archive Share" */
+	guardOption: string;
+	guardAdvice: string;
+	/** Said on every updated item: what the node assumes of a repeated write. */
+	updateNote?: string;
+}
+
+export interface SyncContract<V, L> {
+	words: SyncWords;
+	/** The memory key of an id; a contract without a listing must be able to turn it back. */
+	key(id: string): string;
+	idOfKey?(key: string): string;
+	/** Ids equal under this are look-alikes: never written and removed in one run. */
+	lookAlike(id: string): string;
+	/** The current state; a contract without one decides from memory alone. */
+	read?(): Promise<Reading<L>>;
+	compare(values: V, listed: L | undefined, remembered: string | undefined, full: boolean): Change;
+	/** What a row that this node removed before becomes when it comes back. */
+	returning(id: string, values: V, itemIndex: number): Change;
+	fingerprint(values: V): string;
+	echo(id: string, listed: L | undefined): IDataObject;
+	write(
+		itemIndex: number,
+		values: V,
+		place: PoolPlace,
+		onAccepted: (transactionId: string) => void,
+	): Promise<Sent>;
+	remove(
+		carrier: number,
+		existing: Existing<L>,
+		place: PoolPlace,
+		onAccepted: (transactionId: string) => void,
+	): Promise<Sent>;
+	/** The state of a removal's transaction accepted on an earlier run. */
+	settle(transactionId: string): Promise<'success' | 'failed' | 'initiated'>;
+	/** Removed entries stay remembered as removed (courses), or are forgotten (assignments). */
+	keepsRemoved: boolean;
+	/** A new write not yet confirmed: remember it as ours, or remember nothing. */
+	claimsUnconfirmed: boolean;
+	refusal(message: string, itemIndex: number, description: string): Error;
+}
+
+export interface SyncSettings {
+	skipUnchanged: boolean;
+	removeMissing: boolean;
+	/** Percent of the entries the guard measures against. */
+	maxRemoveShare: number;
+	dryRun: boolean;
+}
+
+type Decision<V> =
+	| { kind: 'new' | 'changed'; row: SyncRow<V>; id: string; values: V; changed: string[] }
+	| { kind: 'same'; row: SyncRow<V>; id: string; listed?: unknown }
+	| { kind: 'failed'; row: SyncRow<V>; error: unknown };
+
+export interface SyncPlan<V, L> {
+	rows: Array<Decision<V>>;
+	remove: Array<Existing<L>>;
+	/** Entries this node removed before (not counted by the guard). */
+	removedBefore: number;
+	/** What the guard measures against. */
+	size: number;
+	notes: string[];
+}
+
+export interface GuardVerdict {
+	allowed: boolean;
+	message: string;
+}
+
+const isRemoval = (value: string | undefined) =>
+	value === REMOVED || value?.startsWith(REMOVAL_PENDING) === true;
+
+function listBy<T>(items: Iterable<T>, keyOf: (item: T) => string | undefined) {
+	const map = new Map<string, T[]>();
+	for (const item of items) {
+		const key = keyOf(item);
+		if (key === undefined) continue;
+		const list = map.get(key);
+		if (list) list.push(item);
+		else map.set(key, [item]);
+	}
+	return map;
+}
+
+/**
+ * Decides every row and every missing entry. Rows that fail validation, duplicates and
+ * look-alikes still count as present: what they name is never removed.
+ */
+export function planSync<V, L>(
+	contract: SyncContract<V, L>,
+	rows: ReadonlyArray<SyncRow<V>>,
+	reading: Reading<L>,
+	memory: ReadonlyMap<string, string>,
+	settings: Omit<SyncSettings, 'dryRun'>,
+): SyncPlan<V, L> {
+	const { words } = contract;
+	const notes = [...(reading.notes ?? [])];
+	const existing = new Map<string, Existing<L>>();
+	let listedTwice = 0;
+	for (const entry of reading.existing) {
+		if (existing.has(entry.id)) listedTwice++;
+		else existing.set(entry.id, entry);
+	}
+	if (listedTwice > 0) {
+		notes.push(
+			`${listedTwice} ${words.many} were listed more than once under one ID: each was decided once.`,
+		);
+	}
+	const existingLooks = listBy(existing.keys(), (id) => contract.lookAlike(id));
+	const rowsById = listBy(rows, (row) => row.id);
+	const rowLooks = listBy(rowsById.keys(), (id) => contract.lookAlike(id));
+	const present = new Set(rowsById.keys());
+	const refuse = (row: SyncRow<V>, message: string, description: string): Decision<V> => ({
+		kind: 'failed',
+		row,
+		error: contract.refusal(message, row.itemIndex, description),
+	});
+
+	const decisions = rows.map((row): Decision<V> => {
+		const { id, values } = row;
+		if (!values || id === undefined) return { kind: 'failed', row, error: row.error };
+		const copies = rowsById.get(id)!;
+		if (copies.length > 1) {
+			return refuse(
+				row,
+				`${words.idName} "${id}" is on items ${copies.map((r) => r.itemIndex).join(', ')}: none of them was written`,
+				`Each ${words.one} must appear once in the input. Remove the extra rows and run again.`,
+			);
+		}
+		const look = contract.lookAlike(id);
+		const twins = rowLooks.get(look)!.filter((other) => other !== id);
+		if (twins.length > 0) {
+			return refuse(
+				row,
+				`${words.idName} "${id}" looks like ${twins.map((t) => `"${t}"`).join(', ')} in the input: none of them was written`,
+				'They differ only in case, spaces at the ends or Unicode form, and the platform may take them for one. Keep one spelling.',
+			);
+		}
+		const current = existing.get(id);
+		const lookAlikes = (existingLooks.get(look) ?? []).filter((other) => other !== id);
+		if (!current && lookAlikes.length > 0) {
+			for (const other of lookAlikes) present.add(other);
+			return refuse(
+				row,
+				`${words.idName} "${id}" is not in the ${words.many} listed, but ${lookAlikes.map((t) => `"${t}"`).join(', ')} is: nothing was written or ${words.removed} for it`,
+				'They differ only in case, spaces at the ends or Unicode form. Use the spelling the platform lists, so that one is not written while the other is removed.',
+			);
+		}
+		const remembered = memory.get(contract.key(id));
+		const change = isRemoval(remembered)
+			? contract.returning(id, values, row.itemIndex)
+			: contract.compare(values, current?.listed, remembered, !settings.skipUnchanged);
+		if (change.kind === 'refused') return { kind: 'failed', row, error: change.error };
+		if (change.kind === 'same') return { kind: 'same', row, id, listed: current?.listed };
+		// Remembered yet not listed: the listing is incomplete, and the entry exists.
+		const kind = change.kind === 'new' && remembered !== undefined ? 'changed' : change.kind;
+		return { kind, row, id, values, changed: change.changed };
+	});
+
+	let removedBefore = 0;
+	for (const id of existing.keys()) if (memory.get(contract.key(id)) === REMOVED) removedBefore++;
+	const plan: SyncPlan<V, L> = {
+		rows: decisions,
+		remove: [],
+		removedBefore,
+		size: existing.size - removedBefore,
+		notes,
+	};
+	if (!settings.removeMissing) return plan;
+	if (rows.some((row) => row.id === undefined)) {
+		notes.push(
+			`Nothing was ${words.removed}: an input item failed validation before its ID could be read, so any ${words.one} could be the one it names.`,
+		);
+	} else if (reading.incomplete) {
+		notes.push(`Nothing was ${words.removed} and nothing forgotten: ${reading.incomplete}.`);
+	} else {
+		plan.remove = [...existing.values()].filter(
+			(entry) => !present.has(entry.id) && !isRemoval(memory.get(contract.key(entry.id))),
+		);
+	}
+	return plan;
+}
+
+export function guardRemovals(
+	plan: Pick<SyncPlan<unknown, unknown>, 'remove' | 'size'>,
+	maxShare: number,
+	words: Pick<SyncWords, 'remove' | 'many' | 'guardOption'>,
+): GuardVerdict {
+	const count = plan.remove.length;
+	const share = count === 0 ? 0 : plan.size === 0 ? 100 : (count / plan.size) * 100;
+	const shown =
+		share >= 10 || Number.isInteger(share) ? String(Math.round(share)) : share.toFixed(1);
+	const allowed = share <= maxShare;
+	return {
+		allowed,
+		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %)${
+			allowed ? '' : `, more than ${words.guardOption} (${maxShare} %)`
+		}`,
+	};
+}
+
+export interface SyncControl {
+	run: Run;
+	concurrency: number;
+	/** Without Continue On Fail: the first failure stops every write not yet sent. */
+	stopAfterFailure: boolean;
+	progress?: (done: number, total: number) => void;
+}
+
+export interface SyncResult {
+	outcomes: Map<number, ItemOutcome>;
+	counts: Record<string, number>;
+	notes: string[];
+}
+
+/**
+ * Runs a sync: pending removals settled, the state read, the plan made and guarded, then only
+ * the writes it needs. Memory changes as writes are confirmed and is saved even when the run
+ * stops midway; a dry run saves nothing.
+ */
+export async function runSync<V, L>(
+	contract: SyncContract<V, L>,
+	rows: ReadonlyArray<SyncRow<V>>,
+	memory: Memory,
+	settings: SyncSettings,
+	control: SyncControl,
+): Promise<SyncResult> {
+	const { run } = control;
+	const { words } = contract;
+	const entries = memory.entries;
+	const notes: string[] = [];
+	if (memory.dropped > 0) {
+		notes.push(
+			`${memory.dropped} remembered entries were malformed (edited by hand or by another version) and were dropped: what they stood for is decided anew.`,
+		);
+	}
+	try {
+		await settleRemovals(contract, entries, run);
+		const reading: Reading<L> = contract.read
+			? await contract.read()
+			: {
+					existing: [...entries]
+						.filter(([, value]) => !isRemoval(value))
+						.map(([key]) => ({ id: contract.idOfKey!(key) })),
+				};
+		const plan = planSync(contract, rows, reading, entries, settings);
+		notes.push(...plan.notes);
+		const guard = guardRemovals(plan, settings.maxRemoveShare, words);
+		if (!guard.allowed) {
+			const description = `The input has ${rows.length} items; ${reading.existing.length} ${words.many} were found${
+				plan.removedBefore > 0
+					? `, ${plan.removedBefore} of them ${words.removed} by this node before (not counted)`
+					: ''
+			}. ${words.guardAdvice}`;
+			if (!settings.dryRun) {
+				throw contract.refusal(`Nothing was written: the sync ${guard.message}`, 0, description);
+			}
+			notes.push(`A real run would be refused: it ${guard.message}. ${description}`);
+		}
+		const result = settings.dryRun
+			? dryRun(contract, plan)
+			: await write(contract, plan, entries, control);
+		result.notes.unshift(...notes);
+		if (!settings.dryRun && !reading.incomplete && !run.cancelSignal?.aborted && contract.read) {
+			const keep = new Set<string>();
+			for (const entry of reading.existing) keep.add(contract.key(entry.id));
+			for (const row of rows) if (row.id !== undefined) keep.add(contract.key(row.id));
+			for (const key of [...entries.keys()]) if (!keep.has(key)) entries.delete(key);
+		}
+		return result;
+	} finally {
+		if (!settings.dryRun) memory.save();
+	}
+}
+
+function updatedFields(words: SyncWords, changed: string[]): IDataObject {
+	return words.updateNote
+		? { changedFields: changed, note: words.updateNote }
+		: { changedFields: changed };
+}
+
+function emptyCounts(words: SyncWords): Record<string, number> {
+	return { [words.created]: 0, [words.updated]: 0, unchanged: 0, [words.removed]: 0, failed: 0 };
+}
+
+function failedRows<V>(plan: SyncPlan<V, unknown>, outcomes: Map<number, ItemOutcome>) {
+	let failed = 0;
+	for (const decision of plan.rows) {
+		if (decision.kind !== 'failed') continue;
+		outcomes.set(decision.row.itemIndex, { status: 'failed', error: decision.error as Error });
+		failed++;
+	}
+	return failed;
+}
+
+function unchangedOutput<V, L>(contract: SyncContract<V, L>, decision: Decision<V>): IDataObject {
+	const { id, listed } = decision as Extract<Decision<V>, { kind: 'same' }>;
+	return { action: 'unchanged', ...contract.echo(id, listed as L | undefined) };
+}
+
+/** Removal outputs go after the last row that has one, as one more output item each. */
+function attachRemovals(outcomes: Map<number, ItemOutcome>, removals: IDataObject[]): void {
+	if (removals.length === 0) return;
+	const carrier = [...outcomes.entries()]
+		.sort(([a], [b]) => b - a)
+		.find(([, o]) => o.status === 'done') as [number, { json: IDataObject }] | undefined;
+	if (carrier) {
+		const [itemIndex, outcome] = carrier;
+		outcomes.set(itemIndex, { status: 'done', json: [outcome.json as IDataObject, ...removals] });
+	}
+}
+
+function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): SyncResult {
+	const { words } = contract;
+	const outcomes = new Map<number, ItemOutcome>();
+	const counts = emptyCounts(words);
+	counts.failed = failedRows(plan, outcomes);
+	for (const decision of plan.rows) {
+		if (decision.kind === 'failed') continue;
+		let json: IDataObject;
+		if (decision.kind === 'same') {
+			json = unchangedOutput(contract, decision);
+			counts.unchanged++;
+		} else {
+			const action = decision.kind === 'new' ? words.created : words.updated;
+			counts[action]++;
+			json = {
+				action,
+				...contract.echo(decision.id, undefined),
+				...(decision.kind === 'changed' ? updatedFields(words, decision.changed) : {}),
+			};
+		}
+		outcomes.set(decision.row.itemIndex, { status: 'done', json: { ...json, dryRun: true } });
+	}
+	counts[words.removed] = plan.remove.length;
+	attachRemovals(
+		outcomes,
+		plan.remove.map((entry) => ({
+			action: words.removed,
+			...contract.echo(entry.id, entry.listed),
+			dryRun: true,
+		})),
+	);
+	return { outcomes, counts, notes: ['Dry run: nothing was written and nothing remembered.'] };
+}
+
+type Task<V, L> = { write: Extract<Decision<V>, { values: V }> } | { remove: Existing<L> };
+
+async function write<V, L>(
+	contract: SyncContract<V, L>,
+	plan: SyncPlan<V, L>,
+	entries: Map<string, string>,
+	{ run, concurrency, stopAfterFailure, progress }: SyncControl,
+): Promise<SyncResult> {
+	const { words } = contract;
+	const outcomes = new Map<number, ItemOutcome>();
+	const counts = emptyCounts(words);
+	counts.failed = failedRows(plan, outcomes);
+	const tasks: Array<Task<V, L>> = [];
+	for (const decision of plan.rows) {
+		if (decision.kind === 'same') {
+			outcomes.set(decision.row.itemIndex, {
+				status: 'done',
+				json: unchangedOutput(contract, decision),
+			});
+			counts.unchanged++;
+		} else if (decision.kind !== 'failed') tasks.push({ write: decision });
+	}
+	// Without Continue On Fail, a row that cannot be written stops the run before any write.
+	if (stopAfterFailure && counts.failed > 0) {
+		for (const task of tasks)
+			if ('write' in task) outcomes.set(task.write.row.itemIndex, { status: 'notSent' });
+		return { outcomes, counts, notes: [] };
+	}
+	tasks.push(...plan.remove.map((remove) => ({ remove })));
+	const total = tasks.length;
+	let done = 0;
+	const halted = () => run.stopped || run.cancelSignal?.aborted === true;
+	const carrier = plan.rows.length > 0 ? plan.rows[plan.rows.length - 1].row.itemIndex : 0;
+	const removals: IDataObject[] = [];
+	let removalError: { error: unknown } | undefined;
+	progress?.(0, total);
+	await mapWithConcurrency(
+		tasks,
+		concurrency,
+		async (task, _index, place) => {
+			if ('write' in task) {
+				const { row, id, values, kind, changed } = task.write;
+				if (halted()) {
+					outcomes.set(row.itemIndex, { status: 'notSent' });
+					return;
+				}
+				const key = contract.key(id);
+				const before = entries.get(key);
+				// Until confirmed, the platform may hold either version.
+				if (contract.claimsUnconfirmed) entries.set(key, before ?? OURS_UNCONFIRMED);
+				else entries.delete(key);
+				try {
+					const { output, confirmed } = await contract.write(
+						row.itemIndex,
+						values,
+						place,
+						() => {},
+					);
+					if (confirmed) entries.set(key, contract.fingerprint(values));
+					const action = kind === 'new' ? words.created : words.updated;
+					counts[action]++;
+					outcomes.set(row.itemIndex, {
+						status: 'done',
+						json: {
+							action,
+							...output,
+							...(kind === 'changed' ? updatedFields(words, changed) : {}),
+						},
+					});
+				} catch (error) {
+					if (contract.claimsUnconfirmed) {
+						if (before === undefined) entries.delete(key);
+						else entries.set(key, before);
+					}
+					counts.failed++;
+					if (stopAfterFailure) run.stopped = true;
+					outcomes.set(row.itemIndex, { status: 'failed', error: error as Error });
+				} finally {
+					progress?.(++done, total);
+				}
+				return;
+			}
+			if (halted()) return;
+			const entry = task.remove;
+			const key = contract.key(entry.id);
+			try {
+				const { output, confirmed } = await contract.remove(carrier, entry, place, (tx) =>
+					entries.set(key, REMOVAL_PENDING + tx),
+				);
+				if (confirmed) {
+					if (contract.keepsRemoved) entries.set(key, REMOVED);
+					else entries.delete(key);
+				}
+				counts[words.removed]++;
+				removals.push({ action: words.removed, ...output });
+			} catch (error) {
+				counts.failed++;
+				if (stopAfterFailure) run.stopped = true;
+				removalError ??= { error };
+				removals.push({
+					action: 'failed',
+					...contract.echo(entry.id, undefined),
+					error: error instanceof Error ? error.message : String(error),
+				});
+			} finally {
+				progress?.(++done, total);
+			}
+		},
+		run.cancelSignal,
+	);
+	attachRemovals(outcomes, removals);
+	// Without Continue On Fail a failed removal fails the run (row failures are the router's).
+	if (stopAfterFailure && removalError) throw run.mask(removalError.error);
+	return { outcomes, counts, notes: [] };
+}
+
+/**
+ * Removals accepted on an earlier run but not confirmed: each transaction is read once. Done:
+ * removed. Failed or unreadable: forgotten, so it is removed again if still missing. Running:
+ * left pending.
+ */
+async function settleRemovals<V, L>(
+	contract: SyncContract<V, L>,
+	entries: Map<string, string>,
+	run: Run,
+): Promise<void> {
+	for (const [key, value] of [...entries]) {
+		if (!value.startsWith(REMOVAL_PENDING)) continue;
+		let state: 'success' | 'failed' | 'initiated' = 'failed';
+		try {
+			state = await contract.settle(value.slice(REMOVAL_PENDING.length));
+		} catch {
+			if (run.cancelSignal?.aborted) {
+				throw contract.refusal('The execution was cancelled', 0, 'Nothing was written.');
+			}
+		}
+		if (state === 'initiated') continue;
+		if (state === 'success' && contract.keepsRemoved) entries.set(key, REMOVED);
+		else entries.delete(key);
+	}
+}
+
+export interface SyncReport {
+	sendMessageToUI?(message: string): void;
+	addExecutionHints?(...hints: Array<{ message: string; location: 'outputPane' }>): void;
+}
+
+/** Runs a sync with its progress in the editor and its counts and notes as hints. */
+export async function runSyncReported<V, L>(
+	fns: SyncReport,
+	contract: SyncContract<V, L>,
+	rows: ReadonlyArray<SyncRow<V>>,
+	memory: Memory,
+	settings: SyncSettings,
+	control: Omit<SyncControl, 'progress'>,
+): Promise<Map<number, ItemOutcome>> {
+	const { title } = contract.words;
+	let reported = -1;
+	const result = await runSync(contract, rows, memory, settings, {
+		...control,
+		progress: (done, total) => {
+			// About every tenth of the writes, and the last.
+			const step = Math.max(1, Math.ceil(total / 10));
+			if (done !== total && done - reported < step) return;
+			reported = done;
+			fns.sendMessageToUI?.(`${title}: ${done} of ${total} writes done`);
+		},
+	});
+	const counts = Object.entries(result.counts).map(([action, n]) => `${n} ${action}`);
+	fns.addExecutionHints?.(
+		{
+			message: `${title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`,
+			location: 'outputPane',
+		},
+		...result.notes.map((message) => ({ message, location: 'outputPane' as const })),
+	);
+	return result.outcomes;
+}

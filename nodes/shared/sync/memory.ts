@@ -1,0 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * What a sync remembers between executions, per node and per client (`scope`), in the
+ * workflow's static data. An entry is `key → value`: a contract's fingerprint, or one of the
+ * marks below. A key `group\u0000member` is stored grouped (`{ group: "m value|m value" }`
+ * with members numbered in a table), so a roster of many pairs per learner stays small.
+ * Anything of another shape (edited by hand, an older version) is dropped, never trusted.
+ */
+export const REMOVED = '!';
+export const REMOVAL_PENDING = '?';
+export const OURS_UNCONFIRMED = '*';
+
+const MEMBERS = '#';
+const SEPARATOR = '\u0000';
+const VALUE = /^[\w!?*\-.:]{1,80}$/;
+
+export interface Memory {
+	entries: Map<string, string>;
+	/** How many stored entries were malformed and dropped. */
+	dropped: number;
+	/** Writes the entries back into the static data. */
+	save(): void;
+}
+
+export interface MemoryStore {
+	getWorkflowStaticData(type: string): IDataObject;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function openMemory(store: MemoryStore, slot: string, scope: string): Memory {
+	const data = store.getWorkflowStaticData('node');
+	let dropped = 0;
+	if (!isRecord(data[slot])) {
+		if (data[slot] !== undefined) dropped++;
+		data[slot] = {};
+	}
+	const scopes = data[slot] as IDataObject;
+	const stored = scopes[scope];
+	const entries = new Map<string, string>();
+	if (stored !== undefined && !isRecord(stored)) dropped++;
+	if (isRecord(stored)) {
+		const table = stored[MEMBERS];
+		const members = typeof table === 'string' ? table.split('\n') : [];
+		for (const [key, value] of Object.entries(stored)) {
+			if (key === MEMBERS) continue;
+			if (typeof value !== 'string') {
+				dropped++;
+				continue;
+			}
+			if (!value.includes(' ')) {
+				if (VALUE.test(value)) entries.set(key, value);
+				else dropped++;
+				continue;
+			}
+			for (const part of value.split('|')) {
+				const [index, remembered] = part.split(' ');
+				const member = members[Number(index)];
+				if (member && /^\d+$/.test(index) && VALUE.test(remembered ?? '')) {
+					entries.set(key + SEPARATOR + member, remembered);
+				} else dropped++;
+			}
+		}
+	}
+	return {
+		entries,
+		dropped,
+		save() {
+			scopes[scope] = encode(entries);
+		},
+	};
+}
+
+function encode(entries: Map<string, string>): IDataObject {
+	const flat: IDataObject = {};
+	const groups = new Map<string, string[]>();
+	const numbers = new Map<string, number>();
+	for (const [key, value] of entries) {
+		const cut = key.indexOf(SEPARATOR);
+		if (cut < 0) {
+			flat[key] = value;
+			continue;
+		}
+		const member = key.slice(cut + 1);
+		let number = numbers.get(member);
+		if (number === undefined) numbers.set(member, (number = numbers.size));
+		const group = key.slice(0, cut);
+		const list = groups.get(group) ?? [];
+		list.push(`${number} ${value}`);
+		groups.set(group, list);
+	}
+	for (const [group, list] of groups) flat[group] = list.join('|');
+	if (numbers.size > 0) flat[MEMBERS] = [...numbers.keys()].join('\n');
+	return flat;
+}
+
+export function memberKey(group: string, member: string): string {
+	return group + SEPARATOR + member;
+}
+
+export function splitKey(key: string): [string, string] {
+	const cut = key.indexOf(SEPARATOR);
+	return [key.slice(0, cut), key.slice(cut + 1)];
+}
