@@ -45,6 +45,8 @@ export const assignment: Resource<LmsRun> = {
 			description:
 				'Make the platform match the whole set of assignments in the input: assign what is new or changed, optionally withdraw what left',
 			action: 'Sync assignments',
+			toolDescription:
+				"Makes the platform's assignments match the given set (work e-mail and course external ID each, optionally a due date): assigns only what is new or changed, and withdraws what left only when asked. Answers per assignment what was done",
 			operation: sync,
 		},
 		withdraw: {
