@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/deadline';
 import type { PagingLimits } from '../../shared/pacing/paging';
@@ -17,8 +18,15 @@ import {
 } from './courseContract';
 import type { LmsRun } from './index';
 import { lmsRequest, READ_DEADLINE_MS } from './index';
-import { coursePageShape } from './shapes';
 import { postWrite } from './transactions';
+
+/** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
+const coursePageShape = z
+	.object({
+		data: z.array(z.record(z.string(), z.unknown())),
+		total_count: z.number().int().nonnegative().optional(),
+	})
+	.passthrough();
 
 export const COURSES_PATH = '/api/developer/v2/courses.json';
 

@@ -1,5 +1,6 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { HttpProblem, apiError } from '../../shared/request/failure';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
@@ -7,12 +8,31 @@ import { Deadline } from '../../shared/pacing/deadline';
 import { pollUntil } from '../../shared/pacing/waiting';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';
-import type { AcceptedWrite, Transaction } from './shapes';
-import { acceptedWriteShape, transactionAnswerShape } from './shapes';
-
-export type { AcceptedWrite, Transaction };
 
 export const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
+
+/** A transaction: `id` and `status` always; `response` holds the platform's message later. */
+const transactionShape = z
+	.object({
+		id: z.string().min(1, 'is missing'),
+		status: z.string().min(1, 'is missing'),
+		http_method: z.string().optional(),
+		response: z.record(z.string(), z.unknown()).nullable().optional(),
+	})
+	.passthrough();
+
+/** What an accepted write answers (202): a message and the transaction that will carry it out. */
+const acceptedWriteShape = z
+	.object({ message: z.string().optional(), data: transactionShape })
+	.passthrough();
+
+/** GET request_data/{id}: the transaction under `data`. */
+const transactionAnswerShape = z
+	.object({ response: z.unknown().optional(), data: transactionShape })
+	.passthrough();
+
+export type Transaction = z.infer<typeof transactionShape>;
+export type AcceptedWrite = z.infer<typeof acceptedWriteShape>;
 
 export async function getTransaction(
 	run: LmsRun,
