@@ -244,13 +244,23 @@ export function optionsCollection(
 	options: INodeProperties[],
 	extra: Partial<INodeProperties> = {},
 ): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		...extra,
-		options,
-	};
+	return collection('Options', 'Add option', options, extra);
+}
+
+/** The "Additional Fields" collection of an operation, as n8n's own nodes show it. */
+export function additionalFields(
+	options: INodeProperties[],
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	return collection('Additional Fields', 'Add field', options, extra);
+}
+
+function collection(
+	displayName: string,
+	placeholder: string,
+	options: INodeProperties[],
+	extra: Partial<INodeProperties>,
+): INodeProperties {
+	const name = displayName === 'Options' ? 'options' : 'additionalFields';
+	return { displayName, name, type: 'collection', placeholder, default: {}, ...extra, options };
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { flexibleDate, parseItemInput, safeId, typeMessages } from '../../../shared/items/input';
 import type { ItemOperation, PoolPlace } from '../../../shared/items/operation';
+import { additionalFields } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
@@ -11,13 +12,7 @@ import { coursePicker, pickedCourse } from '../common/coursePicker';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
 
 /** The due and assigned dates of Assign and Sync Assignments. */
-export const DATES: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add field',
-	default: {},
-	options: [
+export const DATES: INodeProperties = additionalFields([
 		{
 			displayName: 'Assigned Date',
 			name: 'assignedDate',
@@ -35,8 +30,7 @@ export const DATES: INodeProperties = {
 			placeholder: 'YYYY-MM-DD',
 			description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
 		},
-	],
-};
+]);
 
 export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObject {
 	const additional = fns.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/items/operation';
 import type { CourseField, CourseOperation } from '../../transport/courseContract';
 import {
 	COURSE_FIELDS,
@@ -186,15 +187,7 @@ export function additionalFieldsProperty(
 	operation: CourseOperation,
 	description?: string,
 ): INodeProperties {
-	return {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		description,
-		options: additionalFieldsFor(operation).map(formProperty),
-	};
+	return additionalFields(additionalFieldsFor(operation).map(formProperty), { description });
 }
 
 /** "a, b or c" (or "and"). */

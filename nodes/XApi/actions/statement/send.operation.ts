@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { optionsCollection } from '../../../shared/items/operation';
+import { additionalFields, optionsCollection } from '../../../shared/items/operation';
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
 import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
 import type { StatementWithId } from '../../helpers/statementInput';
@@ -54,16 +54,8 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	...statementFormFields,
-	{
-		// The JSON mode's additional fields: only what is not part of the statement.
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		displayOptions: { show: { inputMode: ['json'] } },
-		options: [IDEMPOTENCY_KEY_FIELD],
-	},
+	// The JSON mode's additional fields: only what is not part of the statement.
+	additionalFields([IDEMPOTENCY_KEY_FIELD], { displayOptions: { show: { inputMode: ['json'] } } }),
 	optionsCollection([
 		{
 			displayName: 'Batch Size',
