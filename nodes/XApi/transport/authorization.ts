@@ -3,6 +3,15 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
 import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/origin';
 
+/** The fields an OAuth2 token is issued for. */
+interface OAuth2Fields {
+	endpoint?: unknown;
+	tokenUrl?: unknown;
+	clientId?: unknown;
+	clientSecret?: unknown;
+	scope?: unknown;
+}
+
 /** The only xAPI version this package speaks; every record store call names it. */
 export const XAPI_VERSION = '1.0.3';
 
@@ -11,19 +20,16 @@ export const XAPI_VERSION = '1.0.3';
  * `oauth2` the access token as Bearer, only while the credential's values are the ones it was
  * issued for (otherwise none: the store answers 401 and n8n asks for a token for the new values).
  */
-export function authorizationHeader(credentials: {
-	authentication?: unknown;
-	token?: unknown;
-	username?: unknown;
-	password?: unknown;
-	accessToken?: unknown;
-	accessTokenFor?: unknown;
-	endpoint?: unknown;
-	tokenUrl?: unknown;
-	clientId?: unknown;
-	clientSecret?: unknown;
-	scope?: unknown;
-}): string {
+export function authorizationHeader(
+	credentials: OAuth2Fields & {
+		authentication?: unknown;
+		token?: unknown;
+		username?: unknown;
+		password?: unknown;
+		accessToken?: unknown;
+		accessTokenFor?: unknown;
+	},
+): string {
 	if (credentials.authentication === 'oauth2') {
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 		const current = token !== '' && credentials.accessTokenFor === oauth2FingerprintOf(credentials);
@@ -79,13 +85,7 @@ export function tokenUrlOf(credentials: { endpoint?: unknown; tokenUrl?: unknown
 }
 
 /** What an OAuth2 token was issued for: it is only ever sent with exactly these values. */
-export function oauth2FingerprintOf(credentials: {
-	endpoint?: unknown;
-	tokenUrl?: unknown;
-	clientId?: unknown;
-	clientSecret?: unknown;
-	scope?: unknown;
-}): string {
+export function oauth2FingerprintOf(credentials: OAuth2Fields): string {
 	return fingerprint(
 		'xapi-oauth2',
 		normalizedEndpoint(credentials.endpoint),
