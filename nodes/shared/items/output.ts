@@ -1,9 +1,9 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { PagingLimits } from '../pacing/paging';
 import { DEFAULT_MAX_WALK_BYTES, DEFAULT_PAGING_LIMITS } from '../pacing/paging';
-import { listOfStrings, oneMessage } from './input';
+import { listOfStrings, oneMessage, parseItemInput } from './input';
 
 /**
  * The output choice of operations whose records have many fields, as n8n's own nodes offer it
@@ -127,12 +127,16 @@ export function outputChoiceSchema(form: OutputForm) {
 }
 
 /** The raw parameter values to validate with `outputChoiceSchema` (Fields only read for `fields`). */
-export function outputParameters(getParameter: (name: string, fallback: unknown) => unknown): {
-	output: unknown;
-	fields: unknown;
-} {
-	const output = getParameter('output', 'raw');
-	return { output, fields: output === 'fields' ? getParameter('fields', []) : [] };
+/** An item's output choice, read with n8n's own parameter reading and checked by `schema` (an `outputChoiceSchema`). */
+export function readOutputChoice(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	schema: ReturnType<typeof outputChoiceSchema>,
+	form: readonly INodeProperties[],
+): OutputChoice {
+	const output = fns.getNodeParameter('output', itemIndex, 'raw');
+	const fields = output === 'fields' ? fns.getNodeParameter('fields', itemIndex, []) : [];
+	return parseItemInput(fns.getNode(), itemIndex, schema, { output, fields }, 'Invalid input', form);
 }
 
 /** One record in the chosen shape. */

@@ -6,7 +6,7 @@ import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice, OutputForm } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
-	outputParameters,
+	readOutputChoice,
 	outputProperties,
 	pagingCeilingProperties,
 	pagingCeilingShape,
@@ -80,14 +80,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 		'Invalid input',
 		properties,
 	);
-	const output = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		outputSchema,
-		outputParameters((name, fallback) => fns.getNodeParameter(name, itemIndex, fallback)),
-		'Invalid input',
-		properties,
-	);
+	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
 	return { ...input, output };
 }
 

@@ -9,7 +9,7 @@ import { statementIdSchema } from '../../helpers/statementInput';
 import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
-	outputParameters,
+	readOutputChoice,
 	outputProperties,
 	shapeRecord,
 } from '../../../shared/items/output';
@@ -58,14 +58,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		options: fns.getNodeParameter('options', itemIndex, {}),
 	});
-	const output = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		outputSchema,
-		outputParameters((name, fallback) => fns.getNodeParameter(name, itemIndex, fallback)),
-		'Invalid input',
-		properties,
-	);
+	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
 	return { ...input, output };
 }
 

@@ -6,7 +6,7 @@ import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
-	outputParameters,
+	readOutputChoice,
 	outputProperties,
 	pagingCeilingProperties,
 	pagingCeilingShape,
@@ -76,14 +76,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 		filters: fns.getNodeParameter('filters', itemIndex, {}),
 		options: returnAll ? fns.getNodeParameter('options', itemIndex, {}) : {},
 	});
-	const output = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		outputSchema,
-		outputParameters((name, fallback) => fns.getNodeParameter(name, itemIndex, fallback)),
-		'Invalid input',
-		properties,
-	);
+	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
 	const query = statementQuery(input.filters, fns.getTimezone());
 	if ('problem' in query) {
 		throw new NodeOperationError(
