@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package */
 // Run by n8n's own Node with n8n's own sqlite3 (bench/benchmarks/stores.ts): stores one roster
 // memory the way each candidate is stored in n8n's SQLite database, and reports bytes on disk
 // and the time of one save. Input on stdin: { sqlite3, file, staticData, pairs: [[key, fp]] }.
