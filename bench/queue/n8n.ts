@@ -113,6 +113,8 @@ export class QueueN8n {
 				...this.env,
 				N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
 				QUEUE_HEALTH_CHECK_PORT: String(await freeLoopbackPort()),
+				// Stopped mid-run (the churn configuration), a worker finishes the executions it runs.
+				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '600',
 			},
 		});
 		return { ...worker, name };
