@@ -191,14 +191,15 @@ export class RequestThrottle {
 			return 'cancelled';
 		}
 		this.waiting.delete(booking);
+		// A 429 seen while we waited invalidates the slot: it was spaced at the pace before it.
+		if (epoch !== this.pauseEpoch) {
+			this.forget(booking.slot);
+			return 'retry';
+		}
 		this.usedUntil = Math.max(this.usedUntil, booking.next);
 		this.answers.sent(this.clock());
-		// A 429 seen by another request while we waited invalidates the slot we reserved.
-		if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) {
-			deadline?.start();
-			return undefined;
-		}
-		return 'retry';
+		deadline?.start();
+		return undefined;
 	}
 
 	/** Holds every request of this client back, e.g. for a 429's Retry-After. */
@@ -230,7 +231,8 @@ export class RequestThrottle {
 			granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
 		this.cutTo = Math.max(floor, granted * DECREASE_FACTOR);
 		this.climbFrom = this.pausedUntil;
-		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+		// The slots booked meanwhile are taken again at the new pace (see `take`).
+		this.nextSlotAt = this.pausedUntil;
 	}
 
 	/**

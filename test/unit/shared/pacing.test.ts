@@ -11,6 +11,7 @@ import {
 	WINDOW_MARGIN_MS,
 } from '../../../nodes/shared/pacing/throttle';
 import { Throttle as ServiceThrottle } from '../../../sandbox/throttle';
+import { simulateSharedBudget } from '../../../bench/queue/sharedBudget';
 
 // Time here is jest's fake clock: the tests check order, spacing and counts, not speed.
 // Sends at the start of their slots (the throttle places each at random in its first half).
@@ -274,6 +275,25 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 		},
 		60_000,
 	);
+});
+
+describe('RequestThrottle: workers joining and leaving (queue mode, simulated)', () => {
+	test('a worker stopped and one started mid-run: nothing given up, the budget kept busy', async () => {
+		random.mockRestore();
+		const result = await simulateSharedBudget({
+			workers: [{ leaveAtMs: 40_000 }, {}, { joinAtMs: 20_000 }],
+			executions: 12,
+			itemsPerExecution: 40,
+			concurrency: 2,
+			advance: (ms) => jest.advanceTimersByTimeAsync(ms),
+		});
+		expect(result.accepted).toBe(480);
+		expect(result.gaveUp + result.refusedSlots).toBe(0);
+		expect(result.maxPerMinute).toBeLessThanOrEqual(300);
+		// The three workers each ran executions, and together kept most of the ceiling busy.
+		expect(result.perWorker.every((count) => count > 0)).toBe(true);
+		expect(result.ratio).toBeGreaterThan(0.85);
+	}, 60_000);
 });
 
 describe('mapWithConcurrency: a released place', () => {
