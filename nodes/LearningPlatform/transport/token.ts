@@ -11,8 +11,15 @@ import {
 	jsonOf,
 	readBody,
 } from '../../shared/request/answer';
-import { clientRedactor, fingerprint, rememberSecret, sharedToken } from '../../shared/pacing/clients';
+import {
+	TokenThrottled,
+	clientRedactor,
+	fingerprint,
+	rememberSecret,
+	sharedToken,
+} from '../../shared/pacing/clients';
 import { fromRequestError } from '../../shared/request/failure';
+import { waitAfterThrottle } from '../../shared/request/retry';
 import { authorizedFor, originOf } from '../../shared/request/origin';
 import { baseUrlOf, lmsClientKey, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
@@ -52,6 +59,7 @@ export async function issueAccessToken(
 		values.clientSecret,
 		stale || undefined,
 		async () => await requestToken(this, values, requestTimeoutMs(credentials)),
+		{ paced: true },
 	);
 	return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 }
@@ -91,11 +99,15 @@ async function requestToken(
 		contentType = String(response.headers?.['content-type'] ?? '');
 		text = (await readBody(response.body, MAX_ERROR_BODY_BYTES, signal)).text;
 	} catch (error) {
-		throw tokenFailure(
-			redactor.text(
-				`Could not get an access token from the platform (${await failureWords(error, signal)})`,
-			),
+		const words = redactor.text(
+			`Could not get an access token from the platform (${await failureWords(error, signal)})`,
 		);
+		const problem = fromRequestError(error);
+		if (problem.status === 429) {
+			const wait = waitAfterThrottle(problem.details.headers?.['retry-after'], 1);
+			if ('waitMs' in wait) throw new TokenThrottled(words, wait.waitMs);
+		}
+		throw tokenFailure(words);
 	}
 	let body: unknown;
 	try {

@@ -76,6 +76,7 @@ export async function sharedToken(
 	clientSecret: string,
 	staleToken: string | undefined,
 	fetchToken: () => Promise<{ token: string; expiresInSec?: number }>,
+	{ paced = false }: { paced?: boolean } = {},
 ): Promise<string> {
 	const state = stateOf(key);
 	state.redactor.add(clientSecret);
@@ -84,7 +85,7 @@ export async function sharedToken(
 	if (cached && cached.expiresAt > Date.now() && cached.token !== staleToken) return cached.token;
 	let pending = state.inFlight.get(secretHash);
 	if (!pending) {
-		pending = fetchToken()
+		pending = (paced ? pacedFetch(state.throttle, fetchToken) : fetchToken())
 			.then(({ token, expiresInSec }) => {
 				rememberSecret(key, token);
 				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
@@ -99,6 +100,36 @@ export async function sharedToken(
 		state.inFlight.set(secretHash, pending);
 	}
 	return (await pending).token;
+}
+
+/** A token request the service refused with 429, and the pause it asked for. */
+export class TokenThrottled extends Error {
+	constructor(
+		message: string,
+		readonly waitMs: number,
+	) {
+		super(message);
+	}
+}
+
+/** Token requests refused with 429 tried at most this many times (as any other request). */
+const MAX_TOKEN_ATTEMPTS = 12;
+
+/**
+ * A token request spends the client's budget like any other: it takes a slot of the client's
+ * throttle, and a 429 (another process spending the budget) pauses the client and is tried
+ * again rather than failing the execution.
+ */
+async function pacedFetch<T>(throttle: RequestThrottle, fetchToken: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		await throttle.acquire();
+		try {
+			return await fetchToken();
+		} catch (error) {
+			if (!(error instanceof TokenThrottled) || attempt >= MAX_TOKEN_ATTEMPTS) throw error;
+			throttle.throttled(error.waitMs);
+		}
+	}
 }
 
 /** Adds a value to the client's masks (a token issued for it, a secret it was used with). */
