@@ -59,7 +59,7 @@ export async function issueAccessToken(
 		values.clientSecret,
 		stale || undefined,
 		async () => await requestToken(this, values, requestTimeoutMs(credentials)),
-		{ paced: true },
+		{ retryThrottled: true },
 	);
 	return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 }

@@ -3,6 +3,7 @@ import { createHash } from 'crypto';
 import { CompletionEstimate } from './completion';
 import { Redactor } from '../request/redact';
 import { RequestThrottle } from './throttle';
+import { pause } from './waiting';
 
 /**
  * The only state that outlives an execution: one entry per API client, keyed by
@@ -76,7 +77,7 @@ export async function sharedToken(
 	clientSecret: string,
 	staleToken: string | undefined,
 	fetchToken: () => Promise<{ token: string; expiresInSec?: number }>,
-	{ paced = false }: { paced?: boolean } = {},
+	{ retryThrottled = false }: { retryThrottled?: boolean } = {},
 ): Promise<string> {
 	const state = stateOf(key);
 	state.redactor.add(clientSecret);
@@ -85,7 +86,7 @@ export async function sharedToken(
 	if (cached && cached.expiresAt > Date.now() && cached.token !== staleToken) return cached.token;
 	let pending = state.inFlight.get(secretHash);
 	if (!pending) {
-		pending = (paced ? pacedFetch(state.throttle, fetchToken) : fetchToken())
+		pending = (retryThrottled ? retriedWhenThrottled(state.throttle, fetchToken) : fetchToken())
 			.then(({ token, expiresInSec }) => {
 				rememberSecret(key, token);
 				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
@@ -116,18 +117,22 @@ export class TokenThrottled extends Error {
 const MAX_TOKEN_ATTEMPTS = 12;
 
 /**
- * A token request spends the client's budget like any other: it takes a slot of the client's
- * throttle, and a 429 (another process spending the budget) pauses the client and is tried
- * again rather than failing the execution.
+ * A token request refused with 429 (another process spending the client's budget) pauses the
+ * client for its Retry-After and is tried again rather than failing the execution. It takes no
+ * slot of its own: the items waiting for the token hold theirs, and would be let go at once
+ * behind a token request that queued behind them.
  */
-async function pacedFetch<T>(throttle: RequestThrottle, fetchToken: () => Promise<T>): Promise<T> {
+async function retriedWhenThrottled<T>(
+	throttle: RequestThrottle,
+	fetchToken: () => Promise<T>,
+): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
-		await throttle.acquire();
 		try {
 			return await fetchToken();
 		} catch (error) {
 			if (!(error instanceof TokenThrottled) || attempt >= MAX_TOKEN_ATTEMPTS) throw error;
 			throttle.throttled(error.waitMs);
+			await pause(error.waitMs);
 		}
 	}
 }

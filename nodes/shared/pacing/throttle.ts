@@ -17,7 +17,7 @@ export const WINDOW_MARGIN_MS = 250;
 /** Above this rate only the spacing applies: the window's record would cost memory. */
 const MAX_WINDOW_RECORD = 6_000;
 
-/** A cut never leaves less than this share of the pace it cuts (measured acceptance aside). */
+/** A 429 cuts the pace to at most this share of what the service accepted of it. */
 export const DECREASE_FACTOR = 0.85;
 
 /** How long the pace stays near where contention showed before it probes above (CUBIC's K). */
@@ -26,7 +26,7 @@ export const PLATEAU_SEC = 10;
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
 
-/** How much of a slot the send may move once shared (see `take`). */
+/** How far into its slot a send may be placed, as a share of the slot (see `take`). */
 const JITTER = 0.5;
 
 /** How far back the share of this process's requests the service accepted is measured. */
@@ -58,8 +58,8 @@ const MIN_PROBE = 0.5;
  *   never asked for more than `requestsPerMinute` in any minute plus WINDOW_MARGIN_MS, however
  *   late timers fired before: the slot `requestsPerMinute` places back is remembered.
  * - Processes that share a client but no memory (n8n's queue mode) find the budget left to
- *   them from the service's 429s: additive increase, multiplicative decrease, and every
- *   Retry-After honoured. The configured rate stays the upper bound.
+ *   them from the service's 429s: every Retry-After honoured, a cut to the share the service
+ *   accepted, a CUBIC-shaped climb back. The configured rate stays the upper bound.
  */
 export class RequestThrottle {
 	/** The configured rate: the upper bound. */
