@@ -11,8 +11,8 @@ import {
 	jsonOf,
 	readBody,
 } from '../../shared/request/answer';
+import type { TokenFailure } from '../../shared/pacing/clients';
 import {
-	TokenThrottled,
 	clientRedactor,
 	fingerprint,
 	rememberSecret,
@@ -103,11 +103,11 @@ async function requestToken(
 			`Could not get an access token from the platform (${await failureWords(error, signal)})`,
 		);
 		const problem = fromRequestError(error);
-		if (problem.status === 429) {
-			const wait = waitAfterThrottle(problem.details.headers?.['retry-after'], 1);
-			if ('waitMs' in wait) throw new TokenThrottled(words, wait.waitMs);
-		}
-		throw tokenFailure(words);
+		const wait =
+			problem.status === 429
+				? waitAfterThrottle(problem.details.headers?.['retry-after'], 1)
+				: undefined;
+		throw tokenFailure(words, wait && 'waitMs' in wait ? wait.waitMs : undefined);
 	}
 	let body: unknown;
 	try {
@@ -138,8 +138,8 @@ async function requestToken(
  * A token failure: a plain error built from masked words only (preAuthentication has no node
  * to attach an n8n error to; n8n wraps it for the request that needed the token).
  */
-function tokenFailure(words: string): Error {
-	return new Error(words);
+function tokenFailure(words: string, throttledForMs?: number): TokenFailure {
+	return Object.assign(new Error(words), { throttledForMs });
 }
 
 async function failureWords(error: unknown, signal: AbortSignal): Promise<string> {

@@ -103,14 +103,9 @@ export async function sharedToken(
 	return (await pending).token;
 }
 
-/** A token request the service refused with 429, and the pause it asked for. */
-export class TokenThrottled extends Error {
-	constructor(
-		message: string,
-		readonly waitMs: number,
-	) {
-		super(message);
-	}
+/** A token failure that was a 429 carries the pause the service asked for. */
+export interface TokenFailure extends Error {
+	throttledForMs?: number;
 }
 
 /** Token requests refused with 429 tried at most this many times (as any other request). */
@@ -127,13 +122,17 @@ async function retriedWhenThrottled<T>(
 	fetchToken: () => Promise<T>,
 ): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
-		try {
-			return await fetchToken();
-		} catch (error) {
-			if (!(error instanceof TokenThrottled) || attempt >= MAX_TOKEN_ATTEMPTS) throw error;
-			throttle.throttled(error.waitMs);
-			await pause(error.waitMs);
+		const outcome = await fetchToken().then(
+			(value) => ({ value }),
+			(error: unknown) => ({ error }),
+		);
+		if ('value' in outcome) return outcome.value;
+		const waitMs = (outcome.error as TokenFailure | undefined)?.throttledForMs;
+		if (waitMs === undefined || attempt >= MAX_TOKEN_ATTEMPTS) {
+			return await Promise.reject(outcome.error);
 		}
+		throttle.throttled(waitMs);
+		await pause(waitMs);
 	}
 }
 
