@@ -202,8 +202,7 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 					console.log(`  ${seconds(triggered)} s: ${accepted} writes accepted, worker ${WORKERS + 1} starting`);
 				}
 				if (!leaving && accepted >= CHURN_LEAVE_AT * totalItems) {
-					// SIGTERM: n8n takes no more executions and finishes those it runs (graceful shutdown).
-					leaving = stopProcessGroup(workers[0], 600_000);
+					leaving = stopGracefully(workers[0]);
 					console.log(`  ${seconds(triggered)} s: ${accepted} writes accepted, worker 1 stopping`);
 				}
 			}
@@ -265,6 +264,17 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 		await leaving;
 		await Promise.all([main, ...workers].map((process_) => process_.stop()));
 	}
+}
+
+/**
+ * SIGTERM to the worker alone, as an orchestrator scaling down does: n8n takes no more
+ * executions and finishes those it runs (N8N_GRACEFUL_SHUTDOWN_TIMEOUT), then stops its task
+ * runner itself. (A signal to its whole process group would stop the runner under it.)
+ */
+async function stopGracefully(worker: N8nProcess): Promise<void> {
+	worker.child.kill('SIGTERM');
+	await Promise.race([worker.exited.catch(() => undefined), sleep(600_000)]);
+	await stopProcessGroup(worker, 10_000);
 }
 
 function resultRow(result: ConfigResult): Row {
