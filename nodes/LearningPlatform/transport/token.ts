@@ -11,6 +11,7 @@ import {
 	jsonOf,
 	readBody,
 } from '../../shared/request/answer';
+import type { TokenFailure } from '../../shared/pacing/clients';
 import {
 	clientRedactor,
 	fingerprint,
@@ -19,6 +20,7 @@ import {
 } from '../../shared/pacing/clients';
 import type { DeclaredFailure } from '../../shared/request/failure';
 import { fromRequestError, tokenRequestFailure, withFailure } from '../../shared/request/failure';
+import { waitAfterThrottle } from '../../shared/request/retry';
 import { authorizedFor, originOf } from '../../shared/request/origin';
 import { baseUrlOf, lmsClientKey, requestTimeoutMs } from './index';
 import { tokenShape } from './shapes';
@@ -58,6 +60,7 @@ export async function issueAccessToken(
 		values.clientSecret,
 		stale || undefined,
 		async () => await requestToken(this, values, requestTimeoutMs(credentials)),
+		{ retryThrottled: true },
 	);
 	return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 }
@@ -99,11 +102,18 @@ async function requestToken(
 		contentType = String(response.headers?.['content-type'] ?? '');
 		text = (await readBody(response.body, MAX_ERROR_BODY_BYTES, signal)).text;
 	} catch (error) {
+		const words = redactor.text(
+			`Could not get an access token from the platform (${await failureWords(error, signal)})`,
+		);
+		const problem = fromRequestError(error);
+		const wait =
+			problem.status === 429
+				? waitAfterThrottle(problem.details.headers?.['retry-after'], 1)
+				: undefined;
 		throw tokenFailure(
-			redactor.text(
-				`Could not get an access token from the platform (${await failureWords(error, signal)})`,
-			),
-			tokenRequestFailure(error, signal.aborted),
+			words,
+			tokenRequestFailure(problem, signal.aborted),
+			wait && 'waitMs' in wait ? wait.waitMs : undefined,
 		);
 	}
 	let body: unknown;
@@ -136,8 +146,12 @@ async function requestToken(
  * to attach an n8n error to; n8n wraps it for the request that needed the token, keeping it as
  * the cause, where its declared cause is read).
  */
-function tokenFailure(words: string, failure?: DeclaredFailure): Error {
-	return withFailure(new Error(words), failure);
+function tokenFailure(
+	words: string,
+	failure?: DeclaredFailure,
+	throttledForMs?: number,
+): TokenFailure {
+	return withFailure(Object.assign(new Error(words), { throttledForMs }), failure);
 }
 
 async function failureWords(error: unknown, signal: AbortSignal): Promise<string> {

@@ -3,6 +3,7 @@ import { createHash } from 'crypto';
 import { CompletionEstimate } from './completion';
 import { Redactor } from '../request/redact';
 import { RequestThrottle } from './throttle';
+import { pause } from './waiting';
 
 /**
  * The only state that outlives an execution: one entry per API client, keyed by
@@ -76,6 +77,7 @@ export async function sharedToken(
 	clientSecret: string,
 	staleToken: string | undefined,
 	fetchToken: () => Promise<{ token: string; expiresInSec?: number }>,
+	{ retryThrottled = false }: { retryThrottled?: boolean } = {},
 ): Promise<string> {
 	const state = stateOf(key);
 	state.redactor.add(clientSecret);
@@ -84,7 +86,7 @@ export async function sharedToken(
 	if (cached && cached.expiresAt > Date.now() && cached.token !== staleToken) return cached.token;
 	let pending = state.inFlight.get(secretHash);
 	if (!pending) {
-		pending = fetchToken()
+		pending = (retryThrottled ? retriedWhenThrottled(state.throttle, fetchToken) : fetchToken())
 			.then(({ token, expiresInSec }) => {
 				rememberSecret(key, token);
 				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
@@ -99,6 +101,39 @@ export async function sharedToken(
 		state.inFlight.set(secretHash, pending);
 	}
 	return (await pending).token;
+}
+
+/** A token failure that was a 429 carries the pause the service asked for. */
+export interface TokenFailure extends Error {
+	throttledForMs?: number;
+}
+
+/** Token requests refused with 429 tried at most this many times (as any other request). */
+const MAX_TOKEN_ATTEMPTS = 12;
+
+/**
+ * A token request refused with 429 (another process spending the client's budget) pauses the
+ * client for its Retry-After and is tried again rather than failing the execution. It takes no
+ * slot of its own: the items waiting for the token hold theirs, and would be let go at once
+ * behind a token request that queued behind them.
+ */
+async function retriedWhenThrottled<T>(
+	throttle: RequestThrottle,
+	fetchToken: () => Promise<T>,
+): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await fetchToken().then(
+			(value) => ({ value }),
+			(error: unknown) => ({ error }),
+		);
+		if ('value' in outcome) return outcome.value;
+		const waitMs = (outcome.error as TokenFailure | undefined)?.throttledForMs;
+		if (waitMs === undefined || attempt >= MAX_TOKEN_ATTEMPTS) {
+			return await Promise.reject(outcome.error);
+		}
+		throttle.throttled(waitMs);
+		await pause(waitMs);
+	}
 }
 
 /** Adds a value to the client's masks (a token issued for it, a secret it was used with). */
