@@ -30,6 +30,7 @@ import { installExitHandlers, register, stopAll } from './queue/cleanup';
 import { allFinished, executionOutcomes, executionsOf, lostCourses, requestFigures, timeline, type ExecutionOutcome, type RequestFigures } from './queue/measure';
 import { checkN8nInstalled, executionsStartedBy, N8N_VERSION, PACKAGE_DIST, REPO_DIST, QueueN8n, tail, waitForHealthy, waitForWorkerReady, type N8nProcess } from './queue/n8n';
 import { startPostgres, startRedis, type Postgres } from './queue/services';
+import { stopProcessGroup } from '../test/e2e/lib/processes';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
 
 const FULL_SIZE = '10x100';
@@ -39,17 +40,27 @@ const CONCURRENCY = positive('QUEUE_CONCURRENCY', Math.max(1, Math.ceil(SIZE.exe
 const CEILING = positive('QUEUE_CEILING', 300);
 const LATENCY_MS = Number(process.env.QUEUE_LATENCY_MS ?? 200);
 const WAIT_FOR_COMPLETION = process.env.QUEUE_WAIT === '1';
-const TARGET_RATIO = 0.9;
+const TARGET_RATIO = 0.95;
+/** 429s drawn (absorbed by retries) per 100 writes accepted, at most. */
+const TARGET_429_PER_100 = 2;
 const NODE_NAME = 'Create or update course';
 
-type ConfigName = 'default' | 'rule';
+type ConfigName = 'default' | 'churn' | 'rule';
 interface Config {
 	name: ConfigName;
 	label: string;
 	requestsPerMinute: number;
+	/** Worker 1 stopped (gracefully: it finishes what it runs) and one more started mid-run. */
+	churn?: boolean;
 }
+/** Churn: each worker runs half its share at once, so executions wait on the queue for the newcomer. */
+const CHURN_CONCURRENCY = Math.max(1, Math.ceil(SIZE.executions / WORKERS / 2));
+/** Churn: the newcomer starts, then worker 1 stops, once these shares of the writes were accepted. */
+const CHURN_JOIN_AT = 0.25;
+const CHURN_LEAVE_AT = 0.5;
 const ALL_CONFIGS: Config[] = [
 	{ name: 'default', label: `Requests per Minute ${CEILING} (the default) on each worker`, requestsPerMinute: CEILING },
+	{ name: 'churn', label: `Requests per Minute ${CEILING} (the default); worker ${WORKERS + 1} started after ${CHURN_JOIN_AT * 100} % of the writes, worker 1 stopped after ${CHURN_LEAVE_AT * 100} %`, requestsPerMinute: CEILING, churn: true },
 	{ name: 'rule', label: `Requests per Minute ${Math.floor(CEILING / WORKERS)} = ${CEILING} / ${WORKERS} workers (the README's rule)`, requestsPerMinute: Math.floor(CEILING / WORKERS) },
 ];
 const CONFIGS = chosenConfigs(process.env.QUEUE_CONFIGS);
@@ -70,7 +81,7 @@ function chosenConfigs(text: string | undefined): Config[] {
 	if (!text) return ALL_CONFIGS;
 	const names = text.split(',').map((name) => name.trim());
 	const unknown = names.filter((name) => !ALL_CONFIGS.some((config) => config.name === name));
-	if (unknown.length > 0) throw new Error(`QUEUE_CONFIGS: unknown ${unknown.join(', ')} (choose from default, rule)`);
+	if (unknown.length > 0) throw new Error(`QUEUE_CONFIGS: unknown ${unknown.join(', ')} (choose from default, churn, rule)`);
 	return ALL_CONFIGS.filter((config) => names.includes(config.name));
 }
 
@@ -152,11 +163,15 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 	const startupStarted = Date.now();
 	const main = await n8n.startMain();
 	const workers: N8nProcess[] = [];
-	for (let i = 1; i <= WORKERS; i++) workers.push(await n8n.startWorker(`worker ${i}`, CONCURRENCY));
+	const concurrency = config.churn ? CHURN_CONCURRENCY : CONCURRENCY;
+	for (let i = 1; i <= WORKERS; i++) workers.push(await n8n.startWorker(`worker ${i}`, concurrency));
+	/** Churn: the worker stopped mid-run (its exit is expected) and when the newcomer joined. */
+	let leaving: Promise<void> | undefined;
+	let joined = false;
 	try {
 		await Promise.all([waitForHealthy(main), ...workers.map((worker) => waitForWorkerReady(worker))]);
 		const startupSec = seconds(startupStarted);
-		console.log(`  main and ${WORKERS} workers (concurrency ${CONCURRENCY} each) up in ${startupSec} s`);
+		console.log(`  main and ${WORKERS} workers (concurrency ${concurrency} each) up in ${startupSec} s`);
 
 		await waitForWebhook(main.url, workflow.webhookPath);
 		const batches = Array.from({ length: SIZE.executions }, (_, execution) => courseBatch(config, execution));
@@ -173,10 +188,24 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 		while (!allFinished(rows, SIZE.executions)) {
 			if (Date.now() - triggered > timeoutMs) throw new Error(`executions not finished after ${Math.round(timeoutMs / 1000)} s: ${JSON.stringify(rows.map((row) => row.status))}`);
 			for (const process_ of [main, ...workers]) {
+				if (leaving && process_ === workers[0]) continue;
 				if (process_.child.exitCode !== null || process_.child.signalCode !== null) throw new Error(`n8n ${process_ === main ? 'main' : (process_ as N8nProcess).name} exited:\n${tail(process_.stdout() + process_.stderr())}`);
 			}
 			await sleep(2000);
 			rows = await executionsOf(postgres, workflow.id);
+			if (config.churn && (!joined || !leaving)) {
+				const accepted = requestFigures(await sandbox.requests(), CEILING).writesAccepted;
+				if (!joined && accepted >= CHURN_JOIN_AT * totalItems) {
+					joined = true;
+					const newcomer = await n8n.startWorker(`worker ${WORKERS + 1}`, concurrency);
+					workers.push(newcomer);
+					console.log(`  ${seconds(triggered)} s: ${accepted} writes accepted, worker ${WORKERS + 1} starting`);
+				}
+				if (!leaving && accepted >= CHURN_LEAVE_AT * totalItems) {
+					leaving = stopGracefully(workers[0]);
+					console.log(`  ${seconds(triggered)} s: ${accepted} writes accepted, worker 1 stopping`);
+				}
+			}
 			if (Date.now() - lastReport >= 20_000) {
 				lastReport = Date.now();
 				const log = await sandbox.requests();
@@ -232,8 +261,20 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 		console.log(`  accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')}`);
 		return result;
 	} finally {
+		await leaving;
 		await Promise.all([main, ...workers].map((process_) => process_.stop()));
 	}
+}
+
+/**
+ * SIGTERM to the worker alone, as an orchestrator scaling down does: n8n takes no more
+ * executions and finishes those it runs (N8N_GRACEFUL_SHUTDOWN_TIMEOUT), then stops its task
+ * runner itself. (A signal to its whole process group would stop the runner under it.)
+ */
+async function stopGracefully(worker: N8nProcess): Promise<void> {
+	worker.child.kill('SIGTERM');
+	await Promise.race([worker.exited.catch(() => undefined), sleep(600_000)]);
+	await stopProcessGroup(worker, 10_000);
 }
 
 function resultRow(result: ConfigResult): Row {
@@ -245,6 +286,7 @@ function resultRow(result: ConfigResult): Row {
 		items: SIZE.executions * SIZE.items,
 		lost: result.lost,
 		'429s drawn': requests.throttled429,
+		'429s per 100 writes': round(per100(result), 1),
 		'429s surfaced': result.surfaced429,
 		'failed executions': result.errorExecutions,
 		'error items': result.errorItems,
@@ -268,7 +310,12 @@ function checksFor(result: ConfigResult): TargetCheck[] {
 		check(`${name}: 429s surfaced as errors`, '0', String(result.surfaced429), result.surfaced429 === 0),
 		check(`${name}: failed executions (any error)`, '0', String(result.errorExecutions), result.errorExecutions === 0),
 		check(`${name}: rate`, `≥ ${TARGET_RATIO} of the ceiling`, result.ratio.toFixed(3), result.ratio >= TARGET_RATIO),
+		check(`${name}: 429s drawn per 100 writes`, `≤ ${TARGET_429_PER_100}`, per100(result).toFixed(1), per100(result) <= TARGET_429_PER_100),
 	];
+}
+
+function per100(result: ConfigResult): number {
+	return (100 * result.requests.throttled429) / Math.max(1, result.requests.writesAccepted);
 }
 
 function meets(result: ConfigResult): boolean {

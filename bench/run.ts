@@ -1,6 +1,6 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
- * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [sync] [roster] [interactive] [xapi] [overhead]` (all when none is named).
+ * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [sync] [roster] [interactive] [xapi] [overhead] [stores]` (all when none is named).
  * Prints a table per benchmark with PASS/MISS per target (targets never fail the run), then
  * writes bench/results.json and regenerates bench/RESULTS.md and bench/throughput.svg.
  */
@@ -10,6 +10,7 @@ import { runInteractiveBenchmark } from './benchmarks/interactive';
 import { runOverheadBenchmark } from './benchmarks/overhead';
 import { runSyncBenchmark } from './benchmarks/sync';
 import { runRosterBenchmark } from './benchmarks/roster';
+import { runStoresBenchmark } from './benchmarks/stores';
 import type { BenchmarkName, BenchmarkOutcome } from './benchmarks/types';
 import { BENCHMARK_NAMES } from './benchmarks/types';
 import { runUpsertBenchmark } from './benchmarks/upsert';
@@ -34,6 +35,7 @@ const RUNNERS: Record<BenchmarkName, (source: PackageSource) => Promise<Benchmar
 	interactive: runInteractiveBenchmark,
 	xapi: runXapiBenchmark,
 	overhead: runOverheadBenchmark,
+	stores: runStoresBenchmark,
 };
 
 function chosenBenchmarks(args: string[]): BenchmarkName[] {

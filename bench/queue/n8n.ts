@@ -107,12 +107,19 @@ export class QueueN8n {
 
 	/** One worker taking up to `concurrency` executions at a time off the queue. */
 	async startWorker(name: string, concurrency: number): Promise<N8nProcess> {
+		// A user folder of its own: n8n reads the event logs it finds there at start, and takes the
+		// executions another process logged as running for crashed ones.
+		const userFolder = path.join(this.rootDir, 'workers', name.replace(/\W+/g, '-'));
+		fs.mkdirSync(userFolder, { recursive: true });
 		const worker = spawnRegistered(`n8n ${name}`, NODE24, [N8N_BIN, 'worker', `--concurrency=${concurrency}`], {
 			cwd: this.rootDir,
 			env: {
 				...this.env,
+				N8N_USER_FOLDER: userFolder,
 				N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
 				QUEUE_HEALTH_CHECK_PORT: String(await freeLoopbackPort()),
+				// Stopped mid-run (the churn configuration), a worker finishes the executions it runs.
+				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '600',
 			},
 		});
 		return { ...worker, name };

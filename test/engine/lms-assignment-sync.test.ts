@@ -225,6 +225,31 @@ describe('assignment sync', () => {
 			expect(stored(`learner${n}@example.com`, 'safety').status).toBe('assigned');
 	});
 
+	test('two rosters holding one pair: the one that drops it withdraws it and says what the other will not do', async () => {
+		const compliance: IDataObject = {};
+		const onboarding: IDataObject = {};
+		const shared = roster(2, ['safety']);
+		await sync({ items: shared, staticData: compliance });
+		await sync({ items: shared, staticData: onboarding });
+		const dropped = await sync({
+			items: shared.slice(0, 1),
+			staticData: onboarding,
+			options: { withdrawMissing: true, maxWithdrawShare: 50 },
+		});
+		expect(dropped.hints.join('\n')).toMatch(/withdrawn for every roster.*Skip Unchanged off/);
+		expect(stored('learner1@example.com', 'safety').status).toBe('withdraw');
+
+		const holder = await sync({ items: shared, staticData: compliance });
+		expect(actions(holder.items)).toEqual(['unchanged', 'unchanged']);
+		expect(holder.hints.join('\n')).not.toMatch(/withdrawn for every roster/);
+		expect(stored('learner1@example.com', 'safety').status).toBe('withdraw');
+
+		const before = writes().length;
+		await sync({ items: shared, staticData: compliance, options: { skipUnchanged: false } });
+		expect(sentSince(before)).toHaveLength(2);
+		expect(stored('learner1@example.com', 'safety').status).toBe('assigned');
+	});
+
 	test('a dry run reports the plan, refusal included, and writes and remembers nothing', async () => {
 		const staticData: IDataObject = {};
 		const pairs = roster(10, ['safety']);

@@ -144,3 +144,23 @@ test('a network failure at the token endpoint does not leak the secret from the 
 	expect(everything).not.toContain(CLIENT_SECRET);
 	expect(everything).not.toContain(encodeURIComponent(CLIENT_SECRET));
 });
+
+test('a token request refused with 429 (another process spending the budget) is tried again after its Retry-After', async () => {
+	const credentials = lmsCredentials();
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	const refused = nock(BASE_URL)
+		.post('/api/oauth/token')
+		.query(true)
+		.reply(429, { message: 'Too many requests' }, { 'Retry-After': '1' });
+	const token = mockToken(clientId, 'after-429');
+	const api = nock(BASE_URL, { reqheaders: { authorization: 'Bearer after-429' } })
+		.post('/api/developer/v2/courses.json')
+		.reply(202, accepted('tx-5'));
+
+	const started = Date.now();
+	const run = await runNode({ parameters: upsert('c-5'), credentials });
+
+	expect(run.error).toBeUndefined();
+	expect(refused.isDone() && token.isDone() && api.isDone()).toBe(true);
+	expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+});

@@ -273,6 +273,21 @@ describe(`the editor of n8n ${N8N_VERSION} in Chromium`, () => {
 		},
 	);
 
+	step('Sync Catalog and Sync Assignments: their forms, for the README', async () => {
+		errors.step('sync forms: Course → Sync Catalog');
+		await editor.choose('resource', 'Course');
+		await editor.choose('operation', 'Sync Catalog');
+		await screenshotFilled('sync-catalog-form.png', [
+			['name', 'Safety basics'],
+			['url', 'https://learn.example.com/courses/safety-101'],
+		]);
+
+		errors.step('sync forms: Assignment → Sync Assignments');
+		await editor.choose('resource', 'Assignment');
+		await editor.choose('operation', 'Sync Assignments');
+		await screenshotFilled('sync-assignments-form.png', [['email', 'ada@example.com']]);
+	});
+
 	step(
 		'xAPI: the node creator lists its actions and trigger, and every operation form shows its controls',
 		async () => {
@@ -534,6 +549,14 @@ async function screenshotCourseForm(): Promise<void> {
 	for (const [parameter] of typed) {
 		await box(parameter).fill('');
 	}
+}
+
+/** The open form with these text fields typed in, for the README; emptied again after. */
+async function screenshotFilled(file: string, typed: Array<[string, string]>): Promise<void> {
+	const box = (parameter: string) => editor.parameterInput(parameter).locator('input').first();
+	for (const [parameter, value] of typed) await box(parameter).fill(value);
+	await writeScreenshot(file, editor.ndv);
+	for (const [parameter] of typed) await box(parameter).fill('');
 }
 
 async function writeScreenshot(file: string, target: Locator, { blur = true } = {}): Promise<void> {

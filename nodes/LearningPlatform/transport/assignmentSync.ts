@@ -55,6 +55,8 @@ export function assignmentSyncContract(
 			remove: 'withdraw',
 			guardOption: 'Max Withdraw Share',
 			updateNote: REPEAT_NOTE,
+			removeNote:
+				'A withdrawn pair is withdrawn for every roster on this client: another Sync Assignments that still holds it remembers it as assigned and does not assign it again by itself. Keep each pair in one roster, or run the other roster once with Options → Skip Unchanged off.',
 			guardAdvice:
 				'A truncated HR export looks like this. If the withdrawals are meant, raise Options → Max Withdraw Share for one run.',
 		},

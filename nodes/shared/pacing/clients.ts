@@ -52,3 +52,8 @@ export function clientThrottle(
 export function clientCompletion(key: string): CompletionEstimate {
 	return stateOf(key).completion;
 }
+
+/** Holds every request of the client back for a wait its service asked for (a token request's 429). */
+export function clientThrottled(key: string, waitMs: number): void {
+	stateOf(key).throttle.throttled(waitMs);
+}

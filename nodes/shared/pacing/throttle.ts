@@ -17,11 +17,20 @@ export const WINDOW_MARGIN_MS = 250;
 /** Above this rate only the spacing applies: the window's record would cost memory. */
 const MAX_WINDOW_RECORD = 6_000;
 
-/** On contention the pace drops to this share of what it was (multiplicative decrease). */
-export const DECREASE_FACTOR = 0.7;
+/** A 429 cuts the pace to at most this share of what the service accepted of it. */
+export const DECREASE_FACTOR = 0.85;
 
-/** Then it climbs back by this share of the configured rate per second (additive increase). */
-export const INCREASE_PER_SEC = 0.03;
+/** How long the pace stays near where contention showed before it probes above (CUBIC's K). */
+export const PLATEAU_SEC = 10;
+
+/** One 429 at most halves the pace, however few of the recent requests were accepted. */
+const MAX_CUT = 0.5;
+
+/** How far into its slot a send may be placed, as a share of the slot (see `take`). */
+const JITTER = 0.5;
+
+/** How far back the share of this process's requests the service accepted is measured. */
+export const ACCEPTANCE_WINDOW_MS = 5_000;
 
 /**
  * How far ahead an item's first request may book a slot. Slots are spaced at the pace in force
@@ -35,11 +44,8 @@ export const BOOKING_HORIZON_MS = 2_000;
 /** The pace never drops below this share of the configured rate. */
 const MIN_SHARE = 0.05;
 
-/**
- * A 429 with no other in this long is taken as the service's own jitter (the pause it asks
- * for is still honoured); a second one within it means someone else spends the budget.
- */
-export const CONTENTION_WINDOW_MS = 60_000;
+/** Above where contention showed, the probe grows by at least this share of the rate per plateau. */
+const MIN_PROBE = 0.5;
 
 /**
  * Paces one client's requests so that it never goes over its per-minute budget. One instance
@@ -52,19 +58,22 @@ export const CONTENTION_WINDOW_MS = 60_000;
  *   never asked for more than `requestsPerMinute` in any minute plus WINDOW_MARGIN_MS, however
  *   late timers fired before: the slot `requestsPerMinute` places back is remembered.
  * - Processes that share a client but no memory (n8n's queue mode) find the budget left to
- *   them from the service's 429s: additive increase, multiplicative decrease, and every
- *   Retry-After honoured. The configured rate stays the upper bound.
+ *   them from the service's 429s: every Retry-After honoured, a cut to the share the service
+ *   accepted, a CUBIC-shaped climb back. The configured rate stays the upper bound.
  */
 export class RequestThrottle {
 	/** The configured rate: the upper bound. */
 	private ceilingPerMin: number;
 
-	/** Where the pace stood at the last decrease, and when (the climb back starts from there). */
-	private decreasedTo: number;
+	/** The pace when contention last showed, the pace it was cut to, and when the climb starts. */
+	private contendedAt: number;
 
-	private decreasedAt = Number.NEGATIVE_INFINITY;
+	private cutTo: number;
 
-	private lastThrottledAt = Number.NEGATIVE_INFINITY;
+	private climbFrom = Number.NEGATIVE_INFINITY;
+
+	/** This process's recent requests and the 429s among them: the share the service accepted. */
+	private readonly answers = new RecentAnswers();
 
 	private nextSlotAt = 0;
 
@@ -91,22 +100,31 @@ export class RequestThrottle {
 		private readonly clock: Clock = Date.now,
 	) {
 		this.ceilingPerMin = requestsPerMinute;
-		this.decreasedTo = requestsPerMinute;
+		this.contendedAt = requestsPerMinute;
+		this.cutTo = requestsPerMinute;
 	}
 
 	setRate(requestsPerMinute: number): void {
 		if (requestsPerMinute === this.ceilingPerMin) return;
 		this.ceilingPerMin = requestsPerMinute;
-		this.decreasedTo = Math.min(this.decreasedTo, requestsPerMinute);
+		this.cutTo = Math.min(this.cutTo, requestsPerMinute);
+		this.contendedAt = Math.min(this.contendedAt, requestsPerMinute);
 		this.slots = [];
 		this.slotsHead = 0;
 	}
 
-	/** The pace now: the configured rate, or less while it climbs back after contention. */
+	/**
+	 * The pace now: the configured rate, or less after contention. From the cut it climbs back
+	 * towards where contention showed, stays near it for PLATEAU_SEC, then probes above ever
+	 * faster (CUBIC's curve): others' share freed when they stop is taken back within seconds.
+	 */
 	currentRate(): number {
 		if (this.ceilingPerMin <= 0) return 0;
-		const climbedSec = Math.max(0, this.clock() - this.decreasedAt) / 1000;
-		const climbed = this.decreasedTo + INCREASE_PER_SEC * this.ceilingPerMin * climbedSec;
+		const t = (this.clock() - this.climbFrom) / 1000 / PLATEAU_SEC - 1;
+		if (t <= -1) return Math.min(this.ceilingPerMin, this.cutTo);
+		const step = Math.max(this.contendedAt - this.cutTo, MIN_PROBE * this.ceilingPerMin);
+		const below = this.contendedAt - this.cutTo;
+		const climbed = this.contendedAt + (t < 0 ? below : step) * t ** 3;
 		return Math.min(this.ceilingPerMin, climbed);
 	}
 
@@ -158,24 +176,30 @@ export class RequestThrottle {
 		epoch: number,
 		deadline?: Deadline,
 	): Promise<SlotRefusal | undefined | 'retry'> {
-		this.nextSlotAt = slot + intervalFor(this.currentRate());
-		this.remember(slot);
-		const booking: Booking = { slot, next: this.nextSlotAt };
+		const interval = intervalFor(this.currentRate());
+		this.nextSlotAt = slot + interval;
+		// A random place within the first half of the slot: processes paced alike would otherwise
+		// meet the service in the same order, every 429 falling on the same one.
+		const sendAt = slot + Math.random() * interval * JITTER;
+		this.remember(sendAt);
+		const booking: Booking = { slot: sendAt, next: this.nextSlotAt };
 		this.waiting.add(booking);
 		// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
-		const wait = slot - now;
+		const wait = sendAt - now;
 		if (wait >= 1 && !(await pause(wait, deadline?.cancelSignal, this.clock))) {
 			this.giveBack(booking);
 			return 'cancelled';
 		}
 		this.waiting.delete(booking);
-		this.usedUntil = Math.max(this.usedUntil, booking.next);
-		// A 429 seen by another request while we waited invalidates the slot we reserved.
-		if (epoch === this.pauseEpoch || this.clock() >= this.pausedUntil) {
-			deadline?.start();
-			return undefined;
+		// A 429 seen while we waited invalidates the slot: it was spaced at the pace before it.
+		if (epoch !== this.pauseEpoch) {
+			this.forget(booking.slot);
+			return 'retry';
 		}
-		return 'retry';
+		this.usedUntil = Math.max(this.usedUntil, booking.next);
+		this.answers.sent(this.clock());
+		deadline?.start();
+		return undefined;
 	}
 
 	/** Holds every request of this client back, e.g. for a 429's Retry-After. */
@@ -188,21 +212,27 @@ export class RequestThrottle {
 	}
 
 	/**
-	 * The service answered 429: honour its Retry-After (`pauseMs`) and, unless this is the first
-	 * 429 in a while, slow down — at most once per pause, since the requests already in flight
-	 * report the same contention.
+	 * The service answered 429: someone else spends the budget too. Honour its Retry-After
+	 * (`pauseMs`, the climb starts there) and cut the pace — to the share of this process's
+	 * recent requests the service accepted when that is less than DECREASE_FACTOR — at most once
+	 * per pause, since the requests already in flight report the same contention.
 	 */
 	throttled(pauseMs: number): void {
 		const now = this.clock();
-		const contended = now - this.lastThrottledAt < CONTENTION_WINDOW_MS;
-		this.lastThrottledAt = now;
+		this.answers.refused(now);
 		const settled = now >= this.pausedUntil;
 		this.holdAll(pauseMs);
-		if (!contended || !settled || this.ceilingPerMin <= 0) return;
+		if (!settled || this.ceilingPerMin <= 0) return;
 		const floor = Math.max(1, MIN_SHARE * this.ceilingPerMin);
-		this.decreasedTo = Math.max(floor, this.currentRate() * DECREASE_FACTOR);
-		this.decreasedAt = this.pausedUntil;
-		this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+		const accepted = Math.max(MAX_CUT, this.answers.acceptedShare(now));
+		const granted = Math.max(floor, this.currentRate() * accepted);
+		// Cut again before climbing back: make room for a newcomer (CUBIC's fast convergence).
+		this.contendedAt =
+			granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
+		this.cutTo = Math.max(floor, granted * DECREASE_FACTOR);
+		this.climbFrom = this.pausedUntil;
+		// The slots booked meanwhile are taken again at the new pace (see `take`).
+		this.nextSlotAt = this.pausedUntil;
 	}
 
 	/**
@@ -249,6 +279,36 @@ export class RequestThrottle {
 	private windowSize(): number {
 		const size = Math.floor(this.ceilingPerMin);
 		return size > 0 && size <= MAX_WINDOW_RECORD ? size : 0;
+	}
+}
+
+/** Requests sent and 429s drawn in the last ACCEPTANCE_WINDOW_MS. */
+class RecentAnswers {
+	private readonly sentAt: number[] = [];
+
+	private readonly refusedAt: number[] = [];
+
+	sent(now: number): void {
+		this.sentAt.push(now);
+		this.trim(now);
+	}
+
+	refused(now: number): void {
+		this.refusedAt.push(now);
+		this.trim(now);
+	}
+
+	/** The share of the recent requests not refused (1 with none sent). */
+	acceptedShare(now: number): number {
+		this.trim(now);
+		const sent = this.sentAt.length;
+		return sent === 0 ? 1 : Math.max(0, sent - this.refusedAt.length) / sent;
+	}
+
+	private trim(now: number): void {
+		for (const times of [this.sentAt, this.refusedAt]) {
+			while (times.length > 0 && times[0] <= now - ACCEPTANCE_WINDOW_MS) times.shift();
+		}
 	}
 }
 

@@ -6,7 +6,7 @@ import type { DeclaredFailure } from './failure';
 import { fromRequestError, tokenRequestFailure, withFailure } from './failure';
 import { isHeaderSafe, originOf } from './origin';
 import type { Redactor } from './redact';
-import { parseRetryAfter } from './retry';
+import { waitAfterThrottle } from './retry';
 
 /** One OAuth2 client-credentials token endpoint, as an API documents it. */
 export interface TokenEndpoint {
@@ -20,8 +20,10 @@ export interface TokenEndpoint {
 	from: string;
 	/** Statuses that mean the credentials were refused, and what the user should check then. */
 	refused: { statuses: number[]; check: string };
-	/** Attempts in all when the endpoint answers 429 (each after its Retry-After, 1 to 30 s). */
+	/** Attempts in all when the endpoint answers 429, each after its Retry-After (`waitAfterThrottle`). */
 	attempts: number;
+	/** Told each 429's wait, so that the client's other requests hold back too. */
+	throttled?: (waitMs: number) => void;
 	timeoutMs: number;
 	/** Masks the secret, and every token issued for the client, in any message. */
 	redactor: Redactor;
@@ -115,9 +117,13 @@ export async function requestClientToken(
 		} catch (error) {
 			const problem = fromRequestError(error);
 			const failure = tokenRequestFailure(error, signal.aborted);
-			if (problem.status === 429 && attempt < endpoint.attempts) {
-				const retryAfterMs = parseRetryAfter(problem.details.headers?.['retry-after']);
-				await sleep(Math.min(30_000, Math.max(1_000, retryAfterMs ?? 1_000)));
+			const wait =
+				problem.status === 429 && attempt < endpoint.attempts
+					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt)
+					: undefined;
+			if (wait && 'waitMs' in wait) {
+				endpoint.throttled?.(wait.waitMs);
+				await sleep(wait.waitMs);
 				continue;
 			}
 			if (problem.kind !== 'status' || !problem.status) {

@@ -58,6 +58,8 @@ export interface SyncWords {
 	guardAdvice: string;
 	/** Said on every updated item: what the node assumes of a repeated write. */
 	updateNote?: string;
+	/** Said whenever a run removes (or a dry run would remove) something. */
+	removeNote?: string;
 }
 
 export interface SyncContract<V, L> {
@@ -569,6 +571,8 @@ export async function runSyncReported<V, L>(
 		},
 	});
 	const counts = Object.entries(result.counts).map(([action, n]) => `${n} ${action}`);
+	const { removed, removeNote } = contract.words;
+	if (removeNote && result.counts[removed] > 0) result.notes.push(removeNote);
 	fns.addExecutionHints?.(
 		{
 			message: `${title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`,

@@ -7,8 +7,15 @@ import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
 
 // Time here is jest's fake clock: the tests check order and spacing, not how fast the machine is.
-beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
-afterEach(() => jest.useRealTimers());
+// Sends at the start of their slots (the throttle places each at random in its first half).
+beforeEach(() => {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	jest.spyOn(Math, 'random').mockReturnValue(0);
+});
+afterEach(() => {
+	jest.useRealTimers();
+	jest.restoreAllMocks();
+});
 
 describe('RequestThrottle', () => {
 	test('spaces starts by 60000 / requestsPerMinute', async () => {
