@@ -70,6 +70,9 @@ export function openMemory(store: MemoryStore, slot: string, scope: string): Mem
 		dropped,
 		save() {
 			scopes[scope] = encode(entries);
+			// Set through n8n's proxy again: a run of the same workflow that started meanwhile can
+			// clear the changed mark, and then n8n would not save this run's memory.
+			data[slot] = scopes;
 		},
 	};
 }

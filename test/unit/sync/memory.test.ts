@@ -1,0 +1,27 @@
+import { ObservableObject, type IDataObject } from 'n8n-workflow';
+
+import { openMemory } from '../../../nodes/shared/sync/memory';
+
+/** Static data as n8n's Workflow.getStaticData builds it: observable, the changed mark on the root. */
+function workflowStaticData() {
+	const root = ObservableObject.create({}, undefined, { ignoreEmptyOnFirstChild: true }) as IDataObject;
+	root['node:Sync catalog'] = ObservableObject.create({}, root);
+	return { root, store: { getWorkflowStaticData: () => root['node:Sync catalog'] as IDataObject } };
+}
+
+describe('sync memory in workflow static data', () => {
+	it('marks the static data changed when saved, even after the mark was cleared during the run', () => {
+		const { root, store } = workflowStaticData();
+		const memory = openMemory(store, 'syncedCourses', 'client-a');
+		memory.entries.set('course-1', 'fingerprint1');
+		// A run of the same workflow that started meanwhile clears the mark (n8n re-wraps the data).
+		root.__dataChanged = false;
+
+		memory.save();
+
+		expect(root.__dataChanged).toBe(true);
+		expect(openMemory(store, 'syncedCourses', 'client-a').entries).toEqual(
+			new Map([['course-1', 'fingerprint1']]),
+		);
+	});
+});
