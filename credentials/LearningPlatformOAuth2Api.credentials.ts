@@ -85,8 +85,7 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 			default: '',
 		},
 		{
-			// Which base URL, client ID and secret the token was issued for (a hash of them):
-			// a token is never sent once any of them has changed.
+			// A hash of base URL, client ID and secret: no token is sent once any of them has changed.
 			displayName: 'Access Token Issued For',
 			name: 'accessTokenFor',
 			type: 'hidden',

@@ -19,11 +19,7 @@ import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
 import { tokenFormExpression } from '../nodes/shared/request/clientCredentials';
 import { redirectTestRules } from '../nodes/shared/request/origin';
 
-/**
- * The answers that fail the credential test: every status from 300 on except 403. n8n fails a
- * test whose request throws, and reads `except` as the statuses that still throw although HTTP
- * errors are otherwise ignored.
- */
+/** Every status from 300 on except 403; n8n reads `except` as the statuses that still throw. */
 const TEST_FAILURE_STATUSES: number[] = Array.from({ length: 300 }, (_, i) => 300 + i).filter(
 	(status) => status !== 403,
 );
@@ -37,10 +33,8 @@ const ENDPOINT_EXPRESSION =
 
 const IS_OAUTH2 = '$credentials.authentication === "oauth2"';
 
-/** The token URL as the nodes use it: the credential's, or {endpoint}/oauth2/token. */
 const TOKEN_URL_EXPRESSION = `(String($credentials.tokenUrl || "").trim() || (${ENDPOINT_EXPRESSION} + "/oauth2/token"))`;
 
-/** The token request's form body, built where the nodes build theirs. */
 const TOKEN_BODY_EXPRESSION = tokenFormExpression({
 	clientId: 'String($credentials.clientId || "").trim()',
 	clientSecret: 'String($credentials.clientSecret || "")',
@@ -207,8 +201,7 @@ export class XApiLrsApi implements ICredentialType {
 			default: '',
 		},
 		{
-			// Which endpoint, token URL, client ID, secret and scope the token was issued for (a
-			// hash of them): a token is never sent once any of them has changed.
+			// A hash of endpoint, token URL, client, secret and scope: no token is sent once they change.
 			displayName: 'Access Token Issued For',
 			name: 'accessTokenFor',
 			type: 'hidden',
@@ -217,15 +210,12 @@ export class XApiLrsApi implements ICredentialType {
 		},
 	];
 
-	// n8n calls this when the access token is empty, and once more after a 401. Only OAuth2 has
-	// a token; for Token and Basic it returns nothing and n8n saves nothing.
+	// n8n calls this when the access token is empty, and after a 401; only OAuth2 has a token.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		return await issueLrsAccessToken.call(this, credentials);
 	}
 
-	// A function rather than a generic template: Basic needs base64 of UTF-8 text, which
-	// expressions cannot do for every character, and the credentials go only to the record
-	// store's own host.
+	// A function: expressions cannot base64 every UTF-8 character; credentials go only to their host.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -233,12 +223,8 @@ export class XApiLrsApi implements ICredentialType {
 		return withLrsAuthorization(credentials, requestOptions);
 	}
 
-	// Token and Basic: Test asks for one statement. A token that may only record statements is
-	// still a valid credential: the store knows it but will not let it read (403). So 403
-	// passes, as 2xx does; every other status fails, 401 and 404 saying what to check.
-	// OAuth2: the push endpoint has nothing to read, so Test asks for a token: only a token
-	// passes (n8n has fetched one through preAuthentication already; a refusal there fails the
-	// Test with the credential's own message).
+	// Token/Basic: Test reads one statement; 403 passes (a write-only token is valid), the rest fail.
+	// OAuth2: the push endpoint has nothing to read, so Test asks for a token (n8n fetched one already).
 	test: ICredentialTestRequest = {
 		request: {
 			method: `={{ ${IS_OAUTH2} ? "POST" : "GET" }}` as 'GET',

@@ -11,7 +11,6 @@ import { transaction } from './transaction';
 /** The node's resources, in the order the form shows them; everything else derives from these. */
 export const resources: ReadonlyArray<Resource<LmsRun>> = [course, assignment, transaction];
 
-/** The LMS node's parts of the shared router: its resources, its run, its concurrency. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await route(this, {
 		resources,

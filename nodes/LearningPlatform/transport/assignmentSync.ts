@@ -9,11 +9,7 @@ import { lookAlike, refusal } from './courseSync';
 import type { LmsRun } from './index';
 import { sendThenConfirm, transactionState } from './transactions';
 
-/**
- * Sync Assignments' contract: the platform cannot list assignments, so a pair (learner and
- * course) is decided from memory alone: what this node assigned, with a 36-bit fingerprint
- * of its dates. Only pairs this node assigned are ever withdrawn.
- */
+/** The platform cannot list assignments: only pairs this node assigned (from memory) are withdrawn. */
 
 export type PairValues = Pick<Assignment, 'email' | 'externalId' | 'dueDate' | 'assignedDate'>;
 

@@ -25,7 +25,6 @@ export interface Assignment {
 	endDate?: string;
 }
 
-/** Sets a learner's assignment of a course to the operation's status. */
 export async function sendAssignment(
 	run: LmsRun,
 	itemIndex: number,

@@ -9,15 +9,9 @@ export interface IndexedCourse {
 	listed: CourseValues;
 }
 
-/** Reads the catalog page by page, handing each page's courses to `visit`. */
 export type CatalogReader = (visit: (courses: IDataObject[]) => boolean) => Promise<void>;
 
-/**
- * The catalog by external id, built once per execution on first use and shared by every item:
- * archiving or keeping current values of N courses costs one walk of the catalog, not N.
- * It keeps only the fields the listing carries (not whole pages), and the walk itself is
- * bounded by the paging ceilings, so its memory is bounded too.
- */
+/** Built once per execution, listed fields only: N courses cost one bounded catalog walk, not N. */
 export class CatalogIndex {
 	private index: Promise<Map<string, IndexedCourse>> | undefined;
 

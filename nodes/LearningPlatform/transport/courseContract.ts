@@ -12,21 +12,12 @@ import {
 	typeMessages,
 } from '../../shared/items/input';
 
-/**
- * The course contract's field table, declared once: each field's parameter, API name, label and
- * place, how its value is checked and becomes the body value, and whether the catalog listing
- * returns it (and how to read it there). This file holds the API half (validation, body, listing
- * mapping); the form half, each field's editor control, is `actions/common/courseForm.ts`, built
- * from this table. No course API field name is spelled anywhere else.
- */
+/** The course fields, declared once (the form half is actions/common/courseForm.ts). */
 export interface CourseField {
-	/** Parameter name (the API name in camelCase, as the package's interface fixes it). */
 	param: string;
-	/** API field name in the request body. */
 	api: string;
 	/** Top-level required fields and prices sit on the form itself; the rest in Additional Fields. */
 	place: 'top' | 'additional';
-	/** Its name in forms and messages ("Content Type"); the form's controls are in actions/common/courseForm.ts. */
 	label: string;
 	/** Checks the form value and turns it into the body value. Empty values never reach it. */
 	schema: ZodTypeAny;
@@ -272,12 +263,10 @@ export const COURSE_FIELDS: CourseField[] = [
 	},
 ];
 
-/** The required fields and prices, which sit on the form itself. */
 export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
 
 export type CourseOperation = 'upsert' | 'archive';
 
-/** The optional fields an operation takes (archive sets `status` itself). */
 export function additionalFieldsFor(operation: CourseOperation): CourseField[] {
 	return COURSE_FIELDS.filter(
 		(f) => f.place === 'additional' && (operation === 'upsert' || !f.upsertOnly),
@@ -287,11 +276,7 @@ export function additionalFieldsFor(operation: CourseOperation): CourseField[] {
 /** What the user gave, by API field: only non-empty values, each checked by its field. */
 export type CourseValues = Record<string, unknown>;
 
-/**
- * Checks the given values (top-level ones by parameter name, and Additional Fields) and maps
- * them to body values keyed by API name. Empty values count as not given. Issue paths name the
- * parameter, so a message reads "additionalFields.publishedAt: …".
- */
+/** Issue paths name the parameter: "additionalFields.publishedAt: …". Empty values are not given. */
 export function courseValuesSchema(operation: CourseOperation, withTop: boolean) {
 	const additional = additionalFieldsFor(operation);
 	return z
@@ -313,7 +298,8 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 				}
 				if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
 			};
-			if (withTop) for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
+			if (withTop)
+				for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
 			const known = new Set(additional.map((f) => f.param));
 			for (const name of Object.keys(input.additionalFields)) {
 				if (!known.has(name)) {
@@ -331,7 +317,6 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 		});
 }
 
-/** The request body: required fields first, then every optional value given. */
 export function courseBody(values: CourseValues): IDataObject {
 	const body: IDataObject = {};
 	for (const field of COURSE_FIELDS) {
@@ -345,7 +330,6 @@ export function courseBody(values: CourseValues): IDataObject {
 	return body;
 }
 
-/** What a catalog listing item tells about the fields the listing carries, as body values. */
 export function valuesFromListing(course: IDataObject): CourseValues {
 	const values: CourseValues = {};
 	for (const field of COURSE_FIELDS) {
@@ -356,7 +340,6 @@ export function valuesFromListing(course: IDataObject): CourseValues {
 	return values;
 }
 
-/** API names of the fields the listing can carry (what a catalog index keeps). */
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
 
 export const EXTERNAL_ID_FIELD = 'external_id';
@@ -364,10 +347,7 @@ export const NAME_FIELD = 'name';
 export const URL_FIELD = 'url';
 export const STATUS_FIELD = 'status';
 
-/**
- * Fills what the user left empty with the listing's values, and names the optional fields
- * that neither supplied: the platform replaces the whole course, so it will clear them.
- */
+/** The platform replaces the whole course: optional fields neither side supplied are cleared. */
 export function mergeWithListing(
 	given: CourseValues,
 	listed: CourseValues,
@@ -386,7 +366,6 @@ export function mergeWithListing(
 	return { values, kept, cleared };
 }
 
-/** Parameter label of an API field, for messages ("Content Type"). */
 export function labelOf(api: string): string {
 	return COURSE_FIELDS.find((f) => f.api === api)?.label ?? api;
 }

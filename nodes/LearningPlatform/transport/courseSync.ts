@@ -17,13 +17,7 @@ import type { CourseWrite } from './courses';
 import type { LmsRun } from './index';
 import { sendThenConfirm, transactionState } from './transactions';
 
-/**
- * Sync Catalog's contract: a course is keyed by its external id, read from the catalog
- * listing (walked once), and unchanged when every listed field matches the row and the
- * fields the listing cannot return match the fingerprint of the last body this node had
- * confirmed. A row giving none of those, for a course the node remembers nothing of, is
- * decided by the listing alone.
- */
+/** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
 
 const LIST_DEADLINE_MS = 30 * 60_000;
 

@@ -40,19 +40,12 @@ export interface CatalogWalk {
 	deadline: Deadline;
 }
 
-/** The id a course is known by in a walk: the platform's id, else its external id. */
 function walkIdOf(course: IDataObject): string | undefined {
 	const id = course.id ?? course[EXTERNAL_ID_FIELD];
 	return id === undefined || id === null ? undefined : String(id);
 }
 
-/**
- * Walks the catalog page by page from `offset`, handing each page's new courses to `visit`,
- * which returns false to stop. Only one page is held at a time. It advances by what the server
- * really returned, and stops with an error on a page that repeats or past the paging ceilings
- * (pages, items, bytes), so a server that ignores the offset or claims an endless catalog
- * cannot keep it going. A course listed twice (on one page or two) is handed over once.
- */
+/** Walks the catalog one page at a time; stops on a repeated page or past the paging ceilings. */
 export async function forEachCoursePage(
 	run: LmsRun,
 	itemIndex: number,
@@ -97,7 +90,6 @@ export async function forEachCoursePage(
 	}
 }
 
-/** The catalog entry of an external id, from the run's catalog index (read once per run). */
 async function catalogEntry(
 	run: LmsRun,
 	itemIndex: number,
@@ -109,11 +101,7 @@ async function catalogEntry(
 	});
 }
 
-/**
- * One course by its external id, from the catalog index (read once per execution, whatever the
- * number of items): its platform id and what the listing carries, under the API's field names.
- * A course that is not in the catalog fails the item, naming it.
- */
+/** A course by its external id, from the catalog index read once per execution. */
 export async function getCourse(
 	run: LmsRun,
 	itemIndex: number,
@@ -146,15 +134,10 @@ export interface CourseWrite {
 	deadline: Deadline;
 	/** Called once the write was accepted and the item only waits for its transaction. */
 	whileWaiting?: () => void;
-	/** Told the transaction id as soon as the platform accepted the write. */
 	onAccepted?: (transactionId: string) => void;
 }
 
-/**
- * Creates or updates a course. With `keepCurrentValues`, what the user left empty is filled
- * from the catalog listing where it has it, and the output names what was kept and what the
- * platform will clear (the listing cannot return it and the user did not give it).
- */
+/** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
 export async function upsertCourse(
 	run: LmsRun,
 	itemIndex: number,
@@ -186,12 +169,7 @@ export async function upsertCourse(
 	return { ...output, ...report };
 }
 
-/**
- * Archives a course from its external id alone. An update must carry the whole course, so the
- * body is what the catalog listing carries, plus what the user gives for the rest, with
- * status `archived`; the output names every field the platform will clear because neither
- * supplied it. A course that is not in the catalog fails the item.
- */
+/** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
 export async function archiveCourse(
 	run: LmsRun,
 	itemIndex: number,
@@ -204,11 +182,6 @@ export async function archiveCourse(
 	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
 }
 
-/**
- * Archives a course the caller found in the catalog: what the listing carries, plus `given`,
- * with status `archived` (the body Archive sends). `onAccepted` hears the transaction id as
- * soon as the platform accepted the write.
- */
 export async function archiveListedCourse(
 	run: LmsRun,
 	itemIndex: number,
@@ -241,14 +214,9 @@ export interface CatalogMatch {
 /** Pages a search reads at most per call, so the editor's list answers quickly. */
 const SEARCH_PAGES_PER_CALL = 5;
 
-/** How many matches make a page of the editor's list. */
 const SEARCH_MATCHES_PER_CALL = 50;
 
-/**
- * Courses whose name or external id contains `filter` (any letter case), from `offset` on. The
- * platform has no search, so this reads catalog pages until it has enough matches (or a few
- * pages), and says where the next call should go on.
- */
+/** The platform has no search: reads a few pages for matches and says where to go on. */
 export async function searchCatalog(
 	run: LmsRun,
 	{ filter = '', offset = 0 }: { filter?: string; offset?: number },

@@ -19,7 +19,12 @@ import { concurrencyFor } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { CatalogIndex } from './catalog';
 import type { LmsCredentials } from './credential';
-import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, baseUrlOf, lmsClientKey } from './credential';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_REQUEST_TIMEOUT_SEC,
+	baseUrlOf,
+	lmsClientKey,
+} from './credential';
 
 export type { LmsCredentials } from './credential';
 export { CREDENTIAL_TYPE, baseUrlOf, lmsClientKey } from './credential';
@@ -27,12 +32,10 @@ export { CREDENTIAL_TYPE, baseUrlOf, lmsClientKey } from './credential';
 /** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
 export const READ_DEADLINE_MS = 5 * 60_000;
 
-/** One execution of the LMS node: created by the router, passed to operations and transport. */
 export interface LmsRun extends Run {
 	readonly credentials: LmsCredentials;
 	readonly baseUrl: string;
 	readonly origin: string;
-	/** The client's process-wide throttle (see clients.ts). */
 	readonly throttle: RequestThrottle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: CatalogIndex;
@@ -47,17 +50,12 @@ export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	body?: IDataObject;
 	/** Upserts keyed by an external id and reads may be repeated after a 5xx or a dropped connection. */
 	safeToRepeat: boolean;
-	/** What the user asked for, for error messages ("Upserting course X"). */
 	action: string;
 	deadline: Deadline;
-	/** The documented shape of the answer, and what to call it in an error. */
 	answer: { schema: S; is: string };
 	/** Told the memory the answer takes (body and parsed JSON, in bytes): a walk counts it. */
 	measured?: (bytes: number) => void;
-	/**
-	 * The request names a record of the item's (a transaction, a statement by id): a 404 says
-	 * that record is not there. Otherwise a 404 means a setting points at nothing.
-	 */
+	/** The request names a record (a transaction): a 404 says it is not there, not a bad setting. */
 	namesRecord?: boolean;
 }
 
@@ -70,11 +68,7 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
 	);
 }
 
-/**
- * Opens a run: reads (and decrypts) the credential once, checks its base URL, and takes the
- * client's throttle. When another credential with the same client id asks for a lower rate,
- * the lower one is used, and the node says so in the execution's hints.
- */
+/** Credentials of one client id share its throttle: the lower rate wins, said in the hints. */
 export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const credentials = await fns.getCredentials<LmsCredentials>(CREDENTIAL_TYPE);
 	const baseUrl = baseUrlOf(credentials);
@@ -116,16 +110,11 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	);
 }
 
-/** How many items the router keeps in flight for this run's throttle. */
 export function lmsConcurrency(run: LmsRun): number {
 	return concurrencyFor(Number(run.credentials.requestsPerMinute) || 300);
 }
 
-/**
- * One API call: throttled per client, bounded by its deadline, retried as its safety allows,
- * redirects kept on the platform's host, the answer checked against its documented shape,
- * errors masked.
- */
+/** One API call: throttled per client, retried as safe, kept on the platform's host, checked. */
 export async function lmsRequest<S extends ZodTypeAny>(
 	run: LmsRun,
 	itemIndex: number,

@@ -36,10 +36,7 @@ export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): s
 	return fingerprint(baseUrl, clientId, clientSecret);
 }
 
-/**
- * The credential's preAuthentication: a token for the current base URL, client id and secret
- * (shared with concurrent requests), and the fingerprint of those values, saved beside it.
- */
+/** preAuthentication: one token shared by concurrent requests, saved with its fingerprint. */
 export async function issueAccessToken(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
@@ -70,12 +67,7 @@ export async function issueAccessToken(
 	return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 }
 
-/**
- * The credential's authenticate: adds the token only to requests for the base URL it was
- * issued for, and only while base URL, client id and secret are still the ones it was issued
- * with. Otherwise the request goes without it, the platform answers 401, and n8n asks
- * preAuthentication for a token for the current values.
- */
+/** authenticate: the token goes only with the values it was issued for; else a 401 gets a new one. */
 export function withAccessToken(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,

@@ -26,7 +26,6 @@ const acceptedWriteShape = z
 	.object({ message: z.string().optional(), data: transactionShape })
 	.passthrough();
 
-/** GET request_data/{id}: the transaction under `data`. */
 const transactionAnswerShape = z
 	.object({ response: z.unknown().optional(), data: transactionShape })
 	.passthrough();
@@ -65,12 +64,8 @@ export async function getTransaction(
 export interface WaitSettings {
 	/** First wait between checks; later waits grow by half each time. */
 	pollIntervalSec: number;
-	/** Ends the wait; its budget is what the timeout message names. */
 	deadline: Deadline;
-	/**
-	 * When given, no check comes before it says (right after the write, a check would only find
-	 * the transaction still running), and the first check's outcome teaches it.
-	 */
+	/** Right after a write a check would only find it running: no check comes before this says. */
 	learnFrom?: CompletionEstimate;
 }
 
@@ -80,11 +75,7 @@ export interface WaitResult {
 	waitedMs: number;
 }
 
-/**
- * Polls until the transaction leaves `initiated`. Success returns it; any other final status is
- * an API failure with the platform's message; the deadline (polls and their requests included)
- * ends it with an error that says which transaction to poll later.
- */
+/** Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later. */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
@@ -109,14 +100,12 @@ export async function waitForTransaction(
 		},
 		{
 			deadline,
-			// Asked again while waiting: a first check that just found a transaction running
-			// postpones the checks other items have not made yet.
+			// Asked again while waiting: a first check that found it running postpones the others.
 			notBeforeMs: learnFrom && (() => learnFrom.firstCheckDelayMs()),
 			intervalMs: pollIntervalSec * 1000,
 		},
 	);
-	// A deadline that passed during a check after the platform said "in progress" is a timeout;
-	// any other failure of a check is the item's error.
+	// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
 	const timedOutChecking = failure !== undefined && seen && deadline.expired && !deadline.cancelled;
 	if (failure !== undefined && !timedOutChecking) throw failure;
 	if (timedOutChecking) outcome.done = false;
@@ -160,19 +149,13 @@ export interface Write {
 	waitForCompletion: boolean;
 	/** Bounds the write and, when waiting, the wait. */
 	deadline: Deadline;
-	/** Fields the output starts with (what the user asked for). */
 	echo: IDataObject;
 	/** Called once the write was accepted and the item only waits for its transaction. */
 	whileWaiting?: () => void;
-	/** Told the transaction id once the platform accepted the write (before any wait). */
 	onAccepted?: (transactionId: string) => void;
 }
 
-/**
- * Posts a write (the platform accepts it in the background and names its transaction), then,
- * if asked, waits for that transaction. An acceptance without a transaction is an unexpected
- * answer, never a success.
- */
+/** An acceptance without a transaction is an unexpected answer, never a success. */
 export async function postWrite(
 	run: LmsRun,
 	itemIndex: number,
@@ -182,8 +165,7 @@ export async function postWrite(
 		method: 'POST',
 		path: write.path,
 		body: write.body,
-		// Every write here sets a state keyed by its external id (and email): repeating it
-		// after a lost answer has the same effect as sending it once.
+		// Each write sets a state keyed by its external id (and email): repeating it is harmless.
 		safeToRepeat: true,
 		action: write.action,
 		deadline: write.deadline,
@@ -203,10 +185,7 @@ export async function postWrite(
 	return await confirmWrite(run, itemIndex, output, write.deadline);
 }
 
-/**
- * Waits for the transaction of a write `postWrite` sent without waiting (its output), and
- * gives the output as a confirmed write's.
- */
+/** Waits for the transaction of a write `postWrite` sent without waiting. */
 export async function confirmWrite(
 	run: LmsRun,
 	itemIndex: number,
@@ -227,11 +206,7 @@ export async function confirmWrite(
 	};
 }
 
-/**
- * Sends one write of a sync and, when asked, confirms it, giving its pool place back while it
- * only waits. Once sent, a write is not cut off by a cancelled execution: its answer names
- * the transaction, so a run cancelled midway leaves nothing in an unknown state.
- */
+/** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
 export async function sendThenConfirm(
 	run: LmsRun,
 	itemIndex: number,

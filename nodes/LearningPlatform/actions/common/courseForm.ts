@@ -10,13 +10,7 @@ import {
 	labelOf,
 } from '../../transport/courseContract';
 
-/**
- * The course form: the half of the course contract that is n8n's editor. The field table (which
- * fields exist, their labels, where they sit, what the API calls them) is
- * `transport/courseContract.ts`; this file adds only each field's control, keyed by parameter,
- * and builds the forms and the help texts that list fields from that table, so none of them can
- * drift from it.
- */
+/** Each course field's editor control, keyed by parameter; the field table is in courseContract.ts. */
 
 /** A field's control without its name and label (both come from the table). */
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
@@ -170,19 +164,16 @@ const CONTROLS: Record<string, Control> = {
 	tags: commaList('tags; content is searchable by them'),
 };
 
-/** A field's form control. */
 export function formProperty(field: CourseField): INodeProperties {
 	const control = CONTROLS[field.param];
 	if (!control) throw new Error(`The course field ${field.param} has no form control`);
 	return { ...control, displayName: field.label, name: field.param } as INodeProperties;
 }
 
-/** Upsert's own top-level fields (External ID, Name, URL, Prices). */
 export function topProperties(): INodeProperties[] {
 	return TOP_FIELDS.map(formProperty);
 }
 
-/** The Additional Fields collection of an operation. */
 export function additionalFieldsProperty(
 	operation: CourseOperation,
 	description?: string,

@@ -8,11 +8,7 @@ import { describeCourseIssues, externalIdOf, parseCourseJson } from './courseJso
 import { additionalFieldsProperty, topProperties } from './courseForm';
 import { coursePicker, pickedCourse } from './coursePicker';
 
-/**
- * How Create or Update and Sync Catalog take a course: field by field on the form (`fields`),
- * or as the platform's own snake_case object (`json`, parameter `course`). Both are checked
- * by the same field checks.
- */
+/** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
 export function courseInputProperties(): INodeProperties[] {
 	const fields = { show: { inputMode: ['fields'] } };
 	return [
@@ -45,7 +41,6 @@ export function courseInputProperties(): INodeProperties[] {
 				"The course as an object with the platform's API field names (snake_case), or text holding one, e.g. the whole item when the previous step built it. Unknown keys are refused; null or empty values count as not given.",
 			displayOptions: { show: { inputMode: ['json'] } },
 		},
-		// External ID (typed by default, or an existing course picked), then Name, URL, Prices.
 		{
 			...coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
 				displayName: 'External ID',
@@ -62,7 +57,6 @@ export function courseInputProperties(): INodeProperties[] {
 
 const valuesSchema = courseValuesSchema('upsert', true);
 
-/** The form as the values' paths see it: top-level fields, and Additional Fields. */
 const labelled = [...topProperties(), additionalFieldsProperty('upsert')];
 
 /** One item's course, read and checked; a bad one throws naming the item and each field. */
@@ -83,7 +77,6 @@ export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseVal
 		itemIndex,
 		valuesSchema,
 		{
-			// The table's top-level fields, each read by its parameter (External ID is a picker).
 			top: Object.fromEntries(
 				topProperties().map((field) => [
 					field.name,
@@ -99,10 +92,7 @@ export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseVal
 	);
 }
 
-/**
- * The external id an item names even when the rest of it is invalid, so that Sync Catalog can
- * count the row as present; undefined when it cannot be read at all.
- */
+/** The external id even of an invalid item, so Sync Catalog can count the row as present. */
 export function readableExternalId(fns: IExecuteFunctions, itemIndex: number): string | undefined {
 	try {
 		const mode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;

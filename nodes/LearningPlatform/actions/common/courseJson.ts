@@ -10,14 +10,7 @@ import {
 } from '../../transport/courseContract';
 import { formProperty } from './courseForm';
 
-/**
- * A course given as the platform's own snake_case object (the API's field names, prices and
- * language versions as lists of objects), or a string holding one. It is checked field by
- * field with the very checks of the form (it is turned into the form's shape and run through
- * the same schema), and every message names the API path, e.g. the amount of the first price
- * "must be greater than 0". Keys the platform does not document are refused by name. `null`
- * and empty values count as not given, as on the form.
- */
+/** The platform's snake_case course object, checked by the form's own schema; unknown keys refused. */
 
 export interface CourseJsonIssue {
 	/** The API path, e.g. `languages_attributes[0].language_code`. */
@@ -76,7 +69,6 @@ const given = (value: unknown) => value !== undefined && value !== null && value
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The JSON type check of one value, in the form's words; undefined when it fits. */
 function typeProblem(field: CourseField, value: unknown): string | undefined {
 	switch (kindOf(field)) {
 		case 'text':
@@ -117,7 +109,6 @@ export function externalIdOf(course: unknown): string | undefined {
 	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
 }
 
-/** Checks a course object (or a string holding one) and gives its body values. */
 export function parseCourseJson(input: unknown): CourseJsonResult {
 	let course = input;
 	if (typeof course === 'string') {
@@ -170,7 +161,6 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	return { ok: false, issues: unique(issues), externalId: externalIdOf(course) };
 }
 
-/** A list of API objects as the form's fixed collection, entry keys checked by name. */
 function entries(
 	field: CourseField,
 	list: unknown[],

@@ -1,10 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-/**
- * The course an operation is about: picked from the catalog ("From List", searched by name) or
- * given by its external id. The parameter keeps its name `externalId`; a plain string (from an
- * expression or an older workflow) is still accepted.
- */
+/** A plain string (from an expression or an older workflow) is still accepted. */
 export function coursePicker(
 	description: string,
 	{
@@ -37,11 +33,7 @@ export function coursePicker(
 	};
 }
 
-/**
- * The picked course's external id, whichever way it was given. (Upsert shares the parameter
- * name: its External ID is a picker too, typed by default, so that switching operations in the
- * editor never carries a picker's value into a text field.)
- */
+/** Upsert's External ID is a picker too, so switching operations never moves a picker's value. */
 export function pickedCourse(fns: IExecuteFunctions, itemIndex: number): unknown {
 	return fns.getNodeParameter('externalId', itemIndex, '', { extractValue: true });
 }

@@ -32,7 +32,6 @@ export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
 	[option: string]: unknown;
 };
 
-/** The Options of a sync: what to do with missing entries, the guard, the dry run, the write. */
 export function syncOptions(words: SyncOptionWords) {
 	const write = writeOptions(words.resource, ['sync']);
 	const property: INodeProperties = {

@@ -61,15 +61,7 @@ export const writeOptionsSchema = z
 
 export type WriteOptions = z.infer<typeof writeOptionsSchema>;
 
-/**
- * What the transport needs to send one write: wait or not, and the item's deadline. Its time
- * counts from the item's first request: waiting behind other items of the same client (many
- * executions on one queue-mode worker) is not the item's own time.
- */
-/**
- * How a write is sent: the item's options, and its place in the pool, given back once the write
- * is accepted and the item only waits.
- */
+/** The deadline counts from the item's first request; its pool place is given back once accepted. */
 export function writeSettings(run: LmsRun, options: WriteOptions, place?: PoolPlace): CourseWrite {
 	return {
 		whileWaiting: place && (() => place.release()),
