@@ -97,23 +97,21 @@ export class XApiTrigger implements INodeType {
 	}
 }
 
-/** The statements as output items, with every credential value the record store echoed masked. */
+/** Masks every credential value the record store echoed. */
 function emitted(context: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
 	return context.helpers.returnJsonArray(run.maskOutput(shaped(context, statements)));
 }
 
-/** One poll's run: the credential read once, the endpoint checked. */
 async function openTriggerRun(context: IPollFunctions): Promise<TriggerRun> {
 	return { ...(await openLrsRun(context)), fns: context };
 }
 
-/** The statements as the Simplify option asks: raw by default, so saved workflows keep working. */
+/** Raw by default, so saved workflows keep working. */
 function shaped(context: IPollFunctions, statements: IDataObject[]): IDataObject[] {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	return options.simplify === true ? statements.map(triggerSimplifiedStatement) : statements;
 }
 
-/** The query of every filter but the verb, and the verbs to watch (none: every verb). */
 function pollFilters(context: IPollFunctions): { qs: IDataObject; verbs: string[] } {
 	const filters = context.getNodeParameter('filters', {}) as unknown;
 	const isObject = filters !== null && typeof filters === 'object' && !Array.isArray(filters);

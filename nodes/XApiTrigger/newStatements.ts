@@ -19,39 +19,27 @@ import {
 } from './cursor';
 import { StoreClock } from './storeClock';
 
-/** Statements asked for per page. */
 const PAGE_SIZE = 100;
 
-/** At most this many statements per poll; the rest come with the next poll, in order. */
+/** The rest come with the next poll, in order. */
 export const MAX_STATEMENTS_PER_POLL = 1_000;
 
-/** A poll reads for at most this long (and within the time n8n gives a poll). */
 const POLL_DEADLINE_MS = 2 * 60_000;
 
-/**
- * One deadline for everything a poll reads. An xAPI statements query filters by one verb, so a
- * trigger watching several verbs sends one query per verb (`queries`): they share this deadline.
- */
+/** Shared by the per-verb queries (an xAPI statements query filters by one verb). */
 function pollDeadline(run: TriggerRun): Deadline {
 	const budget = pollBudgetMs(run);
 	return run.deadline(Math.min(POLL_DEADLINE_MS, budget * 0.8));
 }
 
-/** The time n8n gives one poll (unbounded where n8n does not say). */
+/** Unbounded where n8n does not say. */
 function pollBudgetMs(run: TriggerRun): number {
 	return typeof run.fns.getPollBudgetMs === 'function' ? run.fns.getPollBudgetMs() : Infinity;
 }
 
-/** A poll's run: the record store's run over n8n's poll functions. */
 export type TriggerRun = LrsRun & { readonly fns: IPollFunctions };
 
-/**
- * Where a newly activated trigger starts: just after the newest matching statement, so the
- * first poll emits nothing and history is never replayed. Reading the newest statement instead
- * of taking the local clock keeps n8n's and the store's clocks out of it. The statements within
- * the overlap before it are remembered too, so that none of them counts as new later. With
- * several queries, the newest statement of any of them sets the start.
- */
+/** After the newest matching statement, read rather than taken from a clock: history is never replayed. */
 export async function startingCursor(
 	run: TriggerRun,
 	queries: IDataObject[],
@@ -98,25 +86,13 @@ export async function startingCursor(
 	return prune(cursor);
 }
 
-/** What one query's walk found after the cursor. */
 interface QueryRead {
-	/** The statements not seen before, in the store's (ascending `stored`) order. */
 	found: Array<{ statement: IDataObject; storedMs: number }>;
-	/**
-	 * Undefined when the walk reached the end of the query; otherwise the newest `stored` time it
-	 * read before stopping (statement cap or time budget): only up to there is it complete.
-	 */
+	/** Set when a cap or the time budget stopped the walk: complete only up to there. */
 	readThroughMs: number | undefined;
 }
 
-/**
- * The statements stored after the cursor, oldest first, each once; the cursor moves past them.
- * With several queries (one per verb), their statements are merged in `stored` order. A query
- * that had to stop early (too many statements, or the poll's time was up) is complete only up
- * to the last `stored` time it read, so the merge emits nothing newer than that from any query:
- * the cursor never passes a statement that one of the queries has not read yet, and the next
- * poll continues from there.
- */
+/** Emits nothing newer than every query has read, so the cursor never passes an unread statement. */
 export async function readNewStatements(
 	run: TriggerRun,
 	queries: IDataObject[],
@@ -175,11 +151,6 @@ export async function readNewStatements(
 	return emitted;
 }
 
-/**
- * Says (in n8n's log) that the record store sent statements stored after its own clock: they
- * count as seen (emitted once, or skipped at the start), and the cursor stays at the store's
- * clock instead of moving to their time, so the statements stored after them are not missed.
- */
 function warnAhead(run: TriggerRun, ahead: IDataObject[], clock: StoreClock): void {
 	if (ahead.length === 0) return;
 	const first = ahead[0];
@@ -187,7 +158,6 @@ function warnAhead(run: TriggerRun, ahead: IDataObject[], clock: StoreClock): vo
 	run.fns.logger.warn(run.redactor.text(message));
 }
 
-/** Merges the queries' statements in `stored` order, up to where every query is complete. */
 function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number): IDataObject[] {
 	const horizonMs = Math.min(
 		...reads.map((read) => (read.readThroughMs === undefined ? Infinity : read.readThroughMs)),
@@ -208,7 +178,7 @@ function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number):
 	return emitted;
 }
 
-/** The most recent matching statement (the newest of all the queries'), for a manual test of the trigger. */
+/** For a manual test of the trigger. */
 export async function latestStatement(
 	run: TriggerRun,
 	queries: IDataObject[],

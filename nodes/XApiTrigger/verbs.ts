@@ -4,10 +4,7 @@ import { NOT_WELL_FORMED, wellFormed } from '../shared/items/input';
 import { IRI } from '../XApi/helpers/filters';
 import { COMPLETED_VERB, COMPLETED_VERBS, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
 
-/**
- * The trigger's default verb filter: either of the two completed IRIs the platform's documents
- * use. One option value names both, separated by a space (IRIs never contain spaces).
- */
+/** Both completed IRIs the platform's documents use, space-separated (IRIs never contain spaces). */
 export const ANY_COMPLETED_VERB = COMPLETED_VERBS.join(' ');
 
 /** More verbs than this would mean as many queries on every poll. */
@@ -19,7 +16,6 @@ const anyCompleted: INodePropertyOptions = {
 	description: `Statements with either completed verb: ${COMPLETED_VERBS.join(' or ')}`,
 };
 
-/** The trigger's Verb filter: the verbs of Get Many, and either completed IRI (the default). */
 export const triggerVerbFilter: INodeProperties = {
 	displayName: 'Verb',
 	name: 'verb',
@@ -34,10 +30,7 @@ const verbProblem = `filters.verb: must be a verb IRI, like ${COMPLETED_VERB}, o
 
 export type VerbsOrProblem = { verbs: string[] } | { problem: string };
 
-/**
- * The verbs a Verb filter names: none (every verb), one IRI, several separated by whitespace, or
- * a list of IRIs (from an expression). Verbs are case-sensitive; repeats are dropped.
- */
+/** Verbs are case-sensitive; repeats are dropped. */
 export function verbsOf(value: unknown): VerbsOrProblem {
 	if (value === undefined || value === null) return { verbs: [] };
 	const given = Array.isArray(value) ? value : [value];
@@ -59,11 +52,7 @@ export function verbsOf(value: unknown): VerbsOrProblem {
 	return { verbs };
 }
 
-/**
- * Whether the verbs are the two completed IRIs. The earlier trigger watched only the first one
- * by default; a cursor it saved for that default carries over to the two-IRI default (same
- * store, same other filters), so that an update neither replays nor skips statements.
- */
+/** A cursor saved for the earlier one-IRI default carries over: an update neither replays nor skips. */
 export function isAnyCompleted(verbs: readonly string[]): boolean {
 	return (
 		verbs.length === COMPLETED_VERBS.length && COMPLETED_VERBS.every((iri) => verbs.includes(iri))

@@ -6,16 +6,12 @@ import type { LrsRun } from '../transport';
 import { openLrsRun } from '../transport';
 import { statement } from './statement';
 
-/** The node's resources; everything else derives from these. */
 export const resources: ReadonlyArray<Resource<LrsRun>> = [statement];
 
 /** Reads in flight at once; record stores publish no rate limit, and 429s are waited out. */
 const READ_CONCURRENCY = 4;
 
-/**
- * The xAPI node's parts of the shared router: reads work item by item; statement writes get
- * every valid item at once (their statements travel in batches) and report an outcome per item.
- */
+/** Reads go item by item; statement writes take every valid item at once (sent in batches). */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await route(this, {
 		resources,

@@ -44,10 +44,7 @@ const registration: INodeProperties = {
 	description: 'Only statements with this registration UUID',
 };
 
-/**
- * The filters both Get Many and the trigger offer, in the form's alphabetical order. The
- * trigger brings its own verb filter (it can watch several verbs).
- */
+/** Shared by Get Many and the trigger; the trigger brings its own verb filter (several verbs). */
 export function filterProperties({
 	withTimeAndOrder,
 	verbFilter = verb,

@@ -14,7 +14,6 @@ export function textOf(map: unknown): string | undefined {
 	return (english ?? entries[0])?.[1];
 }
 
-/** A statement's top-level properties (xAPI 1.0.3), what Select Included Fields offers. */
 export const STATEMENT_PROPERTIES = [
 	'id',
 	'actor',
@@ -29,7 +28,7 @@ export const STATEMENT_PROPERTIES = [
 	'attachments',
 ] as const;
 
-/** The fields of a simplified statement (at most 10, as n8n's guidelines for tools ask). */
+/** At most 10, as n8n's guidelines for tools ask. */
 export const SIMPLIFIED_STATEMENT_FIELDS = [
 	'statementId',
 	'actorName',
@@ -48,11 +47,6 @@ export const statementOutputForm: OutputForm = {
 	selectableFields: STATEMENT_PROPERTIES,
 };
 
-/**
- * Who did what to which activity, with what result and when, as flat fields: what a builder or
- * an AI agent usually needs of a statement. `result` keeps only the score (scaled), success,
- * completion and duration. Fields the statement does not have are left out.
- */
 export function simplifiedStatement(statement: IDataObject): IDataObject {
 	const actor = (statement.actor ?? {}) as IDataObject;
 	const verb = (statement.verb ?? {}) as IDataObject;
@@ -84,11 +78,7 @@ export function simplifiedStatement(statement: IDataObject): IDataObject {
 	});
 }
 
-/**
- * The xAPI Trigger's Simplify, in the names its saved workflows read (`email`, `name`,
- * `course`, the result's parts flat, `stored` and the statement itself, so nothing is lost):
- * the simplified statement above, named as the trigger has always named it.
- */
+/** In the names the trigger's saved workflows read; the statement itself is kept, so nothing is lost. */
 export function triggerSimplifiedStatement(statement: IDataObject): IDataObject {
 	const simple = simplifiedStatement(statement);
 	const result = (simple.result ?? {}) as IDataObject;

@@ -9,13 +9,7 @@ import { formatIssues, formatPath, validateStatement } from '../validation';
 
 export type StatementWithId = Statement & { id: string };
 
-/**
- * Checks a statement against xAPI 1.0.3 before anything is sent and gives it an id (unless it
- * has one), so that every attempt to send it, retries included, carries the same id and the
- * record store can never store it twice. Text that is not well-formed Unicode is refused too:
- * the store would keep U+FFFD, and the statement read back would not be the one sent. The error
- * names the item and each property path.
- */
+/** The id is fixed before the first attempt; ill-formed text would be stored as U+FFFD, so it is refused. */
 export function checkedStatement(
 	node: INode,
 	itemIndex: number,
@@ -44,10 +38,7 @@ export function checkedStatement(
 	return { id: original.id ?? randomUUID(), ...original } as StatementWithId;
 }
 
-/**
- * Where each part of a statement built from the form comes from, in the form's words, so that a
- * problem reads "Activity ID: …" rather than "object.id: …".
- */
+/** So that a problem reads "Activity ID: …" rather than "object.id: …". */
 const FORM_LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^actor\.name$/, () => 'Actor Name'],
 	[/^actor(\.mbox)?$/, () => 'Actor Email'],
@@ -72,7 +63,6 @@ const FORM_LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^id$/, () => 'Additional Fields → Statement ID'],
 ];
 
-/** A statement path as the Fields form labels it (unchanged where the form has no such field). */
 export function formLabelOf(path: string): string {
 	for (const [pattern, label] of FORM_LABELS) {
 		const match = pattern.exec(path);
@@ -81,7 +71,6 @@ export function formLabelOf(path: string): string {
 	return path;
 }
 
-/** A statement ID as a user types or maps it. */
 export const statementIdSchema = z
 	.string()
 	.trim()

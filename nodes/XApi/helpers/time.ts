@@ -2,12 +2,7 @@ import { DateTime } from 'luxon';
 
 const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
-/**
- * A point in time as xAPI writes it. n8n's date pickers give local date-times without an
- * offset, and expressions like `{{ $now }}` give luxon DateTimes: both are read in the
- * workflow's time zone and sent in UTC. Text with an offset is kept as written. Returns
- * undefined for anything that is not a date-time.
- */
+/** Date-times without an offset are read in the workflow's time zone, sent in UTC; offsets are kept. */
 export function toXapiTimestamp(value: unknown, timezone: string): string | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
 	if (DateTime.isDateTime(value))

@@ -16,7 +16,6 @@ interface VerbEntry {
 	display: string;
 }
 
-/** The verbs the platform records, by IRI. */
 const VERBS: VerbEntry[] = [
 	{ name: 'Assigned', iri: 'http://activitystrea.ms/schema/1.0/assign', display: 'assigned' },
 	{ name: 'Bookmarked', iri: 'http://id.tincanapi.com/verb/bookmarked', display: 'bookmarked' },
@@ -61,7 +60,6 @@ const ACTIVITY_TYPES: Array<{ name: string; iri: string }> = [
 
 export const COURSE_ACTIVITY_TYPE = 'http://adlnet.gov/expapi/activities/course';
 
-/** The verbs as options whose values are their IRIs (without "Custom"). */
 export const VERB_OPTIONS: INodePropertyOptions[] = VERBS.map(({ name, iri, description }) => ({
 	name,
 	value: iri,
@@ -80,10 +78,7 @@ export const ACTIVITY_TYPE_OPTIONS: INodePropertyOptions[] = [
 
 const DISPLAY_BY_IRI = new Map(VERBS.map(({ iri, display }) => [iri, display]));
 
-/**
- * The word shown for a verb: the platform's word for its own verbs, otherwise the IRI's last
- * path segment ("…/verbs/attempted" → "attempted"), or nothing when the IRI has none.
- */
+/** The platform's word for its own verbs, else the IRI's last segment ("…/verbs/attempted"). */
 export function verbDisplayWord(iri: string): string | undefined {
 	const known = DISPLAY_BY_IRI.get(iri);
 	if (known) return known;

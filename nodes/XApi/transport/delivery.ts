@@ -9,11 +9,11 @@ import { tryLrsRequest } from './index';
 import { canonicalStatement, isSameStatement } from './sameStatement';
 import { findStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
-/** One item's statement, its id already fixed, so that any attempt can be repeated. */
+/** One item's statement, its id fixed so that any attempt can be repeated. */
 export interface PendingStatement {
 	itemIndex: number;
 	statement: Statement & { id: string };
-	/** Set when the id was derived from this idempotency key: the same event always has it. */
+	/** Set when the id is derived from this key: the same event always gets it. */
 	idempotencyKey?: string;
 }
 
@@ -21,20 +21,13 @@ export type DeliveryOutcome =
 	| {
 			status: 'stored';
 			alreadyStored: boolean;
-			/**
-			 * `other`: the store holds another statement under this derived id (an earlier send of
-			 * the same event with other content): this one was not stored, and the item does not
-			 * fail. `unknown`: the store holds one under it and cannot be read to compare.
-			 */
+			/** `other`: other content already under this derived id (not stored, not failed); `unknown`: unreadable. */
 			content?: 'other' | 'unknown';
 	  }
 	| { status: 'failed'; error: NodeApiError | NodeOperationError }
 	| { status: 'notSent'; reason?: string };
 
-/**
- * What a store that documents no answer body (the platform's push endpoint) may answer to a
- * stored statement: anything JSON, or nothing. Where it is the ids, they are checked.
- */
+/** The push endpoint documents no answer body: anything JSON, or nothing. */
 const undocumentedAnswer = z.unknown();
 
 export interface DeliveryOptions {
@@ -43,14 +36,7 @@ export interface DeliveryOptions {
 	stopAfterFailure: boolean;
 }
 
-/**
- * Posts the statements in batches of up to `batchSize`, in item order, one request at a time:
- * a batch of one as the statement object itself (the body the platform's documents show), a
- * larger one as an array. Either way the store answers with the array of the stored ids.
- * A record store takes or rejects a batch as a whole, so a rejection that one statement can
- * cause (400, 409, 413) is narrowed down by halving the batch until the offending statements
- * stand alone; the others are still delivered. Every item gets its own outcome.
- */
+/** A store takes or rejects a batch whole: a 400, 409 or 413 halves it until the culprits stand alone. */
 export async function deliverStatements(
 	run: LrsRun,
 	pending: PendingStatement[],
@@ -61,11 +47,7 @@ export async function deliverStatements(
 	return delivery.outcomes;
 }
 
-/**
- * A statement as the platform's push endpoint documents it: the actor an Agent with its
- * `objectType` given (xAPI lets it be left out; the endpoint's page shows it). The same
- * statement for xAPI (isSameStatement), so an id keeps meaning one statement.
- */
+/** The actor's `objectType` given, as the push endpoint's page shows; the same statement for xAPI. */
 export function asPushed<S extends Statement>(statement: S): S {
 	const actor = statement.actor as unknown as Record<string, unknown> | undefined;
 	if (!actor || typeof actor !== 'object' || actor.objectType !== undefined) return statement;
@@ -73,7 +55,6 @@ export function asPushed<S extends Statement>(statement: S): S {
 	return { ...statement, actor: { ...actor, objectType: 'Agent' } };
 }
 
-/** The POST body of a batch: one statement as a JSON object, two or more as a JSON array. */
 export function requestBody(batch: PendingStatement[]): Statement | Statement[] {
 	return batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement);
 }
@@ -100,10 +81,9 @@ export function batchesOf(pending: PendingStatement[], batchSize: number): Pendi
 class Delivery {
 	readonly outcomes = new Map<number, DeliveryOutcome>();
 
-	/** Statements stored by this delivery, by id (lower case): a repeat in the run is not sent again. */
+	/** By lower-case id: a repeat within the run is not sent again. */
 	private readonly storedHere = new Map<string, Statement>();
 
-	/** Set once a failure that is not the statements' fault stops the delivery: why. */
 	private stoppedBecause: string | undefined;
 
 	constructor(
@@ -118,7 +98,7 @@ class Delivery {
 			}
 			return;
 		}
-		// The same statement again in this run (an event delivered twice): stored already, not sent.
+		// An event delivered twice in this run: stored already, not sent.
 		const batch = whole.filter((entry) => {
 			const earlier = this.storedHere.get(entry.statement.id.toLowerCase());
 			if (!earlier || !isSameStatement(entry.statement, earlier)) return true;
@@ -162,8 +142,7 @@ class Delivery {
 		}
 		const single = batch.length === 1;
 		if (!this.run.canRead && isRefusedStatement(outcome.status)) {
-			// The push endpoint refuses a statement for content or a learner it does not know
-			// with a 4xx whose status it does not document: the platform's reason fails the item.
+			// The push endpoint refuses unknown content or learners with undocumented 4xx statuses.
 			if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status!));
 			return await this.sendHalves(batch);
 		}
@@ -180,8 +159,7 @@ class Delivery {
 				return this.resolveConflict(batch[0], outcome.repeated, outcome.error);
 			default:
 				for (const entry of batch) this.fail(entry, outcome.error);
-				// A store that does not answer, refuses the credentials or fails on its own side
-				// would fail every later batch as well, each after its own deadline: stop here.
+				// Auth, server or network failures would fail every later batch too, each after its deadline.
 				if (this.stopAfterFailure || !isStatementsFault(outcome.status)) {
 					this.stoppedBecause = outcome.error.message;
 				}
@@ -194,14 +172,7 @@ class Delivery {
 		await this.send(batch.slice(middle));
 	}
 
-	/**
-	 * A 409 for one statement from a store that cannot be read (the push endpoint): it holds a
-	 * statement under this id, and some stores answer 409 to the same statement again. What this
-	 * process saw stored under a derived id decides: the same content is a repeat, other content
-	 * was not stored. Otherwise a 409 after an attempt whose answer was lost (or a 5xx) is that
-	 * attempt, stored (an id fixed for this statement is no one else's); else a derived id was
-	 * recorded before with content that cannot be compared, and any other id is a conflict.
-	 */
+	/** 409 from the unreadable push endpoint: remembered content decides, else a retried attempt is ours. */
 	private resolveConflict(entry: PendingStatement, repeated: boolean, cause: NodeApiError): void {
 		const keyed = entry.idempotencyKey !== undefined;
 		const alike = keyed
@@ -213,12 +184,7 @@ class Delivery {
 		this.fail(entry, this.conflictError(entry, cause));
 	}
 
-	/**
-	 * A 409 from a store that can be read: our own earlier attempt may have been stored (the
-	 * answer lost), or the store refuses any repeat of an id. Read each statement back: the same
-	 * statement counts as delivered, another one under our id is a conflict, and the ones not
-	 * there are sent again.
-	 */
+	/** 409 from a readable store: an earlier attempt may be stored, so each statement is read back. */
 	private async resolveConflictByReading(batch: PendingStatement[]): Promise<void> {
 		const missing: PendingStatement[] = [];
 		for (const entry of batch) {
@@ -240,7 +206,6 @@ class Delivery {
 		for (const entry of batch) {
 			const { id } = entry.statement;
 			const keyed = entry.idempotencyKey !== undefined;
-			// A derived id this process saw stored with this content before: the event is a repeat.
 			const repeat = keyed && recordedAlike(this.run.clientKey, id, entry.statement) === true;
 			this.outcomes.set(entry.itemIndex, {
 				status: 'stored',
@@ -273,16 +238,11 @@ class Delivery {
 	}
 }
 
-/** Whether an answer is a list of statement ids (what xAPI stores answer to a POST). */
 function isIdList(body: unknown): body is string[] {
 	return Array.isArray(body) && body.every((id) => typeof id === 'string');
 }
 
-/**
- * The push endpoint's refusal of a statement it cannot take (unknown content or learner, a
- * malformed or oversized statement): any 4xx that is not about the credentials, the rate, a
- * conflict or a timeout.
- */
+/** The push endpoint's refusal of the statement itself (unknown content or learner, malformed, too large). */
 function isRefusedStatement(status: number | undefined): boolean {
 	return (
 		status !== undefined &&
@@ -292,7 +252,7 @@ function isRefusedStatement(status: number | undefined): boolean {
 	);
 }
 
-/** Whether a failure status can be the statements' own fault (not the store's, the network's or the credentials'). */
+/** A 4xx that can be the statements' own fault, not the store's, network's or credentials'. */
 function isStatementsFault(status: number | undefined): boolean {
 	return (
 		status !== undefined &&
@@ -322,32 +282,19 @@ function describeBatch(batch: PendingStatement[]): string {
 	return `Sending ${batch.length} statements (items ${first} to ${last})`;
 }
 
-/**
- * Statements with derived ids (an idempotency key) that this process saw stored, per record
- * store client, so that an event sent again in a later execution is reported as already
- * recorded. The push endpoint cannot be read and its answers do not say whether a statement
- * was new, so this memory is all there is to tell: it is per process (after a restart the
- * store still keeps the event once, but the first repeat reads as recorded), bounded, and only
- * ever changes what an item reports, never whether its statement is sent.
- */
-
-/** Derived ids remembered per client; the oldest are forgotten first. */
+// The push endpoint never says whether a statement was new: derived ids seen stored are remembered
+// per process and client, bounded, and change only what an item reports, never what is sent.
 const MAX_IDS_PER_CLIENT = 10_000;
 
-/** Clients remembered; the least recently used is forgotten first. */
 const MAX_CLIENTS = 100;
 
 const recorded = new Map<string, Map<string, string>>();
 
-/** A short digest of a statement's content, as compared by isSameStatement. */
 export function contentDigest(statement: unknown): string {
 	return createHash('sha256').update(canonicalStatement(statement)).digest('hex').slice(0, 32);
 }
 
-/**
- * Whether this process saw a statement with this id stored for this client with the same content
- * (true) or with other content (false); undefined when it saw none.
- */
+/** true: seen stored with the same content; false: with other content; undefined: never seen. */
 export function recordedAlike(
 	clientKey: string,
 	id: string,
@@ -357,7 +304,6 @@ export function recordedAlike(
 	return digest === undefined ? undefined : digest === contentDigest(statement);
 }
 
-/** Remembers a statement the record store accepted. */
 export function rememberRecorded(clientKey: string, id: string, statement: unknown): void {
 	let ids = recorded.get(clientKey);
 	if (ids) recorded.delete(clientKey);

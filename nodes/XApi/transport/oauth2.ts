@@ -13,15 +13,9 @@ import {
 	tokenUrlOf,
 } from './authorization';
 
-/**
- * OAuth2 client credentials for the platform's push endpoint (platform-docs 002): the secret
- * in a form body (`shared/request/clientCredentials.ts` builds the request). The token is cached per
- * client in the process (shared/request/clientSecrets.ts), fetched once for concurrent requests, saved in the
- * credential with a fingerprint of the values it was issued for, and sent only to the
- * endpoint's origin while those values are unchanged.
- */
+// The push endpoint takes the client secret in a form body (platform-docs 002).
 
-/** Token requests answered 429 are repeated, after their Retry-After, up to this many attempts in all. */
+/** Attempts in all, each after the 429's Retry-After. */
 const TOKEN_ATTEMPTS_AFTER_429 = 4;
 
 interface OAuth2Values {
@@ -42,12 +36,10 @@ function valuesOf(credentials: ICredentialDataDecryptedObject): OAuth2Values {
 	};
 }
 
-/** The process-wide client (throttle, tokens, masks) of an OAuth2 xAPI credential. */
 export function oauth2ClientKey(credentials: { endpoint?: unknown; clientId?: unknown }): string {
 	return lrsClientKey({ ...credentials, authentication: 'oauth2' });
 }
 
-/** Everything to mask for an OAuth2 credential: its secret and every token issued for its client. */
 export function oauth2Redactor(credentials: {
 	endpoint?: unknown;
 	clientId?: unknown;
@@ -61,11 +53,7 @@ export function oauth2Redactor(credentials: {
 	);
 }
 
-/**
- * The credential's preAuthentication for `oauth2`: a token for the current values (shared with
- * concurrent requests) and the fingerprint of those values. Other authentications have no
- * token: nothing is returned, so n8n saves nothing.
- */
+/** Other authentications return nothing, so n8n saves nothing. */
 export async function issueLrsAccessToken(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,

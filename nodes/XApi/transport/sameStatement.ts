@@ -1,13 +1,6 @@
-/**
- * Whether the statement a record store holds is the one we sent, following the comparison rules
- * of xAPI-Data 2.3.1: properties the store may assign or rewrite (`stored`, `authority`,
- * `version`, a missing `timestamp`, attachments), the verb's `display` and activity definitions
- * (not part of the immutable statement), the serialization of timestamps, the order of group
- * members, the case of e-mail domains and UUIDs, and duration digits beyond 0.01 s are ignored.
- *
- * It is an approximation: IRIs are compared as written (no RFC 3987 normalization) and
- * extensions must be equal as JSON values.
- */
+// xAPI-Data 2.3.1 comparison: what a store may assign or rewrite, `display`, definitions, timestamp
+// form, member order, e-mail domain and UUID case, durations beyond 0.01 s are ignored. IRIs compare
+// as written (no RFC 3987 normalization), extensions as JSON values.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
@@ -20,11 +13,7 @@ export function isSameStatement(sent: unknown, stored: unknown): boolean {
 	return canonical(mine) === canonical(theirs);
 }
 
-/**
- * A statement's content as one text, in the normal form isSameStatement compares, so that two
- * statements sent with the same content give the same text (the timestamp is kept: a statement
- * sent without one is not the same as one sent with one).
- */
+/** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
 export function canonicalStatement(statement: unknown): string {
 	return isObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
 }
@@ -96,10 +85,7 @@ function normalizeContext(context: Json): Json {
 	return out;
 }
 
-/**
- * `PT1.23456S` and `PT1.23S` are the same duration at the 0.01 s precision stores keep, and
- * `P16559.14S` (the seconds-only form the platform's documents write without "T") is `PT16559.14S`.
- */
+/** Stores keep 0.01 s; the platform's documents write `P16559.14S` without the "T". */
 function truncateDuration(duration: string): string {
 	const withT = duration.replace(/^P(?=\d+(?:[.,]\d+)?S$)/, 'PT');
 	return withT.replace(/(\d+)\.(\d+)S$/, (_match, whole: string, fraction: string) => {
@@ -131,7 +117,6 @@ function compare(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** JSON with keys sorted, so that key order never matters; undefined values are left out. */
 function canonical(value: Json | undefined): string {
 	if (Array.isArray(value)) return `[${value.map((entry) => canonical(entry)).join(',')}]`;
 	if (isObject(value)) {

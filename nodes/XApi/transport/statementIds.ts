@@ -1,10 +1,6 @@
 import { createHash } from 'crypto';
 
-/**
- * The namespace of every statement id this package derives from an idempotency key. It belongs
- * to this package and never changes: a changed namespace would give every event a new id, and
- * events sent again after the change would be stored twice. Published in the README.
- */
+/** Never changes (published in the README): a new namespace would store resent events twice. */
 export const STATEMENT_ID_NAMESPACE = '1c00e23b-464b-4b02-b45d-d56d4ad34dd3';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,11 +15,7 @@ function uuidText(bytes: Buffer): string {
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/**
- * A name-based UUID, version 5 (RFC 9562 section 5.5; RFC 4122 section 4.3): SHA-1 of the
- * namespace's 16 bytes followed by the name's UTF-8 bytes, the first 16 bytes of the digest
- * with the version (5) and the variant (10xx) set. The same as Python's `uuid.uuid5`.
- */
+/** RFC 9562 section 5.5 (RFC 4122 section 4.3); the same as Python's `uuid.uuid5`. */
 export function uuidV5(name: string, namespace: string): string {
 	const digest = createHash('sha1')
 		.update(uuidBytes(namespace))
@@ -35,12 +27,7 @@ export function uuidV5(name: string, namespace: string): string {
 	return uuidText(bytes);
 }
 
-/**
- * The statement id for an event: the idempotency key without outer spaces (an expression's
- * stray space is not another event), case kept ("Order-1" and "order-1" are different events),
- * in this package's namespace. The same key gives the same id in every run, process and
- * version of the package.
- */
+/** An expression's stray outer space is not another event; case is kept ("Order-1" ≠ "order-1"). */
 export function statementIdFor(idempotencyKey: string): string {
 	return uuidV5(idempotencyKey.trim(), STATEMENT_ID_NAMESPACE);
 }

@@ -4,18 +4,18 @@ import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/deadline';
 import type { PagingLimits } from '../../shared/pacing/paging';
-import { DEFAULT_PAGING_LIMITS, LinkGuard, PageGuard, PagingError } from '../../shared/pacing/paging';
+import {
+	DEFAULT_PAGING_LIMITS,
+	LinkGuard,
+	PageGuard,
+	PagingError,
+} from '../../shared/pacing/paging';
 import type { LrsRun } from './index';
 import { lrsRequest, resolveMoreLink, tryLrsRequest } from './index';
 
 export const STATEMENTS_PATH = '/statements';
 
-/**
- * The record store's answers, as the node checks them (xAPI 1.0.3, Communication 2.1). Only
- * what the node relies on is required; the rest is passed through untouched.
- */
-
-/** A statement as read back: an object with its id. */
+// Answers as checked (xAPI Communication 2.1): only what the node relies on is required.
 export const storedStatementShape = z.object({ id: z.string().min(1, 'is missing') }).passthrough();
 
 /** GET /statements without an id: a StatementResult. */
@@ -107,24 +107,15 @@ export interface StatementWalk {
 	qs: IDataObject;
 	action: string;
 	itemIndex?: number;
-	/** Bounds the whole walk, every page included. */
 	deadline: Deadline;
 	limits?: PagingLimits;
 }
 
-/** What a walk tells `visit` about the answer a page came in. */
 export interface PageAnswer {
-	/** The answer's headers, names in lower case. */
 	headers: Record<string, unknown>;
 }
 
-/**
- * Walks a statement query page by page, following `more` links on the store's own host,
- * handing each page's new statements to `visit`, which returns false to stop. Only one page is
- * held at a time. A link followed before, a page of nothing new, or a walk past the paging
- * ceilings (pages, statements, bytes) ends it with an error, so a store cannot keep it going
- * forever or emit a statement twice (within a page or across pages).
- */
+/** Guarded so a store cannot keep the walk going forever or emit a statement twice. */
 export async function forEachStatementPage(
 	run: LrsRun,
 	{ qs, action, itemIndex, deadline, limits = DEFAULT_PAGING_LIMITS }: StatementWalk,

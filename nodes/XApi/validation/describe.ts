@@ -38,14 +38,12 @@ export function wrongKind(expected: string, value: unknown): string {
 	return message;
 }
 
-/** A suggestion when a value differs from an allowed one only in letter case. */
 export function caseHint(value: unknown, allowed: readonly string[]): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const lower = value.toLowerCase();
 	return allowed.find((candidate) => candidate.toLowerCase() === lower && candidate !== value);
 }
 
-/** `"a", "b" or "c"` (or joined with "and"). */
 export function listOf(values: readonly string[], conjunction: 'or' | 'and' = 'or'): string {
 	const quoted = values.map((value) => `"${value}"`);
 	if (quoted.length <= 1) return quoted.join('');

@@ -13,7 +13,6 @@ export function says(message: (value: unknown) => string) {
 
 export const wrong = (expected: string) => says((value) => wrongKind(expected, value));
 
-/** Text; `explain` says what is wrong with it, undefined when it is fine. */
 export function text(expected: string, explain?: (value: string) => string | undefined) {
 	const schema = z.string(wrong(expected));
 	if (!explain) return schema;
@@ -23,7 +22,6 @@ export function text(expected: string, explain?: (value: string) => string | und
 	});
 }
 
-/** Text in a format; `problem` says why a value is not `what` (undefined when it is). */
 function formatted(
 	expected: string,
 	what: string,
@@ -45,7 +43,6 @@ const IRI_FORBIDDEN = /[\s<>"{}|\\^`\p{Cc}]|%(?![0-9A-Fa-f]{2})/u;
 // An IRL must say where to find the resource: scheme://host...
 const IRL_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/;
 
-/** Why a value is not an IRI, or undefined when it is one. */
 export function iriProblem(value: string): string | undefined {
 	if (value === '') return 'it is empty';
 	if (!IRI_SCHEME.test(value)) return 'it must start with a scheme such as "http://" or "urn:"';
@@ -195,9 +192,7 @@ const AMOUNT = '(\\d+(?:[.,]\\d+)?)';
 const DURATION = new RegExp(
 	`^P(?:${AMOUNT}Y)?(?:${AMOUNT}M)?(?:${AMOUNT}D)?(?:T(?:${AMOUNT}H)?(?:${AMOUNT}M)?(?:${AMOUNT}S)?)?$`,
 );
-// The platform's xAPI document lists "P16559.14S" (seconds only, without the "T") among its valid
-// forms, so a period given only in seconds is accepted with or without the "T". No other unit
-// may drop the "T": without it "M" would mean months.
+// The platform's document lists "P16559.14S" as valid: seconds alone may drop the "T" ("M" could not).
 const DURATION_WEEKS_OR_SECONDS = new RegExp(`^P${AMOUNT}[WS]$`);
 
 function durationProblem(value: string): string | undefined {

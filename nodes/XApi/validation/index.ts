@@ -1,13 +1,9 @@
-/**
- * Strict validation of one xAPI 1.0.3 statement as it would be POSTed to a record store: the
- * statement is returned as given when valid, else every problem, each naming its property.
- */
+/** Strict xAPI 1.0.3 validation: every problem at once, each naming its property. */
 import { statementSchema, type Statement } from './schemas';
 
 export type { Statement };
 
 export interface ValidationIssue {
-	/** Where the problem is, relative to the statement, e.g. `context.contextActivities.parent[0].id`. */
 	path: string;
 	message: string;
 }

@@ -1,17 +1,11 @@
-/**
- * xAPI 1.0.3 statements as zod schemas (xAPI-Data 2.2 to 2.4 and 4.x): every rule the
- * specification makes a record store enforce, and no property it does not define. Where the
- * shape depends on the data (an actor is an Agent or a Group by its "objectType"), or a rule spans
- * properties, the schema is `chosen`: its rules see the value whatever its parts hold, so every
- * problem of a statement is reported at once, the same under zod 3.25 and zod 4.
- */
+// xAPI 1.0.3 statements (xAPI-Data 2.2 to 2.4, 4.x): every rule a record store enforces. `chosen`
+// schemas report every problem at once, the same under zod 3.25 and zod 4.
 import { z } from 'zod';
 
 import { caseHint, isPlainObject, listOf, notAllowed, quote, wrongKind } from './describe';
 import * as format from './formats';
 import { says, text, wrong } from './formats';
 
-/** A message and the path, relative to the value checked, of what it is about. */
 type Problem = [message: string, ...path: Array<string | number>];
 type Json = Record<string, unknown>;
 type Rules = (value: Json) => Problem[];
@@ -21,13 +15,11 @@ function report(context: z.RefinementCtx, problems: readonly Problem[]): void {
 	for (const [message, ...path] of problems) context.addIssue({ code: 'custom', message, path });
 }
 
-/** A zod issue as problems: unknown properties one by one, every other issue as worded. */
 function problemsOf(issue: z.ZodIssue): Problem[] {
 	if (issue.code !== 'unrecognized_keys') return [[issue.message, ...issue.path]];
 	return issue.keys.map((key) => [unknownProperty(key), ...issue.path, key]);
 }
 
-/** The schema `pick` chooses for the value, or its problems; `rules` are checked first. */
 function chosen<T>(pick: (value: unknown) => Pick, rules?: Rules): z.ZodType<T> {
 	const schema = z.unknown().superRefine((value, context) => {
 		if (rules && isPlainObject(value)) report(context, rules(value));
@@ -39,7 +31,6 @@ function chosen<T>(pick: (value: unknown) => Pick, rules?: Rules): z.ZodType<T> 
 	return schema as unknown as z.ZodType<T>;
 }
 
-/** `chosen` for objects: anything else is refused as not `expected`. */
 function picked<T>(expected: string, pick: (value: Json) => Pick, rules?: Rules) {
 	const refuse = (value: unknown): Problem[] => [[wrongKind(expected, value)]];
 	return chosen<T>((value) => (isPlainObject(value) ? pick(value) : refuse(value)), rules);
@@ -48,7 +39,7 @@ function picked<T>(expected: string, pick: (value: Json) => Pick, rules?: Rules)
 const ruled = <S extends z.ZodTypeAny>(schema: S, rules: Rules) =>
 	picked<z.infer<S>>('an object', () => schema, rules);
 
-/** Every property name the specification defines, for "did you mean" hints on mistyped names. */
+/** For "did you mean" hints on mistyped names. */
 const PROPERTY_NAMES = new Set<string>();
 
 /** An object with exactly these properties (xAPI allows no others). */
@@ -80,7 +71,6 @@ function numberWhere(isAllowed: (value: number) => boolean, explain: (value: num
 /** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
 const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
 
-/** An object whose keys `keyProblem` checks, and whose values `valueProblem` checks. */
 function keyedObject(
 	expected: string,
 	keyProblem: (key: string) => string | undefined,
@@ -141,7 +131,6 @@ const agent = ruled(agentShape, (value): Problem[] => {
 	return [[`an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`]];
 });
 
-/** `schema` when "objectType" is absent or allowed, else what is wrong with it. */
 function byObjectType(value: Json, allowed: string[], schema: z.ZodTypeAny): Pick {
 	const objectType = value.objectType;
 	if (objectType === undefined || allowed.includes(objectType as string)) return schema;

@@ -14,7 +14,7 @@ const optionalText = z
 	.optional()
 	.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined));
 
-/** What the statement form holds, checked for shape; xAPI rules are the validator's job. */
+/** Shape only; xAPI rules are the validator's job. */
 export const statementFormSchema = z
 	.object({
 		actorName: requiredText,
@@ -78,10 +78,7 @@ export type StatementForm = z.infer<typeof statementFormSchema>;
 
 export const DEFAULT_LANGUAGE = 'en-US';
 
-/**
- * The statement the form describes, shaped as the platform records it. Empty optional fields
- * are left out. Returns the statement and, separately, a timestamp the form could not read.
- */
+/** Shaped as the platform records it; a timestamp the form could not read comes back apart. */
 export function buildStatement(
 	form: StatementForm,
 	timezone: string,

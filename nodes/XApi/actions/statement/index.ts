@@ -5,7 +5,6 @@ import * as getMany from './getMany.operation';
 import * as send from './send.operation';
 import * as voidStatement from './void.operation';
 
-/** The statement resource: each operation listed once, for the form, the subtitle and the router. */
 export const statement: Resource<LrsRun> = {
 	resource: 'statement',
 	label: 'Statement',

@@ -13,11 +13,7 @@ import { statementIdFor } from '../../transport/statementIds';
 import { sendStatements } from './sendStatements';
 import { IDEMPOTENCY_KEY_FIELD, statementFormFields } from './sendFields';
 
-/**
- * 50 statements per request cuts the requests 50-fold against one per item while keeping
- * bodies around 50–100 KB, far below the size limits record stores set, and a rejected batch
- * is narrowed down to its bad statements in at most six halvings.
- */
+/** 50-fold fewer requests, bodies far below stores' limits, a rejected batch narrowed in six halvings. */
 export const DEFAULT_BATCH_SIZE = 50;
 export const MAX_BATCH_SIZE = 500;
 
@@ -54,7 +50,6 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	...statementFormFields,
-	// The JSON mode's additional fields: only what is not part of the statement.
 	additionalFields([IDEMPOTENCY_KEY_FIELD], { displayOptions: { show: { inputMode: ['json'] } } }),
 	optionsCollection([
 		{
@@ -99,9 +94,8 @@ const idempotencyKeySchema = z
 
 export interface SendInput {
 	statement: StatementWithId;
-	/** As set in the options; unset, the record store's default applies (see execute). */
+	/** Unset: the record store's default applies (see execute). */
 	batchSize?: number;
-	/** The text naming the event, when the statement id is derived from it. */
 	idempotencyKey?: string;
 }
 
@@ -140,12 +134,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
 	};
 }
 
-/**
- * The statement (a copy: the input item is never changed) with the id derived from the
- * idempotency key. A statement that has an id
- * already (Statement ID, or `id` in the JSON) is refused: which of the two should win cannot
- * be guessed, and either choice would break the other's promise.
- */
+/** A copy; an id given as well is refused: which should win cannot be guessed. */
 function withDerivedId(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -175,8 +164,7 @@ export async function execute(
 	items: Array<PreparedItem<SendInput>>,
 	control: { stopAfterFailure: boolean },
 ): Promise<Map<number, ItemOutcome>> {
-	// One batch size for the run: statements of different items travel together. The push
-	// endpoint (a store that cannot be read) documents one statement per request, no arrays.
+	// One batch size per run; the push endpoint documents one statement per request, no arrays.
 	const batchSize = items[0]?.input.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
 	return await sendStatements(run, items, { batchSize, ...control });
 }

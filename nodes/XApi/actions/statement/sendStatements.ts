@@ -17,11 +17,7 @@ const CONTENT_NOTES = {
 		`The record store already holds a statement with id ${id}, derived from this idempotency key, and cannot be read to compare it with this one: if the event's values changed since it was first sent, the first version stays recorded.`,
 };
 
-/**
- * Delivers the items' statements and describes each item's result: the statement's id, the
- * statement sent, and whether the record store already had it (a repeat after a lost answer,
- * or an event sent again under its idempotency key, with the same or with other content).
- */
+/** The store may already have it: a repeat after a lost answer, or an event resent under its key. */
 export async function sendStatements(
 	run: LrsRun,
 	items: Array<PreparedItem<{ statement: StatementWithId; idempotencyKey?: string }>>,
