@@ -7,8 +7,6 @@ import { issueMessage, issuePath } from '../request/answer';
 
 export { issuePath };
 
-
-
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
 	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
@@ -16,11 +14,7 @@ export function describeIssue(issue: ZodIssue, prefix = ''): string {
 
 type FormLevel = ReadonlyArray<INodeProperties | INodePropertyCollection>;
 
-/**
- * A field's path in the words of the form: `prices.price[0].amount` becomes
- * "Prices → Amount (price 1)", `additionalFields.publishedAt` "Additional Fields → Published
- * At". Undefined where the path leaves the form (then the path itself is shown).
- */
+/** A field's path in the form's words ("Prices → Amount (price 1)"); undefined off the form. */
 export function formLabel(
 	form: readonly INodeProperties[],
 	path: ReadonlyArray<string | number>,
@@ -77,11 +71,7 @@ function findDeep(level: FormLevel, name: string): INodeProperties | undefined {
 	return undefined;
 }
 
-/**
- * Validates one item's input before anything is sent. The error names the item and each
- * offending field once, in the form's words when the operation's form is given, so a no-code
- * user can find the bad value.
- */
+/** Checked before sending; the error names the item and each bad field in the form's words. */
 export function parseItemInput<Output, Input = Output>(
 	node: INode,
 	itemIndex: number,
@@ -107,22 +97,17 @@ export function parseItemInput<Output, Input = Output>(
 	});
 }
 
-/**
- * Half of a UTF-16 surrogate pair standing alone, as left when an emoji is cut in two. UTF-8 has
- * no spelling for it: every one is sent as U+FFFD, so different ids or keys would become one.
- */
+/** A lone UTF-16 surrogate: UTF-8 sends every one as U+FFFD, so different ids would become one. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
 export const NOT_WELL_FORMED =
 	'holds half of a character (a lone UTF-16 surrogate, as left when an emoji is cut in two), which cannot be sent as it is: different values would reach the server as one';
 
-/** Whether a text (or each text of a list) is well-formed Unicode; nothing given is. */
 export function wellFormed(value: string | readonly string[] | undefined): boolean {
 	if (value === undefined) return true;
 	return typeof value === 'string' ? !LONE_SURROGATE.test(value) : value.every(wellFormed);
 }
 
-/** Where a JSON-like value holds a key or a text that is not well-formed Unicode, or undefined. */
 export function illFormedAt(
 	value: unknown,
 	path: Array<string | number> = [],
@@ -175,12 +160,7 @@ function isRealTime(value: string): boolean {
 const ISO_DATE_TIME =
 	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/**
- * A date as the API wants it (YYYY-MM-DD). n8n's date pickers give a local date-time without
- * an offset: its date is taken. A date-time with an offset or Z is taken only at midnight
- * (a date written as a timestamp); at any other time its date depends on the time zone meant,
- * so it is refused rather than guessed.
- */
+/** A date-time without offset, or at midnight, gives its date: else the zone decides the day. */
 export const flexibleDate = z
 	.string()
 	.trim()
@@ -197,11 +177,7 @@ export const flexibleDate = z
 	.transform((value) => ISO_DATE_TIME.exec(value)?.[1] ?? value)
 	.pipe(isoDate);
 
-/**
- * A date and time as the API wants it (YYYY-MM-DD HH:MM:SS, no time zone). A local ISO value
- * from a date picker is rewritten; one with an offset or Z is refused, since the API's format
- * cannot carry it and dropping it would move the time.
- */
+/** An offset is refused: the API's format cannot carry it, and dropping it would move the time. */
 export const flexibleDateTime = z
 	.string()
 	.trim()
@@ -220,11 +196,7 @@ export const flexibleDateTime = z
 	})
 	.pipe(isoDateTime);
 
-/**
- * A type's own messages, in the params both zod lines read: zod 3.25 its `errorMap`, zod 4 its
- * `error` (each ignores the other's). `missing` for an absent value, `wrongType` for a value of
- * another type; every other issue keeps its own message.
- */
+/** zod 3.25 reads `errorMap`, zod 4 `error` (each ignores the other's), so both are given. */
 export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
 	const pick = (absent: boolean) => (absent ? missing : wrongType);
 	return {
@@ -238,7 +210,6 @@ export function typeMessages(missing: string | undefined, wrongType: string | un
 	};
 }
 
-/** One message for every issue of a type (e.g. a value outside an enum), for both zod lines. */
 export function oneMessage(message: string) {
 	return { errorMap: () => ({ message }), error: () => message };
 }

@@ -1,39 +1,30 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { PagingLimits } from '../pacing/paging';
 import { DEFAULT_MAX_WALK_BYTES, DEFAULT_PAGING_LIMITS } from '../pacing/paging';
 import { listOfStrings, oneMessage, parseItemInput } from './input';
 
-/**
- * The output choice of operations whose records have many fields, as n8n's own nodes offer it
- * (a top-level `output` with `simple`, `raw` and `fields`, and a `fields` list shown for
- * `fields`): an AI agent using the node as a tool, or a builder, can ask for a few fields
- * instead of whole records. `raw` is the default (as a tool from version 1.1 on: `simple`).
- */
+/** n8n's usual output choice: an agent or a builder can ask for a few fields, not whole records. */
 export type OutputMode = 'raw' | 'simple' | 'fields';
 
 export interface OutputChoice {
 	mode: OutputMode;
-	/** The fields kept with `fields`, in the order chosen. */
 	fields: string[];
 }
 
 export interface OutputForm {
-	/** What one record is, plural: "courses", "statements". */
 	records: string;
-	/** The fields the simplified output has, as the help text names them. */
 	simplifiedFields: readonly string[];
-	/** The fields a builder can pick: the record's documented top-level fields. */
 	selectableFields: readonly string[];
 }
 
-/**
- * Where each default of Output applies. The tool variant (`@tool`) answers Simplified by default
- * from the node's version 1.1 on, since an agent reads every field it gets; version 1, the node
- * and tools saved before keep Raw, so no saved workflow changes its output. (On a host whose
- * display rules lack `@tool`, only the first applies.)
- */
+/** Tools default to Simplified from version 1.1 on (an agent reads every field); older keep Raw. */
 const OUTPUT_DEFAULTS: Array<{ default: OutputMode; displayOptions: IDisplayOptions }> = [
 	{ default: 'raw', displayOptions: { hide: { '@tool': [true] } } },
 	{ default: 'raw', displayOptions: { show: { '@tool': [true], '@version': [1] } } },
@@ -89,7 +80,6 @@ function outputProperty(form: OutputForm): INodeProperties {
 	};
 }
 
-/** Zod shape of the choice as `readOutputChoice` reads it; checks the fields against the form's list. */
 export function outputChoiceSchema(form: OutputForm) {
 	const known = new Set(form.selectableFields);
 	return z
@@ -126,8 +116,6 @@ export function outputChoiceSchema(form: OutputForm) {
 		);
 }
 
-/** The raw parameter values to validate with `outputChoiceSchema` (Fields only read for `fields`). */
-/** An item's output choice, read with n8n's own parameter reading and checked by `schema` (an `outputChoiceSchema`). */
 export function readOutputChoice(
 	fns: IExecuteFunctions,
 	itemIndex: number,
@@ -136,10 +124,16 @@ export function readOutputChoice(
 ): OutputChoice {
 	const output = fns.getNodeParameter('output', itemIndex, 'raw');
 	const fields = output === 'fields' ? fns.getNodeParameter('fields', itemIndex, []) : [];
-	return parseItemInput(fns.getNode(), itemIndex, schema, { output, fields }, 'Invalid input', form);
+	return parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		schema,
+		{ output, fields },
+		'Invalid input',
+		form,
+	);
 }
 
-/** One record in the chosen shape. */
 export function shapeRecord(
 	record: IDataObject,
 	choice: OutputChoice,
@@ -156,14 +150,12 @@ export function shapeRecord(
 	return record;
 }
 
-/** `record` without the keys whose value is undefined (a simplified record lists what it has). */
 export function definedOnly(record: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
 	return out;
 }
 
-/** The Return All / Limit pair every "Get Many" operation shows. */
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -183,7 +175,6 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
-/** Options that bound a Return All walk (`PagingLimits`); `what` names the items ("courses"). */
 export function pagingCeilingProperties(what: string): INodeProperties[] {
 	return [
 		{
@@ -218,7 +209,6 @@ export function pagingCeilingProperties(what: string): INodeProperties[] {
 
 const ceiling = z.number().int('must be a whole number').positive('must be at least 1').optional();
 
-/** The zod shape of those options. */
 export const pagingCeilingShape = { maxPages: ceiling, maxItems: ceiling, maxMegabytes: ceiling };
 
 const MEGABYTE = 1024 * 1024;

@@ -4,12 +4,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemOutcome, PreparedItem, Run } from './operation';
 
-/**
- * What becomes of items: output paired with its input, the error item of Continue On Fail, and
- * the messages that say which items failed and how far a stopped run got.
- */
-
-/** Output items for one input item, each paired with it. */
 export function pairedItems(
 	data: IDataObject | IDataObject[],
 	itemIndex: number,
@@ -18,14 +12,7 @@ export function pairedItems(
 	return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 
-/**
- * The item Continue On Fail emits. n8n 2.x sends an item down a node's error output ("Continue
- * (using error output)") only when its json holds nothing but `error`, `message` and `details`,
- * so everything else the error names (description, HTTP code, transaction id, …) goes in
- * `details`. n8n 1.x routes only `{error}` or `{error, message}`: there the error output gets
- * `message` (the description) instead of `details`. (Setting `item.error` would route it on
- * both, but n8n then replaces the json with the message alone.)
- */
+/** n8n 2.x routes only {error, message, details} to the error output, 1.x only {error, message}. */
 export function errorItem(error: unknown, itemIndex: number, node: INode): INodeExecutionData {
 	const nodeError =
 		error instanceof NodeApiError || error instanceof NodeOperationError
@@ -46,23 +33,18 @@ export function errorItem(error: unknown, itemIndex: number, node: INode): INode
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/**
- * Whether the host's engine routes `{error, details}` to the error output: n8n 2.x, whose
- * n8n-workflow (the host's, at run time) is the first to export `checkNodesApiVersion`.
- */
+/** n8n 2.x: the first whose n8n-workflow (the host's) exports `checkNodesApiVersion`. */
 const ROUTES_ERROR_DETAILS =
 	typeof (workflow as Record<string, unknown>).checkNodesApiVersion === 'function';
 
 type Described = Error & { description?: string | null };
 
-/** Adds a paragraph to an n8n error's description (shown under its message). */
 export function appendDescription(error: unknown, text: string): void {
 	if (!error || typeof error !== 'object') return;
 	const e = error as Described;
 	e.description = e.description ? `${e.description}\n\n${text}` : text;
 }
 
-/** Throws the first item error, its description listing the other invalid items. */
 export function assertAllValid(prepared: ReadonlyArray<{ error: unknown } | object>): void {
 	const invalid = prepared.flatMap((entry) =>
 		'error' in entry ? [(entry as { error: unknown }).error as Described] : [],
@@ -83,7 +65,7 @@ export function assertAllValid(prepared: ReadonlyArray<{ error: unknown } | obje
 export const CONTINUE_ON_FAIL_HINT =
 	'Turn on "Continue On Fail" (Settings → On Error) to process every item and get an error item for each failing one.';
 
-/** Says how far the run got, so a stopped run is never a silent half batch. */
+/** A stopped run is never a silent half batch. */
 export function withProgress(error: unknown, completed: number, total: number): unknown {
 	if (total <= 1) return error;
 	appendDescription(
@@ -93,7 +75,6 @@ export function withProgress(error: unknown, completed: number, total: number): 
 	return error;
 }
 
-/** Without Continue On Fail: throws unless every item sent was done, naming the failed and the unsent. */
 export function assertAllDone(
 	run: Run,
 	sent: Array<PreparedItem<unknown>>,
@@ -136,7 +117,6 @@ export function assertAllDone(
 	throw run.mask(first);
 }
 
-/** `[1, 2, 3, 7]` → `1–3, 7`. */
 function ranges(indexes: number[]): string {
 	const parts: string[] = [];
 	let start = indexes[0];

@@ -14,11 +14,6 @@ import type {
 import { findOperation } from './operation';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
 
-/**
- * The item runner: the only loop over a node's items. It owns pairing, Continue On Fail,
- * cancellation and masking; item operations run through one bounded pool.
- */
-
 type Prepared = { input: unknown } | { error: unknown };
 
 function prepareItem(
@@ -33,14 +28,7 @@ function prepareItem(
 	}
 }
 
-/**
- * The only place that loops over items, for both nodes. Without Continue On Fail every item is
- * validated before the first request, so one bad item cannot leave half a run sent; with it,
- * an item operation validates each item just before sending it (an invalid one becomes an error
- * item either way). Item operations run concurrently up to the node's concurrency; batch
- * operations get every valid item at once. Output keeps the input order, every output item is
- * paired with its input, a cancelled execution starts nothing more, and every error is masked.
- */
+/** The only loop over items; without Continue On Fail all are checked before anything is sent. */
 export async function route<R extends Run>(
 	fns: IExecuteFunctions,
 	routing: NodeRouting<R>,
@@ -84,10 +72,7 @@ export async function route<R extends Run>(
 	return [results.flatMap((result) => result ?? [])];
 }
 
-/**
- * A batch operation's outcomes as output. Without Continue On Fail every deliverable item is
- * still delivered, and then the node fails naming the items that were not.
- */
+/** Without Continue On Fail every deliverable item is delivered, then the node names the rest. */
 async function runBatch<R extends Run>(
 	run: R,
 	operation: BatchOperation<R, unknown>,
@@ -118,7 +103,6 @@ async function runBatch<R extends Run>(
 	});
 }
 
-/** The operation a node's resource and operation parameters name (the same for every item). */
 function resolveOperation<R extends Run>(
 	fns: IExecuteFunctions,
 	resources: ReadonlyArray<Resource<R>>,
@@ -135,13 +119,7 @@ function resolveOperation<R extends Run>(
 	return operation;
 }
 
-/**
- * Runs `task` over `items` with at most `limit` holding a place at once; results keep the
- * input order. If a task throws, no new task starts, the ones started finish, and the first
- * error is rethrown: nothing is left running in the background. Once `signal` aborts (the
- * execution was cancelled) no new task starts either; the slots of items never started stay
- * undefined.
- */
+/** On a failure or an abort no task starts and the started ones finish: none runs on unseen. */
 export async function mapWithConcurrency<T, R>(
 	items: readonly T[],
 	limit: number,
@@ -151,7 +129,6 @@ export async function mapWithConcurrency<T, R>(
 	const results = new Array<R | undefined>(items.length);
 	let failure: { error: unknown } | undefined;
 	let free = Math.max(1, limit);
-	// Resolves the one waiter for a free place (the loop below waits for one at a time).
 	let wake: (() => void) | undefined;
 	const giveBack = () => {
 		free++;

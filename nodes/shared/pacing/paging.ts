@@ -1,41 +1,23 @@
-/**
- * Bounds for walking a server's pages: a server that ignores the offset, repeats a page,
- * sends an endless chain of links or claims a huge total must end the walk with a clear
- * error, never loop, never emit an item twice, and never grow memory without limit.
- */
+/** A server that ignores offsets, repeats pages or never ends still ends the walk with an error. */
 export interface PagingLimits {
 	maxPages: number;
 	maxItems: number;
-	/**
-	 * Memory one walk may take, all pages together: each page's body as received and its parsed
-	 * JSON (DEFAULT_MAX_WALK_BYTES if not given).
-	 */
 	maxBytes?: number;
 }
 
 export const DEFAULT_PAGING_LIMITS: PagingLimits = { maxPages: 1_000, maxItems: 50_000 };
 
-/**
- * Memory one walk takes at most: 256 MB, which an n8n instance can afford once. A page counts
- * its body as received (garbage once parsed, but held until the heap is next collected) and
- * its parsed JSON (kept while a Return All collects it): 50,000 courses of 1 KB count about
- * 113 MB, 50,000 statements of 2 KB about 250 MB, so only a walk of large items stops here.
- */
+/** Affordable once: 50,000 courses of 1 KB take about 113 MB, 50,000 statements of 2 KB 250 MB. */
 export const DEFAULT_MAX_WALK_BYTES = 256 * 1024 * 1024;
 
-/**
- * Items without an id cannot be told apart: a repeated one cannot be left out, and a page of
- * them cannot be recognised as a page already read. One walk passes at most this many.
- */
+/** Items without an id cannot be told apart, so a repeated one cannot be left out. */
 export const MAX_ITEMS_WITHOUT_ID = 1_000;
 
-/** Bytes as megabytes for a message: "256 MB", "0.5 MB". */
 export function megabytes(bytes: number): string {
 	const mb = bytes / 1024 / 1024;
 	return `${Number.isInteger(mb) ? mb : Number(mb.toPrecision(3))} MB`;
 }
 
-/** Thrown when a walk cannot go on; its message says why, in words. */
 export class PagingError extends Error {
 	constructor(
 		message: string,
@@ -62,10 +44,6 @@ export class PageGuard {
 		private readonly limits: PagingLimits = DEFAULT_PAGING_LIMITS,
 	) {}
 
-	/**
-	 * Counts the memory one page's answer takes (body and parsed JSON) against the walk's
-	 * budget, before its items are used: past the budget the walk stops.
-	 */
 	read(bytes: number): void {
 		this.bytes += bytes;
 		const budget = this.limits.maxBytes ?? DEFAULT_MAX_WALK_BYTES;
@@ -77,11 +55,7 @@ export class PageGuard {
 		}
 	}
 
-	/**
-	 * Takes the ids of one page's items and says which are new: an id already seen, on an
-	 * earlier page or earlier on this one, is not. A page of nothing but items already seen means
-	 * the server did not advance; past the ceilings the walk stops.
-	 */
+	/** Which ids are new; a page of only ids already seen means the server did not advance. */
 	admit(ids: ReadonlyArray<string | undefined>): boolean[] {
 		this.pages++;
 		if (this.pages > this.limits.maxPages) {
@@ -121,7 +95,6 @@ export class PageGuard {
 	}
 }
 
-/** Where a walk must not go twice (a `more` link already followed). */
 export class LinkGuard {
 	private readonly followed = new Set<string>();
 

@@ -2,19 +2,12 @@ import { sleep } from 'n8n-workflow';
 
 import type { Clock, Deadline } from './deadline';
 
-/**
- * Every wait of the package: a pause that ends on cancellation, a promise raced against a
- * signal, one signal for several, and polling until a job is done. All read the deadline's
- * clock, so a test's fake clock reaches every one of them.
- */
+// Every wait reads the deadline's clock, so a test's fake clock reaches all of them.
 
 /** Longest single timer: a cancelled wait leaves at most this much of a timer behind. */
 const SLEEP_STEP_MS = 1_000;
 
-/**
- * Waits `ms`, or less if the signal aborts first. Resolves true when the whole time passed.
- * Sleeps in steps so that a cancelled run leaves no long timer behind it.
- */
+/** True when the whole time passed, false once the signal aborts. */
 export async function pause(
 	ms: number,
 	signal?: AbortSignal,
@@ -29,7 +22,6 @@ export async function pause(
 	}
 }
 
-/** `promise`, or earlier once the signal aborts; no listener stays behind. */
 export async function untilAborted<T>(
 	promise: Promise<T>,
 	signal?: AbortSignal,
@@ -48,7 +40,6 @@ export async function untilAborted<T>(
 	}
 }
 
-/** One signal that aborts when any of the given ones does; `dispose` detaches it. */
 export function anySignal(signals: Array<AbortSignal | undefined>): {
 	signal: AbortSignal;
 	dispose: () => void;
@@ -70,16 +61,11 @@ export function anySignal(signals: Array<AbortSignal | undefined>): {
 }
 
 export interface PollOptions {
-	/** Ends the polling: no check starts, and no wait lasts, past it. */
 	deadline: Deadline;
-	/**
-	 * No check before this long after the start (asked again while waiting, so a later answer
-	 * postpones checks not yet made). At most half the deadline's budget, leaving room to check.
-	 */
+	/** Asked again while waiting (a later answer postpones checks); at most half the budget. */
 	notBeforeMs?: () => number;
-	/** First wait between checks. */
 	intervalMs: number;
-	/** Each wait is this many times the previous one, so checks grow logarithmically with time. */
+	/** Each wait this many times the last, so checks grow logarithmically with time. */
 	factor?: number;
 	maxIntervalMs?: number;
 }
@@ -90,13 +76,8 @@ export interface PollOutcome<T> {
 	polls: number;
 }
 
-/** Longest single wait before the earliest check is asked again. */
 const NOT_BEFORE_STEP_MS = 1_000;
 
-/**
- * Checks until `check` says done or the deadline passes; never sleeps past the deadline, and
- * stops waiting as soon as the execution is cancelled.
- */
 export async function pollUntil<T>(
 	check: () => Promise<{ done: boolean; value: T }>,
 	{ deadline, notBeforeMs, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,

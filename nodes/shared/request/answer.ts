@@ -1,5 +1,3 @@
-/** Reading and judging what a server answered, without believing it. */
-
 import type { z, ZodTypeAny } from 'zod';
 
 import { HttpProblem, messageFromBody } from './failure';
@@ -10,11 +8,7 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Of an error answer only this much is read: enough for any message, never a flood. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/**
- * Deepest nesting of arrays and objects an answer may have. No documented answer comes near it
- * (a statement nests about 10 levels); far deeper JSON (thousands of levels) would pass into
- * the output and then break n8n's saving of the execution, whose serialisation recurses.
- */
+/** Far deeper JSON would reach the output and break n8n's recursive saving of the execution. */
 export const MAX_JSON_DEPTH = 100;
 
 interface Readable {
@@ -33,17 +27,11 @@ function isReadable(value: unknown): value is Readable {
 
 export interface BodyText {
 	text: string;
-	/** More was sent than `limit`; the rest was not read. */
 	truncated: boolean;
-	/** The bytes read (at most `limit`). */
 	bytes: number;
 }
 
-/**
- * Reads an answer body (a stream, or whatever the request layer already made of it) up to
- * `limit` bytes. A stream is destroyed past the limit or when the signal aborts, so a huge or
- * endless answer costs at most `limit` bytes of memory and no more time than the deadline.
- */
+/** A stream is destroyed past `limit` or on abort: an endless answer costs at most `limit`. */
 export async function readBody(
 	data: unknown,
 	limit: number,
@@ -91,13 +79,11 @@ export async function readBody(
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b|^text\/json\b/i;
 
-/** The start of an answer, for a message: one line, at most `length` characters. */
 export function excerpt(text: string, length = 200): string {
 	const line = text.replace(/\s+/g, ' ').trim();
 	return line.length > length ? `${line.slice(0, length)}…` : line;
 }
 
-/** "unexpected answer (HTTP 200, text/html): <!doctype …" */
 export function unexpectedAnswer(
 	status: number,
 	contentType: string,
@@ -113,19 +99,14 @@ export function unexpectedAnswer(
 	);
 }
 
-/** A UTF-8 byte-order mark, as decoding leaves it at the start of the text. */
 const BYTE_ORDER_MARK = 0xfeff;
 
-/** The text without a leading byte-order mark, which some servers put before their JSON. */
+/** Some servers put a byte-order mark before their JSON. */
 export function withoutByteOrderMark(text: string): string {
 	return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }
 
-/**
- * How deeply JSON text nests arrays and objects, read from the text without parsing it (one
- * pass, no recursion, strings skipped whole), so that any depth costs no stack. Counting stops
- * once it passes `limit`. Brackets are not checked for balance: JSON.parse does that.
- */
+/** Read without parsing, so any depth costs no stack; JSON.parse checks the balance. */
 export function nestingDepth(text: string, limit = Infinity): number {
 	let depth = 0;
 	let deepest = 0;
@@ -147,7 +128,6 @@ export function nestingDepth(text: string, limit = Infinity): number {
 	return deepest;
 }
 
-/** Where the string opened at `open` ends (its closing quote), or -1 if it never does. */
 function closingQuote(text: string, open: number): number {
 	let at = open;
 	for (;;) {
@@ -162,12 +142,7 @@ function closingQuote(text: string, open: number): number {
 /** A character past Latin-1: V8 then keeps the whole string at two bytes a character. */
 const TWO_BYTE_CHARACTER = /[\u0100-\uffff]/;
 
-/**
- * About the heap a parsed JSON value holds in V8 (64-bit): a string 16 bytes and its characters,
- * a number that is not a small integer 16, an object 24 and an array 32, and 8 a property or
- * entry (keys are shared between objects, so not counted). Within 15 % of the measured heap for
- * pages of courses and of statements.
- */
+/** V8's heap for a parsed value, within 15 % of that measured for course and statement pages. */
 export function heapBytesOf(value: unknown): number {
 	if (typeof value === 'string') {
 		return 16 + (TWO_BYTE_CHARACTER.test(value) ? 2 : 1) * value.length;
@@ -186,12 +161,6 @@ export function heapBytesOf(value: unknown): number {
 	return 24 + bytes;
 }
 
-/**
- * The JSON an answer carries. Anything that is not JSON (an HTML login page, plain text, an
- * empty body) is an unexpected answer, and so is JSON nested deeper than MAX_JSON_DEPTH. A
- * byte-order mark before the JSON is skipped. `undefined` only when `allowEmpty` and the body is
- * empty.
- */
 export function jsonOf(
 	status: number,
 	contentType: string,
@@ -220,10 +189,6 @@ export function jsonOf(
 	}
 }
 
-/**
- * An error body as something to show: its JSON if it is JSON (a byte-order mark skipped), else
- * its text. JSON nested deeper than MAX_JSON_DEPTH stays text.
- */
 export function errorBodyOf(text: string): unknown {
 	if (!text.trim()) return undefined;
 	const json = withoutByteOrderMark(text);
@@ -235,10 +200,7 @@ export function errorBodyOf(text: string): unknown {
 	}
 }
 
-/**
- * The answer's body if it has the documented shape; otherwise an unexpected-answer problem
- * naming what is missing, so that nonsense is never reported as success.
- */
+/** Nonsense is never reported as success: a body off its documented shape is unexpected. */
 export function documentedAnswer<S extends ZodTypeAny>(
 	answer: { status: number; contentType: string; body: unknown },
 	schema: S,
@@ -256,7 +218,6 @@ export function documentedAnswer<S extends ZodTypeAny>(
 	);
 }
 
-/** `additionalFields.prices[1].amount` from a zod issue path. */
 export function issuePath(path: ReadonlyArray<string | number>): string {
 	return path.reduce<string>(
 		(acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
@@ -276,11 +237,7 @@ const TYPE_WORDS: Record<string, string> = {
 /** zod's own wording (3.25: "Required", "Expected …"; 4: "Invalid input: …", "Invalid option: …"). */
 const ZOD_DEFAULT = /^(Required$|Expected |Invalid input|Invalid option|Invalid enum value)/;
 
-/**
- * An issue's message in the package's words, the same under zod 3.25 and zod 4: messages the
- * schemas set are kept; zod's defaults for a missing value, a wrong type or a value outside a
- * list are replaced ("is required", "must be a number", "must be one of INR, USD").
- */
+/** zod's default messages, 3.25 and 4, in the package's words; messages the schemas set stay. */
 export function issueMessage(issue: {
 	code: string;
 	message: string;
@@ -292,8 +249,7 @@ export function issueMessage(issue: {
 }): string {
 	if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
 	if (issue.code === 'invalid_type') {
-		const missing =
-			issue.received === 'undefined' || /received undefined$/.test(issue.message);
+		const missing = issue.received === 'undefined' || /received undefined$/.test(issue.message);
 		if (missing) return 'is required';
 		const expected = TYPE_WORDS[String(issue.expected)] ?? String(issue.expected);
 		return `must be ${expected}`;
@@ -303,11 +259,6 @@ export function issueMessage(issue: {
 	return issue.message;
 }
 
-/**
- * The API's own message in a failed answer whose body is a JSON object (`message`,
- * `error_description`, `error` or `detail`, at most 300 characters), or '' when it gives none.
- * The body is read up to the error cap; an unreadable one gives ''.
- */
 export async function errorAnswerMessage(problem: HttpProblem): Promise<string> {
 	const { text } = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({
 		text: '',

@@ -23,46 +23,33 @@ import { HttpProblem, fromRequestError, lowerCased } from './failure';
 import type { RetryPolicy } from './retry';
 import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
 
-/** Action nodes, the polling trigger and the editor's list searches send requests. */
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-/** Same-origin redirects followed per call at most. */
 const MAX_REDIRECTS = 5;
 
 export interface ApiCall {
 	credentialType: string;
 	method: IHttpRequestMethods;
-	/** Absolute URL. */
 	url: string;
 	qs?: IDataObject;
 	body?: unknown;
 	headers?: IDataObject;
-	/**
-	 * The origin (scheme, host, port) the credentials belong to. Requests, and so the
-	 * credentials, go nowhere else: a redirect to another origin is refused.
-	 */
+	/** Requests, and so the credentials, go only to this origin: a redirect elsewhere is refused. */
 	origin: string;
-	/** Longest wait for one answer, headers and body. */
 	requestTimeoutMs: number;
-	/** Bounds the whole call: attempts, throttle slots, backoff. */
 	deadline: Deadline;
 	retry: RetryPolicy;
 	throttle?: RequestThrottle;
-	/** Whether an empty successful answer is acceptable (else it is an unexpected answer). */
 	allowEmpty?: boolean;
-	/** True once the run has stopped at another item: nothing more may be sent. */
 	stopped?: () => boolean;
 }
 
 export interface ApiAnswer {
 	status: number;
 	contentType: string;
-	/** The parsed JSON (undefined only for an allowed empty answer). */
 	body: unknown;
 	attempts: number;
-	/** The memory the answer takes, in bytes: its body as received and its parsed JSON. */
 	bytes: number;
-	/** The answer's headers, lower-case names. */
 	headers: Record<string, unknown>;
 }
 
@@ -71,21 +58,13 @@ interface RawAnswer extends BodyText {
 	headers: Record<string, unknown>;
 }
 
-/** What one attempt leads to. */
 type Next =
 	| { to: 'done'; answer: ApiAnswer }
 	| { to: 'redirect'; url: string }
 	| { to: 'retry'; waitMs: number; throttled: boolean }
 	| { to: 'fail'; problem: HttpProblem };
 
-/**
- * One API call through n8n's request helper (so proxies, credentials and token refresh work
- * as n8n users expect), with what n8n does not do for us: a deadline on every answer, no
- * automatic redirects (the credentials would follow them), bounded answer bodies, JSON
- * required, and retries as the call's safety allows. Throws HttpProblem.
- *
- * The loop ends: every pass is one attempt or one redirect, and `Tries` bounds both.
- */
+/** n8n's helper plus deadlines, no redirects, bounded JSON, safe retries; `Tries` ends the loop. */
 export async function callApi(context: RequestingFunctions, call: ApiCall): Promise<ApiAnswer> {
 	const tries = new Tries({ ...RETRY_DEFAULTS, ...call.retry });
 	let url = call.url;
@@ -105,7 +84,6 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	}
 }
 
-/** How often each kind of failure may be tried again, and what the last attempt ran into. */
 class Tries {
 	sent = 0;
 
@@ -118,7 +96,6 @@ class Tries {
 
 	constructor(private readonly policy: Required<RetryPolicy>) {}
 
-	/** Counts one more of `kind`; true while that kind may still be tried again. */
 	another(kind: 'failed' | 'throttled' | 'unauthorized'): boolean {
 		const limit = {
 			failed: this.policy.safeToRepeat ? this.policy.maxAttempts : 0,
@@ -141,7 +118,6 @@ class Tries {
 	}
 }
 
-/** Waits for the call's turn: refused once cancelled, past the deadline, or stopped. */
 async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
 	const stopped = stopReason(call.deadline, tries);
 	if (stopped) throw stopped;
@@ -156,7 +132,6 @@ async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
 	}
 }
 
-/** Sends once and judges the answer. */
 async function attempt(
 	context: RequestingFunctions,
 	call: ApiCall,
@@ -184,7 +159,6 @@ async function attempt(
 	return judge(call, url, raw, tries);
 }
 
-/** What an answer means for the call: done, a redirect to follow, a retry, or a failure. */
 function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	const contentType = String(raw.headers['content-type'] ?? '');
 	const { status } = raw;
@@ -240,14 +214,8 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 }
 
 /**
- * Sends one request and reads its answer (any status) within the attempt's time.
- *
- * n8n's `httpRequestWithAuthentication` replaces a request's `abortSignal` with what the
- * calling context's `getExecutionCancelSignal` returns. So the request is made with a context
- * whose signal is this attempt's: the attempt's time limit, and the execution's cancellation
- * only where the call's deadline carries it. A write whose deadline does not (Sync Catalog's,
- * once sent) is not cut off by a cancelled execution, so its answer and transaction are never
- * lost. Nothing else of n8n's context is changed.
+ * n8n's helper replaces `abortSignal` with the context's `getExecutionCancelSignal`, so the scoped
+ * context gives this attempt's: a write whose deadline carries no cancel is never cut off.
  */
 async function sendOnce(
 	context: RequestingFunctions,
@@ -304,7 +272,6 @@ async function sendOnce(
 	}
 }
 
-/** A request that got no answer: cancelled, out of time, or the network's fault. */
 function reclassified(
 	problem: HttpProblem,
 	timer: AbortSignal,
@@ -318,16 +285,11 @@ function reclassified(
 			networkCode: 'ETIMEDOUT',
 		});
 	}
-	// A network failure keeps its words; anything else (e.g. the credential could not get a
-	// token) keeps its own.
+	// Anything else (e.g. the credential could not get a token) keeps its own words.
 	return problem;
 }
 
-/**
- * Where a redirect may be followed: only within the call's origin (with the method kept only
- * where HTTP keeps it), at most MAX_REDIRECTS times. Anything else is refused, naming the
- * target, so that the credentials never travel to another host.
- */
+/** Only within the call's origin, so that the credentials never travel to another host. */
 function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: number): string {
 	const location = String(raw.headers.location ?? '').trim();
 	const contentType = String(raw.headers['content-type'] ?? '');
@@ -377,7 +339,6 @@ function retryAfterTooLong(last: HttpProblem, askedMs: number, retryAt: string):
 	);
 }
 
-/** Why the call may not go on: the run was cancelled, or its deadline passed. */
 function stopReason(
 	deadline: Deadline,
 	tries: Tries,
@@ -398,7 +359,6 @@ function stopReason(
 	return undefined;
 }
 
-/** Backoff that never sleeps past the deadline and ends on cancellation. */
 async function backoff(deadline: Deadline, ms: number): Promise<void> {
 	await pause(Math.min(ms, deadline.remainingMs()), deadline.cancelSignal);
 }

@@ -8,7 +8,6 @@ import { isHeaderSafe, originOf } from './origin';
 import type { Redactor } from './redact';
 import { waitAfterThrottle } from './retry';
 
-/** One OAuth2 client-credentials token endpoint, as an API documents it. */
 export interface TokenEndpoint {
 	url: string;
 	clientId: string;
@@ -16,22 +15,17 @@ export interface TokenEndpoint {
 	scope?: string;
 	/** The LMS API takes the secret in the query string; the xAPI push endpoint in a form body. */
 	secretIn: 'query' | 'form';
-	/** Who answers, in messages: "the platform", "the record store". */
 	from: string;
-	/** Statuses that mean the credentials were refused, and what the user should check then. */
 	refused: { statuses: number[]; check: string };
-	/** Attempts in all when the endpoint answers 429, each after its Retry-After (`waitAfterThrottle`). */
 	attempts: number;
 	/** Told each 429's wait, so that the client's other requests hold back too. */
 	throttled?: (waitMs: number) => void;
 	timeoutMs: number;
-	/** Masks the secret, and every token issued for the client, in any message. */
 	redactor: Redactor;
 	/** Told every token the endpoint issues, before it is checked: a refused token is still live. */
 	issued?: (token: string) => void;
 }
 
-/** The documented fields of a token request: the grant, the scope if any, the client's id and secret. */
 export function tokenRequestFields(endpoint: {
 	clientId: string;
 	clientSecret: string;
@@ -45,7 +39,7 @@ export function tokenRequestFields(endpoint: {
 	};
 }
 
-/** The form body of a token request as an n8n expression over fields given as expressions (a credential's Test). */
+/** For a credential's Test, whose fields are expressions. */
 export function tokenFormExpression(expressions: {
 	clientId: string;
 	clientSecret: string;
@@ -59,22 +53,19 @@ export function tokenFormExpression(expressions: {
 	return Object.entries(fields)
 		.map(([name, value], i) => {
 			const field = `${i ? '&' : ''}${name}=`;
-			return name === 'grant_type' ? `"${field}${value}"` : `"${field}" + encodeURIComponent(${value})`;
+			return name === 'grant_type'
+				? `"${field}${value}"`
+				: `"${field}" + encodeURIComponent(${value})`;
 		})
 		.join(' + ');
 }
 
-/**
- * POSTs for a token. No redirect is followed (the request carries the secret), a 429 is
- * waited out, the answer is checked without ever being quoted (it holds the token), and every
- * failure is rebuilt from its status and the service's message only, masked.
- */
+/** Follows no redirect (it carries the secret) and never quotes the answer (it holds the token). */
 export async function requestClientToken(
 	context: IHttpRequestHelper,
 	endpoint: TokenEndpoint,
 ): Promise<{ token: string; expiresInSec?: number }> {
-	// Built from masked words only: preAuthentication has no node to attach an n8n error to; n8n
-	// wraps it for the request that needed the token, keeping it as the cause (its declared cause read there).
+	// Masked words only: n8n wraps this error for the request that needed the token, as its cause.
 	const fail = (words: string, failure?: DeclaredFailure) =>
 		withFailure(new Error(endpoint.redactor.text(words)), failure);
 	const couldNot = (words: string, failure?: DeclaredFailure) =>
@@ -153,10 +144,6 @@ export async function requestClientToken(
 	return token;
 }
 
-/**
- * The token from a successful answer, or what is wrong with it, named by field only: the
- * answer is never quoted, since it holds (or may hold) the token.
- */
 export function tokenFromAnswer(
 	status: number,
 	contentType: string,

@@ -2,11 +2,7 @@ import { createHash } from 'crypto';
 
 import { Redactor } from './redact';
 
-/**
- * What outlives an execution besides the throttle (`pacing/clients.ts`), under the same client
- * key: the client's tokens and every secret and token issued in this process for it, so that
- * all of them are masked wherever they show up.
- */
+/** Per client key for the process, so every secret and token issued for it is masked anywhere. */
 interface ClientSecrets {
 	/** Tokens by a hash of the secret they were issued for: a changed secret never reuses one. */
 	readonly tokens: Map<string, CachedToken>;
@@ -28,10 +24,7 @@ const MAX_REMEMBERED_TOKENS = 1_000;
 // Refresh a little before the advertised expiry so a token never dies mid-request.
 const EXPIRY_MARGIN_MS = 30_000;
 
-/**
- * The one key of a client, normalised: the id as the token request sends it (outer spaces
- * dropped), so tokens, masks and throttle all belong to the same entry however it was typed.
- */
+/** The id as the token request sends it (trimmed): tokens, masks and throttle share one entry. */
 export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
@@ -45,15 +38,11 @@ function stateOf(key: string): ClientSecrets {
 	return state;
 }
 
-/** A short fingerprint of the values a token was issued for. */
 export function fingerprint(...parts: string[]): string {
 	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
 
-/**
- * One token fetch in flight per client and secret, its result shared with everyone who asks
- * meanwhile (n8n calls preAuthentication from every request that finds the token empty).
- */
+/** One fetch per client and secret: n8n calls preAuthentication from each request with no token. */
 export async function sharedToken(
 	key: string,
 	clientSecret: string,
@@ -84,7 +73,6 @@ export async function sharedToken(
 	return (await pending).token;
 }
 
-/** Adds a value to the client's masks (a token issued for it, a secret it was used with). */
 export function rememberSecret(key: string, value: string): void {
 	const state = stateOf(key);
 	if (state.issuedTokens++ >= MAX_REMEMBERED_TOKENS) {
@@ -94,19 +82,13 @@ export function rememberSecret(key: string, value: string): void {
 	state.redactor.add(value);
 }
 
-/** Everything to mask for this client: every secret and token seen for it in this process. */
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
 	return stateOf(key)
 		.redactor.copy()
 		.add(...current);
 }
 
-/**
- * The client's own live masks, with the given values (the credential's secret and stored token)
- * added: for masking every output item, so it is not copied and its pattern is built once,
- * again only when a new token is issued.
- */
+/** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
 export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
 	return stateOf(key).redactor.add(...current);
 }
-

@@ -4,13 +4,6 @@ import { NodeApiError } from 'n8n-workflow';
 import type { Redactor } from './redact';
 import { parseRetryAfter } from './retry';
 
-/**
- * A call's one failure type. n8n's request helper throws its own errors; `fromRequestError`
- * reads them once into an HttpProblem, the call adds what it learns (attempts, deadline), and
- * `apiError` turns it into the NodeApiError the user sees. Nothing else in between.
- */
-
-/** What went wrong with a request, in terms a message can be built from. */
 export type ProblemKind =
 	| 'status'
 	| 'network'
@@ -26,29 +19,20 @@ export type ProblemKind =
 export interface ProblemDetails {
 	status?: number;
 	contentType?: string;
-	/** The answer's headers (lower-case names), when there was an answer. */
 	headers?: Record<string, unknown>;
-	/**
-	 * The answer's body: parsed JSON where it was JSON, else its (capped) text; as n8n left it
-	 * (possibly an unread stream) until the call has read it.
-	 */
+	/** As n8n left it (maybe an unread stream) until the call has read it. */
 	body?: unknown;
 	networkCode?: string;
-	/** Where a refused redirect pointed. */
 	target?: string;
-	/** When the platform asked to be retried (Retry-After beyond what the node waits). */
 	retryAt?: string;
-	/** Requests sent for this call, retries included. */
 	attempts?: number;
 	/** An earlier attempt of this call may have been carried out (it got no answer, or a 5xx). */
 	repeated?: boolean;
-	/** For a deadline: what the last attempt ran into. */
 	last?: HttpProblem;
-	/** The cause an inner error already declared (a token request the credential made). */
 	failure?: DeclaredFailure;
 }
 
-/** A request that did not give a usable answer. Its message is plain words, not yet masked. */
+/** Its message is plain words, not yet masked. */
 export class HttpProblem extends Error {
 	constructor(
 		readonly kind: ProblemKind,
@@ -79,10 +63,7 @@ const NETWORK_WORDS: Record<string, string> = {
 	ERR_CANCELED: 'the request was aborted',
 };
 
-/**
- * Plain words for a network error code. Messages carry these rather than the codes because
- * n8n replaces any message that contains a code with its own generic sentence.
- */
+/** n8n replaces any message that contains an error code with its own generic sentence. */
 export function networkWords(code: string): string {
 	return NETWORK_WORDS[code] ?? 'a network error';
 }
@@ -105,12 +86,7 @@ interface ErrorLike {
 	context?: { data?: unknown };
 }
 
-/**
- * Reads what n8n's request helper threw, whichever layer (axios, n8n 1.x or 2.x) wrapped it: a
- * `status` problem carrying the answer (headers and body as n8n left them), a `network` one
- * with its code, or a `failed` one with the error's own words (e.g. a credential that could not
- * get a token).
- */
+/** Any wrapping (axios, n8n 1.x or 2.x) read into a `status`, `network` or `failed` problem. */
 export function fromRequestError(error: unknown): HttpProblem {
 	const chain: ErrorLike[] = [];
 	let current = error as ErrorLike | undefined;
@@ -149,11 +125,7 @@ export function lowerCased(headers: Record<string, unknown> | undefined): Record
 	return out;
 }
 
-/**
- * The NodeApiError for a failed call, carrying only what the user needs: what was asked, what
- * went wrong, the API's own message and a capped, masked body. The original error (whose
- * request options hold the Authorization header and URLs) is deliberately not kept.
- */
+/** The original error is not kept: its request options hold the Authorization header and URLs. */
 export function apiError(
 	node: INode,
 	error: unknown,
@@ -211,7 +183,6 @@ function isStream(value: unknown): boolean {
 	return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
 }
 
-/** The API's own message in an answer body: its text, or the first of its message fields. */
 export function messageFromBody(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
 	if (!body || typeof body !== 'object' || isStream(body)) return undefined;
@@ -222,12 +193,7 @@ export function messageFromBody(body: unknown): string | undefined {
 	return undefined;
 }
 
-/**
- * Why an operation failed, as n8n 2.x reads it from an error's `failure` (n8n-workflow's
- * `Failure`; its poll back-off follows the cause chain): a timed cause waits at least the time
- * declared, an actionable one backs off the most. Restated here, not imported: n8n 1.x has no
- * such type, and there the field is extra data.
- */
+/** n8n 2.x's `Failure`, restated: n8n 1.x has no such type, and there the field is extra data. */
 export type DeclaredFailure =
 	| {
 			cause: 'rate-limited' | 'quota-exhausted' | 'temporarily-unavailable';
@@ -236,14 +202,7 @@ export type DeclaredFailure =
 	  }
 	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
 
-/**
- * The one place that decides a failure's cause. A 429 not waited out is `rate-limited` with the
- * wait asked for; a 5xx, network failure or timeout that retries did not overcome is
- * `temporarily-unavailable`; a 401 or 403 that a new token did not cure is `credential-invalid`;
- * a 404 on a request naming no record of the item's (a collection of the API, so the base URL
- * or endpoint points at nothing) is `configuration-invalid`. Anything else, input errors
- * included, declares nothing.
- */
+/** The one place deciding a cause; a 404 naming no record of the item's means a wrong base URL. */
 export function declaredFailure(
 	problem: HttpProblem,
 	{ namesRecord = false, now = Date.now() }: { namesRecord?: boolean; now?: number } = {},
@@ -270,11 +229,6 @@ export function declaredFailure(
 	return undefined;
 }
 
-/**
- * The cause of a failed token request: a refusal of the client credentials (400, 401, 403) is
- * `credential-invalid`, a token endpoint that is not there (404) `configuration-invalid`, no
- * answer in time `temporarily-unavailable`, the rest as any call.
- */
 export function tokenRequestFailure(
 	error: unknown,
 	timedOut: boolean,
@@ -288,7 +242,6 @@ export function tokenRequestFailure(
 	return declaredFailure(problem);
 }
 
-/** Puts the declared cause on an error (as plain data, readable on both n8n majors). */
 export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
 	if (failure) Object.assign(error, { failure });
 	return error;

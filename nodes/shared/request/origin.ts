@@ -1,6 +1,5 @@
 import type { IAuthenticateRuleResponseCode, IHttpRequestOptions } from 'n8n-workflow';
 
-/** The scheme, host and port of an http(s) address; undefined for anything else. */
 export function originOf(address: unknown): string | undefined {
 	try {
 		const url = new URL(String(address ?? '').trim());
@@ -10,18 +9,7 @@ export function originOf(address: unknown): string | undefined {
 	}
 }
 
-/**
- * The request with `authorization` as its Authorization header when it goes to `origin`, and
- * with no Authorization header at all otherwise: credentials never travel to another host.
- *
- * This is what every consumer of the credentials gets (the nodes, the credential Test, n8n's
- * HTTP Request node), so it must also hold when n8n's request helper follows a redirect:
- * - `sendCredentialsOnCrossOriginRedirect: false` asks n8n not to copy credentials onto a
- *   redirect to another origin (n8n versions that know the option);
- * - the header is spelled `authorization`: older n8n versions copy only a header named exactly
- *   `Authorization` onto every redirect, while the redirect follower itself drops
- *   `authorization`, in any case, when the host changes.
- */
+/** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
 export function authorizedFor(
 	requestOptions: IHttpRequestOptions,
 	origin: string | undefined,
@@ -45,13 +33,9 @@ export function authorizedFor(
 	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
 }
 
-/** The answers that send a client elsewhere. */
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
-/**
- * A credential Test follows no redirect (`disableFollowRedirect` on its request): these rules
- * say why it failed, naming the field to correct.
- */
+/** A credential Test follows no redirect: these rules name the field to correct. */
 export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[] {
 	return REDIRECT_STATUSES.map((status) => ({
 		type: 'responseCode' as const,
@@ -62,11 +46,7 @@ export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[
 	}));
 }
 
-/**
- * Whether a value travels unchanged as an HTTP header value: visible ASCII only (and spaces,
- * where `spaces`). n8n's HTTP layer silently strips or alters anything else (line breaks, NUL,
- * `€`), so the server would see another value than the one configured or issued.
- */
+/** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
 export function isHeaderSafe(value: string, { spaces }: { spaces: boolean }): boolean {
 	return (spaces ? /^[\x20-\x7E]*$/ : /^[\x21-\x7E]*$/).test(value);
 }

@@ -11,11 +11,7 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/**
- * Every spelling in which a secret can show up in a URL, a header or a body: plain,
- * percent-encoded as a URL, a query string (RFC 3986) and a form body spell it (they differ on
- * `! ~ ' ( ) *`; a form writes a space as `+`), escaped in JSON, and base64.
- */
+/** Plain, URL-, query- (RFC 3986) and form-encoded, JSON-escaped and base64 spellings. */
 function spellingsOf(secret: string): string[] {
 	const forms = new Set<string>();
 	const add = (value: string) => {
@@ -45,11 +41,7 @@ function spellingsOf(secret: string): string[] {
 	return [...forms];
 }
 
-/**
- * Masks secrets in anything that may be shown: the values it was given (in plain, URL-, query-
- * and form-encoded, JSON and base64 spellings, any letter case, with or without an auth
- * scheme), sensitive query parameters, and any `Bearer`/`Basic` credential.
- */
+/** Also masks sensitive query parameters and any `Bearer`/`Basic` credential. */
 export class Redactor {
 	private readonly secrets = new Set<string>();
 
@@ -73,7 +65,6 @@ export class Redactor {
 		return this;
 	}
 
-	/** A redactor with the same secrets, to add more to without touching this one. */
 	copy(): Redactor {
 		return new Redactor(this.secrets);
 	}
@@ -91,7 +82,6 @@ export class Redactor {
 		return out;
 	}
 
-	/** Deep copy of a JSON-like value with every string masked and secret-named keys hidden. */
 	value<T>(value: T, depth = 0): T {
 		if (typeof value === 'string') return this.text(value) as T;
 		if (depth > 8 || value === null || typeof value !== 'object') return value;
@@ -103,12 +93,7 @@ export class Redactor {
 		return out as T;
 	}
 
-	/**
-	 * An output item with every known secret masked in its strings. Unlike `value`, nothing
-	 * else changes: output is the user's data, so keys, structure and text that merely looks
-	 * sensitive stay as they are. Returns the same value when it holds no secret (the usual
-	 * case: one test per string, no copy), otherwise a copy of only the parts that changed.
-	 */
+	/** Output is the user's data: only known secrets are masked; unchanged parts are not copied. */
 	output<T>(value: T): T {
 		const pattern = this.secretPattern();
 		if (!pattern) return value;
@@ -116,10 +101,6 @@ export class Redactor {
 		return maskStrings(value, this.probe, pattern, 0);
 	}
 
-	/**
-	 * Masks an error in place: message, description, stack, the messages n8n keeps, its
-	 * context and its cause chain. Returns the same error.
-	 */
 	error<E>(error: E): E {
 		let current: unknown = error;
 		for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
@@ -167,12 +148,10 @@ function maskStrings<T>(value: T, probe: RegExp, pattern: RegExp, depth: number)
 	return (copy ?? value) as T;
 }
 
-/** Masks one text with the given secrets (see Redactor). */
 export function redactText(text: string, secrets: readonly unknown[] = []): string {
 	return new Redactor(secrets).text(text);
 }
 
-/** Masks a JSON-like value with the given secrets (see Redactor). */
 export function redactValue<T>(value: T, secrets: readonly unknown[] = []): T {
 	return new Redactor(secrets).value(value);
 }

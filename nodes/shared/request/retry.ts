@@ -1,15 +1,10 @@
-/** How a call may be repeated. */
 export interface RetryPolicy {
 	/** Whether sending the request twice has the same effect as sending it once. */
 	safeToRepeat: boolean;
-	/** Attempts in all for 5xx, network failures and timeouts (only when safe to repeat). */
 	maxAttempts?: number;
 	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
 	maxThrottledAttempts?: number;
-	/**
-	 * Attempts in all for 401 answers. n8n already fetches a new token and repeats once; a token
-	 * revoked again meanwhile is worth a few more tries, and a 401 means nothing was processed.
-	 */
+	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
 	maxUnauthorizedAttempts?: number;
 	baseDelayMs?: number;
 	maxDelayMs?: number;
@@ -23,11 +18,7 @@ export const RETRY_DEFAULTS = {
 	maxDelayMs: 30_000,
 };
 
-/**
- * Retry-After values are obeyed within this range: shorter ones (zero, negative, a past date)
- * wait the minimum; longer ones fail the item, saying when the service asks to be retried,
- * rather than pause every execution that shares the client.
- */
+/** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
 export const RETRY_AFTER_MIN_MS = 1_000;
 export const RETRY_AFTER_MAX_MS = 120_000;
 
@@ -39,7 +30,6 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 
 export type ThrottleWait = { waitMs: number } | { tooLongMs: number; retryAt: string };
 
-/** How long to wait after a 429: its Retry-After within the range above, else backoff. */
 export function waitAfterThrottle(
 	retryAfterHeader: unknown,
 	throttledCount: number,
@@ -62,10 +52,7 @@ export function waitAfterThrottle(
 	return { waitMs: Math.max(RETRY_AFTER_MIN_MS, asked) };
 }
 
-/**
- * Retry-After is either delta-seconds or an HTTP date. Negative numbers and past dates come
- * back as 0; what is neither comes back undefined.
- */
+/** Delta-seconds or an HTTP date; negative numbers and past dates give 0. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const text = String(Array.isArray(value) ? value[0] : value).trim();
@@ -75,7 +62,6 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** One answer may take the credential's Request Timeout, or its default when it has none. */
 export function requestTimeoutMs(
 	credentials: { requestTimeout?: unknown },
 	defaultSec: number,

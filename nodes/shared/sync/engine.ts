@@ -5,12 +5,6 @@ import { mapWithConcurrency } from '../items/router';
 import type { Memory } from './memory';
 import { OURS_UNCONFIRMED, REMOVAL_PENDING, REMOVED } from './memory';
 
-/**
- * One sync engine under every sync: the whole plan before anything is sent, the share guard,
- * the dry run, writes through the pool, memory changed only by what was confirmed. A contract
- * says what an entry is and how it is read, compared and written; this file knows no API.
- */
-
 export interface SyncRow<V> {
 	itemIndex: number;
 	/** Read even from an invalid row where possible: a row that names an entry keeps it. */
@@ -42,23 +36,17 @@ export interface Sent {
 }
 
 export interface SyncWords {
-	/** "Sync Catalog" */
 	title: string;
-	/** "External ID" */
 	idName: string;
 	one: string;
 	many: string;
 	created: string;
 	updated: string;
 	removed: string;
-	/** "archive" */
 	remove: string;
-	/** "Max Archive Share" */
 	guardOption: string;
 	guardAdvice: string;
-	/** Said on every updated item: what the node assumes of a repeated write. */
 	updateNote?: string;
-	/** Said whenever a run removes (or a dry run would remove) something. */
 	removeNote?: string;
 }
 
@@ -72,7 +60,6 @@ export interface SyncContract<V, L> {
 	/** The current state; a contract without one decides from memory alone. */
 	read?(): Promise<Reading<L>>;
 	compare(values: V, listed: L | undefined, remembered: string | undefined, full: boolean): Change;
-	/** What a row that this node removed before becomes when it comes back. */
 	returning(id: string, values: V, itemIndex: number): Change;
 	fingerprint(values: V): string;
 	echo(id: string, listed: L | undefined): IDataObject;
@@ -88,11 +75,8 @@ export interface SyncContract<V, L> {
 		place: PoolPlace,
 		onAccepted: (transactionId: string) => void,
 	): Promise<Sent>;
-	/** The state of a removal's transaction accepted on an earlier run. */
 	settle(transactionId: string): Promise<'success' | 'failed' | 'initiated'>;
-	/** Removed entries stay remembered as removed (courses), or are forgotten (assignments). */
 	keepsRemoved: boolean;
-	/** A new write not yet confirmed: remember it as ours, or remember nothing. */
 	claimsUnconfirmed: boolean;
 	refusal(message: string, itemIndex: number, description: string): Error;
 }
@@ -100,7 +84,6 @@ export interface SyncContract<V, L> {
 export interface SyncSettings {
 	skipUnchanged: boolean;
 	removeMissing: boolean;
-	/** Percent of the entries the guard measures against. */
 	maxRemoveShare: number;
 	dryRun: boolean;
 }
@@ -113,9 +96,7 @@ type Decision<V> =
 export interface SyncPlan<V, L> {
 	rows: Array<Decision<V>>;
 	remove: Array<Existing<L>>;
-	/** Entries this node removed before (not counted by the guard). */
 	removedBefore: number;
-	/** What the guard measures against. */
 	size: number;
 	notes: string[];
 }
@@ -140,10 +121,7 @@ function listBy<T>(items: Iterable<T>, keyOf: (item: T) => string | undefined) {
 	return map;
 }
 
-/**
- * Decides every row and every missing entry. Rows that fail validation, duplicates and
- * look-alikes still count as present: what they name is never removed.
- */
+/** Failed, repeated and look-alike rows still count as present: what they name is never removed. */
 export function planSync<V, L>(
 	contract: SyncContract<V, L>,
 	rows: ReadonlyArray<SyncRow<V>>,
@@ -260,7 +238,6 @@ export function guardRemovals(
 export interface SyncControl {
 	run: Run;
 	concurrency: number;
-	/** Without Continue On Fail: the first failure stops every write not yet sent. */
 	stopAfterFailure: boolean;
 	progress?: (done: number, total: number) => void;
 }
@@ -271,11 +248,7 @@ export interface SyncResult {
 	notes: string[];
 }
 
-/**
- * Runs a sync: pending removals settled, the state read, the plan made and guarded, then only
- * the writes it needs. Memory changes as writes are confirmed and is saved even when the run
- * stops midway; a dry run saves nothing.
- */
+/** Memory changes only as writes are confirmed, and is saved even when the run stops midway. */
 export async function runSync<V, L>(
 	contract: SyncContract<V, L>,
 	rows: ReadonlyArray<SyncRow<V>>,
@@ -356,7 +329,6 @@ function unchangedOutput<V, L>(contract: SyncContract<V, L>, decision: Decision<
 	return { action: 'unchanged', ...contract.echo(id, listed as L | undefined) };
 }
 
-/** Removal outputs go after the last row that has one, as one more output item each. */
 function attachRemovals(outcomes: Map<number, ItemOutcome>, removals: IDataObject[]): void {
 	if (removals.length === 0) return;
 	const carrier = [...outcomes.entries()]
@@ -518,11 +490,7 @@ async function write<V, L>(
 	return { outcomes, counts, notes: [] };
 }
 
-/**
- * Removals accepted on an earlier run but not confirmed: each transaction is read once. Done:
- * removed. Failed or unreadable: forgotten, so it is removed again if still missing. Running:
- * left pending.
- */
+/** Failed or unreadable removals are forgotten, so an entry still missing is removed again. */
 async function settleRemovals<V, L>(
 	contract: SyncContract<V, L>,
 	entries: Map<string, string>,
@@ -549,7 +517,6 @@ export interface SyncReport {
 	addExecutionHints?(...hints: Array<{ message: string; location: 'outputPane' }>): void;
 }
 
-/** Runs a sync with its progress in the editor and its counts and notes as hints. */
 export async function runSyncReported<V, L>(
 	fns: SyncReport,
 	contract: SyncContract<V, L>,

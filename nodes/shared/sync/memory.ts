@@ -1,12 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * What a sync remembers between executions, per node and per client (`scope`), in the
- * workflow's static data. An entry is `key → value`: a contract's fingerprint, or one of the
- * marks below. A key `group\u0000member` is stored grouped (`{ group: "m value|m value" }`
- * with members numbered in a table), so a roster of many pairs per learner stays small.
- * Anything of another shape (edited by hand, an older version) is dropped, never trusted.
- */
+/** Static data per node and client; members grouped so rosters stay small; bad shapes dropped. */
 export const REMOVED = '!';
 export const REMOVAL_PENDING = '?';
 export const OURS_UNCONFIRMED = '*';
@@ -17,9 +11,7 @@ const VALUE = /^[\w!?*\-.:]{1,80}$/;
 
 export interface Memory {
 	entries: Map<string, string>;
-	/** How many stored entries were malformed and dropped. */
 	dropped: number;
-	/** Writes the entries back into the static data. */
 	save(): void;
 }
 
