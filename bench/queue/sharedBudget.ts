@@ -14,7 +14,7 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import { Deadline } from '../../nodes/shared/pacing/deadline';
+import { Deadline } from '../../nodes/shared/pacing/time';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
 import { waitAfterThrottle } from '../../nodes/shared/request/retry';
 import { Throttle as ServiceThrottle } from '../../sandbox/throttle';

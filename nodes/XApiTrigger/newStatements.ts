@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { Deadline } from '../shared/pacing/deadline';
+import type { Deadline } from '../shared/pacing/time';
 import { excerpt } from '../shared/request/answer';
 import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage } from '../XApi/transport/statements';

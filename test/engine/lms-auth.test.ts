@@ -13,6 +13,7 @@ import {
 	isolateNetwork,
 } from '../helpers/lms';
 import { runNode } from '../helpers/workflows';
+import { RequestThrottle } from '../../nodes/shared/pacing/throttle';
 
 const upsert = (externalId: string) => ({
 	resource: 'course',
@@ -157,10 +158,15 @@ test('a token request refused with 429 (another process spending the budget) is 
 		.post('/api/developer/v2/courses.json')
 		.reply(202, accepted('tx-5'));
 
+	const heldBack = jest.spyOn(RequestThrottle.prototype, 'throttled');
+
 	const started = Date.now();
 	const run = await runNode({ parameters: upsert('c-5'), credentials });
 
 	expect(run.error).toBeUndefined();
 	expect(refused.isDone() && token.isDone() && api.isDone()).toBe(true);
 	expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+	// The client's throttle was held back for the Retry-After, so other requests wait too.
+	expect(heldBack).toHaveBeenCalledWith(1_000);
+	heldBack.mockRestore();
 });

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Deadline } from '../../shared/pacing/deadline';
+import type { Deadline } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { postWrite } from './transactions';
 

@@ -4,7 +4,11 @@ import type { z, ZodTypeAny } from 'zod';
 
 import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
 import { requestTimeoutMs } from '../../shared/request/retry';
-import { clientRedactor, liveClientRedactor } from '../../shared/request/clientSecrets';
+import {
+	clientRedactor,
+	liveClientRedactor,
+	setClientHoldBack,
+} from '../../shared/request/clientSecrets';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
 import { apiError, withFailure } from '../../shared/request/failure';
 import type { RequestingFunctions } from '../../shared/request/call';
@@ -13,7 +17,7 @@ import { originOf } from '../../shared/request/origin';
 import type { Redactor } from '../../shared/request/redact';
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
-import type { Deadline } from '../../shared/pacing/deadline';
+import type { Deadline } from '../../shared/pacing/time';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { concurrencyFor } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
@@ -90,6 +94,7 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const key = lmsClientKey(credentials);
 	const outputMasks = liveClientRedactor(key, credentials.clientSecret, credentials.accessToken);
 	const shared = clientThrottle(key, credentialId, asked);
+	setClientHoldBack(key, (waitMs) => shared.throttle.throttled(waitMs));
 	if (shared.requestsPerMinute < asked && 'addExecutionHints' in fns) {
 		fns.addExecutionHints({
 			message: `Requests per Minute: another credential with client ID "${credentials.clientId}" asks for ${shared.requestsPerMinute}, so this one is paced at ${shared.requestsPerMinute} too (the lower rate wins: they share the platform's budget)`,

@@ -7,10 +7,10 @@ import type {
 import {
 	clientRedactor,
 	fingerprint,
+	holdClientBack,
 	rememberSecret,
 	sharedToken,
 } from '../../shared/request/clientSecrets';
-import { clientThrottled } from '../../shared/pacing/clients';
 import { requestClientToken } from '../../shared/request/clientCredentials';
 import { requestTimeoutMs } from '../../shared/request/retry';
 import { authorizedFor, originOf } from '../../shared/request/origin';
@@ -58,7 +58,7 @@ export async function issueAccessToken(
 				refused: { statuses: [401], check: 'the client ID and secret' },
 				// Another process may be spending the client's budget: a 429 holds the client back and is tried again.
 				attempts: 12,
-				throttled: (waitMs) => clientThrottled(key, waitMs),
+				throttled: (waitMs) => holdClientBack(key, waitMs),
 				timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 				redactor: clientRedactor(key, values.clientSecret),
 				issued: (token) => rememberSecret(key, token),

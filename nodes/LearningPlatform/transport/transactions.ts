@@ -4,8 +4,7 @@ import { z } from 'zod';
 
 import { HttpProblem, apiError } from '../../shared/request/failure';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
-import { Deadline } from '../../shared/pacing/deadline';
-import { pollUntil } from '../../shared/pacing/waiting';
+import { Deadline, pollUntil } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';
 

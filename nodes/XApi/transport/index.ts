@@ -12,7 +12,7 @@ import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
-import { Deadline } from '../../shared/pacing/deadline';
+import { Deadline } from '../../shared/pacing/time';
 import { clientThrottle } from '../../shared/pacing/clients';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { Deadline } from '../../shared/pacing/deadline';
+import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import {
 	DEFAULT_PAGING_LIMITS,

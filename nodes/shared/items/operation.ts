@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { Deadline } from '../pacing/deadline';
+import { Deadline } from '../pacing/time';
 import type { RequestingFunctions } from '../request/call';
 import type { Redactor } from '../request/redact';
 

@@ -44,7 +44,3 @@ export function clientThrottle(
 export function clientCompletion(key: string): CompletionEstimate {
 	return stateOf(key).completion;
 }
-
-export function clientThrottled(key: string, waitMs: number): void {
-	stateOf(key).throttle.throttled(waitMs);
-}

@@ -1,5 +1,4 @@
-import type { Clock, Deadline } from './deadline';
-import { pause } from './waiting';
+import { pause, type Clock, type Deadline } from './time';
 
 export type SlotRefusal = 'cancelled' | 'deadline';
 

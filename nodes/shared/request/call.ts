@@ -7,9 +7,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import type { Deadline } from '../pacing/deadline';
 import type { RequestThrottle } from '../pacing/throttle';
-import { anySignal, pause } from '../pacing/waiting';
+import { anySignal, pause, type Deadline } from '../pacing/time';
 import type { BodyText } from './answer';
 import {
 	MAX_ANSWER_BYTES,

@@ -9,6 +9,8 @@ interface ClientSecrets {
 	readonly inFlight: Map<string, Promise<CachedToken>>;
 	readonly redactor: Redactor;
 	issuedTokens: number;
+	/** The client's throttle, set by the transport: a token request's 429 holds it back. */
+	holdBack?: (waitMs: number) => void;
 }
 
 interface CachedToken {
@@ -27,6 +29,14 @@ const EXPIRY_MARGIN_MS = 30_000;
 /** The id as the token request sends it (trimmed): tokens, masks and throttle share one entry. */
 export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
+}
+
+export function setClientHoldBack(key: string, holdBack: (waitMs: number) => void): void {
+	stateOf(key).holdBack = holdBack;
+}
+
+export function holdClientBack(key: string, waitMs: number): void {
+	stateOf(key).holdBack?.(waitMs);
 }
 
 function stateOf(key: string): ClientSecrets {

@@ -1,7 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { Readable } from 'node:stream';
 
-import { Deadline } from '../../../nodes/shared/pacing/deadline';
+import { Deadline } from '../../../nodes/shared/pacing/time';
 import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/request/call';
 import { callApi } from '../../../nodes/shared/request/call';
 import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/request/retry';

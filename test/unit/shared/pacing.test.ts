@@ -1,7 +1,6 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { CompletionEstimate } from '../../../nodes/shared/pacing/completion';
-import { Deadline } from '../../../nodes/shared/pacing/deadline';
-import { pollUntil } from '../../../nodes/shared/pacing/waiting';
+import { Deadline, pollUntil } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { waitAfterThrottle } from '../../../nodes/shared/request/retry';
 import {

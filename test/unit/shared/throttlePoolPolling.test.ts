@@ -1,8 +1,6 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { clientThrottle } from '../../../nodes/shared/pacing/clients';
-import { Deadline } from '../../../nodes/shared/pacing/deadline';
-import { pause } from '../../../nodes/shared/pacing/waiting';
-import { pollUntil } from '../../../nodes/shared/pacing/waiting';
+import { Deadline, pause, pollUntil } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
 

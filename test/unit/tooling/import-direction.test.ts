@@ -100,7 +100,7 @@ describe('imports under nodes/ run one way', () => {
 			),
 		).toMatch(/transport and what it uses/);
 		expect(wrongWay(at('XApi/validation/index.ts'), at('XApi/XApi.node.ts'))).toBeDefined();
-		expect(wrongWay(at('shared/items/router.ts'), at('shared/pacing/waiting.ts'))).toBeUndefined();
+		expect(wrongWay(at('shared/items/router.ts'), at('shared/pacing/time.ts'))).toBeUndefined();
 		expect(
 			wrongWay(at('XApi/actions/statement/send.operation.ts'), at('XApi/transport/index.ts')),
 		).toBeUndefined();
