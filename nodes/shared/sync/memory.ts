@@ -62,8 +62,8 @@ export function openMemory(store: MemoryStore, slot: string, scope: string): Mem
 		dropped,
 		save() {
 			scopes[scope] = encode(entries);
-			// Set through n8n's proxy again: a run of the same workflow that started meanwhile can
-			// clear the changed mark, and then n8n would not save this run's memory.
+			// Set through n8n's proxy again, so the data is marked changed at the end: in n8n 2.40.7 a
+			// run overlapped by a newer run of its workflow lost the mark, and its memory was not saved.
 			data[slot] = scopes;
 		},
 	};
