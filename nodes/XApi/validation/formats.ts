@@ -1,7 +1,59 @@
-/** Text formats of xAPI 1.0.3 (xAPI-Data 4.x and the formats named in 2.4), as zod schemas. */
+/** Text formats of xAPI 1.0.3 (xAPI-Data 4.x and the formats named in 2.4), and the words of their messages. */
 import { z } from 'zod';
 
-import { quote, wrongKind } from './describe';
+export const quote = (text: string) =>
+	JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+	if (typeof value === 'string') return value === '' ? 'empty text' : `the text ${quote(value)}`;
+	if (typeof value === 'number') return `the number ${value}`;
+	if (typeof value === 'boolean') return `the value ${value}`;
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Null, missing and quoted values get their own wording, for people who do not write code. */
+export function wrongKind(expected: string, value: unknown): string {
+	if (value === undefined) return `is required but missing; expected ${expected}`;
+	if (value === null) return `must not be null: remove the property or give it ${expected}`;
+	const message = `must be ${expected}, but is ${describeValue(value)}`;
+	if (
+		expected === 'a number' &&
+		typeof value === 'string' &&
+		/^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)
+	) {
+		return `${message} (write the number without quotes)`;
+	}
+	if (expected === 'true or false' && (value === 'true' || value === 'false')) {
+		return `${message} (write ${value} without quotes)`;
+	}
+	return message;
+}
+
+export function caseHint(value: unknown, allowed: readonly string[]): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const lower = value.toLowerCase();
+	return allowed.find((candidate) => candidate.toLowerCase() === lower && candidate !== value);
+}
+
+export function listOf(values: readonly string[], conjunction: 'or' | 'and' = 'or'): string {
+	const quoted = values.map((value) => `"${value}"`);
+	if (quoted.length <= 1) return quoted.join('');
+	return `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted[quoted.length - 1]}`;
+}
+
+/** Allowed values are case sensitive (xAPI-Data 2.2.s4.b1.b6). */
+export function notAllowed(value: unknown, allowed: readonly string[]): string {
+	if (value === undefined) return `is required and must be ${listOf(allowed)}`;
+	if (typeof value !== 'string') return wrongKind(`text (${listOf(allowed)})`, value);
+	const hint = caseHint(value, allowed);
+	if (hint) return `${quote(value)} is not allowed: values are case sensitive, write "${hint}"`;
+	return `must be ${listOf(allowed)}, but is ${quote(value)}`;
+}
 
 /** The same words for every issue zod raises itself: zod 3.25 reads `errorMap`, zod 4 `error`. */
 export function says(message: (value: unknown) => string) {
@@ -13,7 +65,9 @@ export function says(message: (value: unknown) => string) {
 
 export const wrong = (expected: string) => says((value) => wrongKind(expected, value));
 
-export function text(expected: string, explain?: (value: string) => string | undefined) {
+type Check = (value: string) => string | undefined;
+
+export function text(expected: string, explain?: Check) {
 	const schema = z.string(wrong(expected));
 	if (!explain) return schema;
 	return schema.superRefine((value, context) => {
@@ -22,31 +76,26 @@ export function text(expected: string, explain?: (value: string) => string | und
 	});
 }
 
-function formatted(
-	expected: string,
-	what: string,
-	problem: (value: string) => string | undefined,
-	bracketed = false,
-) {
+/** `"value" is not <what>: reason`, or `(reason)` when bracketed. */
+function formatted(expected: string, what: string, problem: Check, bracketed = false) {
 	return text(expected, (value) => {
 		const reason = problem(value);
 		return reason && `${quote(value)} is not ${what}${bracketed ? ` (${reason})` : `: ${reason}`}`;
 	});
 }
 
-const unless = (pattern: RegExp, reason: string) => (value: string) =>
-	pattern.test(value) ? undefined : reason;
+const unless =
+	(pattern: RegExp, reason: string): Check =>
+	(value) =>
+		pattern.test(value) ? undefined : reason;
 
 // RFC 3987: a scheme, then a non-empty rest without characters IRIs never contain unescaped.
-const IRI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:./;
-const IRI_FORBIDDEN = /[\s<>"{}|\\^`\p{Cc}]|%(?![0-9A-Fa-f]{2})/u;
-// An IRL must say where to find the resource: scheme://host...
-const IRL_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/;
-
 export function iriProblem(value: string): string | undefined {
 	if (value === '') return 'it is empty';
-	if (!IRI_SCHEME.test(value)) return 'it must start with a scheme such as "http://" or "urn:"';
-	if (IRI_FORBIDDEN.test(value)) {
+	if (!/^[A-Za-z][A-Za-z0-9+.-]*:./.test(value)) {
+		return 'it must start with a scheme such as "http://" or "urn:"';
+	}
+	if (/[\s<>"{}|\\^`\p{Cc}]|%(?![0-9A-Fa-f]{2})/u.test(value)) {
 		return 'it contains spaces or characters such as < > " { } | \\ ^ that must be percent-encoded';
 	}
 	return undefined;
@@ -55,21 +104,23 @@ export function iriProblem(value: string): string | undefined {
 export const IRI_EXAMPLE = '"http://example.com/xapi/activities/course-1"';
 export const iri = formatted(`an IRI (an identifier such as ${IRI_EXAMPLE})`, 'an IRI', iriProblem);
 
-const LOCATOR = 'expected a locator such as "https://example.com/page"';
-export const irl = formatted(
+/** An IRL says where to find the resource (scheme://host…); a URI is an IRI in ASCII. */
+const narrowedIri = (expected: string, what: string, pattern: RegExp, reason: string) =>
+	formatted(expected, what, (value) => iriProblem(value) ?? unless(pattern, reason)(value));
+
+export const irl = narrowedIri(
 	'a web address (IRL) such as "https://example.com/page"',
 	'a web address (IRL)',
-	(value) => iriProblem(value) ?? unless(IRL_AUTHORITY, LOCATOR)(value),
+	/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/,
+	'expected a locator such as "https://example.com/page"',
 );
 
-/** A URI is an IRI restricted to ASCII characters. */
-const NON_ASCII = 'it contains characters outside ASCII that must be percent-encoded';
-export const uri = formatted(
+export const uri = narrowedIri(
 	'a URI such as "https://openid.example.com/learner"',
 	'a URI',
-	(value) => iriProblem(value) ?? unless(/^[\x20-\x7e]*$/, NON_ASCII)(value),
+	/^[\x20-\x7e]*$/,
+	'it contains characters outside ASCII that must be percent-encoded',
 );
-
 // "mailto:" followed by exactly one address: local part, "@", domain (or an address literal).
 const ATOM = "[A-Za-z0-9!#$%&'*+/=_~\\u0080-\\uFFFF-]+";
 const LABEL =

@@ -2,9 +2,18 @@
 // schemas report every problem at once, the same under zod 3.25 and zod 4.
 import { z } from 'zod';
 
-import { caseHint, isPlainObject, listOf, notAllowed, quote, wrongKind } from './describe';
 import * as format from './formats';
-import { says, text, wrong } from './formats';
+import {
+	caseHint,
+	isPlainObject,
+	listOf,
+	notAllowed,
+	quote,
+	says,
+	text,
+	wrong,
+	wrongKind,
+} from './formats';
 
 type Problem = [message: string, ...path: Array<string | number>];
 type Json = Record<string, unknown>;
@@ -105,9 +114,16 @@ const extensions = keyedObject(
 
 const IDENTIFIERS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
 const identifiersUsed = (value: Json) => IDENTIFIERS.filter((key) => value[key] !== undefined);
-const tooMany = (kind: string, used: string[]): Problem[] => [
-	[`${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`],
-];
+
+/** Agents and identified Groups have exactly one inverse functional identifier (xAPI-Data 2.4.2). */
+function oneIdentifier(kind: string, value: Json, whenNone: () => Problem[]): Problem[] {
+	const used = identifiersUsed(value);
+	if (used.length === 0) return whenNone();
+	if (used.length === 1) return [];
+	return [
+		[`${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`],
+	];
+}
 
 const accountShape = shape({ homePage: format.irl, name: anyText });
 const identifierShape = {
@@ -123,13 +139,11 @@ const agentShape = shape({
 });
 type Agent = z.infer<typeof agentShape>;
 
-/** An Agent has exactly one inverse functional identifier (xAPI-Data 2.4.2.1). */
-const agent = ruled(agentShape, (value): Problem[] => {
-	const used = identifiersUsed(value);
-	if (used.length === 1) return [];
-	if (used.length > 1) return tooMany('an Agent', used);
-	return [[`an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`]];
-});
+const agent = ruled(agentShape, (value) =>
+	oneIdentifier('an Agent', value, () => [
+		[`an Agent must be identified by one of ${listOf(IDENTIFIERS)}, but has none`],
+	]),
+);
 
 function byObjectType(value: Json, allowed: string[], schema: z.ZodTypeAny): Pick {
 	const objectType = value.objectType;
@@ -151,16 +165,15 @@ const groupShape = shape({
 });
 type Group = z.infer<typeof groupShape>;
 
-/** Anonymous Groups list members; identified Groups have exactly one identifier (xAPI-Data 2.4.2.2). */
-const group = ruled(groupShape, (value): Problem[] => {
-	const used = identifiersUsed(value);
-	if (used.length > 1) return tooMany('a Group', used);
-	if (used.length === 1) return [];
-	const anonymous = `an anonymous Group (a Group without ${listOf(IDENTIFIERS)})`;
-	if (value.member === undefined) return [[`is required for ${anonymous}`, 'member']];
-	const empty = Array.isArray(value.member) && value.member.length === 0;
-	return empty ? [['an anonymous Group must list at least one member', 'member']] : [];
-});
+/** Anonymous Groups list members (xAPI-Data 2.4.2.2). */
+const group = ruled(groupShape, (value) =>
+	oneIdentifier('a Group', value, (): Problem[] => {
+		const anonymous = `an anonymous Group (a Group without ${listOf(IDENTIFIERS)})`;
+		if (value.member === undefined) return [[`is required for ${anonymous}`, 'member']];
+		const empty = Array.isArray(value.member) && value.member.length === 0;
+		return empty ? [['an anonymous Group must list at least one member', 'member']] : [];
+	}),
+);
 
 /** For 3-legged OAuth: an anonymous Group of exactly two Agents (xAPI-Data 2.4.9). */
 const authorityGroup = ruled(groupShape, ({ member, ...value }) => {
@@ -194,38 +207,30 @@ const team = picked<Group>('a Group object', (value) => {
 	return [[message]];
 });
 
-/** The component lists each interactionType supports (xAPI-Data 2.4.4.1.s15). */
-const LISTS_BY_INTERACTION_TYPE: Record<string, readonly string[]> = {
-	'true-false': [],
-	choice: ['choices'],
-	'fill-in': [],
-	'long-fill-in': [],
-	matching: ['source', 'target'],
-	performance: ['steps'],
-	sequencing: ['choices'],
-	likert: ['scale'],
-	numeric: [],
-	other: [],
+const INTERACTION_TYPES =
+	'true-false choice fill-in long-fill-in matching performance sequencing likert numeric other'.split(
+		' ',
+	) as [string, ...string[]];
+/** The interactionTypes each component list belongs to (xAPI-Data 2.4.4.1.s15). */
+const TYPES_BY_COMPONENT_LIST: Record<string, readonly string[]> = {
+	choices: ['choice', 'sequencing'],
+	scale: ['likert'],
+	source: ['matching'],
+	target: ['matching'],
+	steps: ['performance'],
 };
-const INTERACTION_TYPES = Object.keys(LISTS_BY_INTERACTION_TYPE) as [string, ...string[]];
-const COMPONENT_LISTS = ['choices', 'scale', 'source', 'target', 'steps'] as const;
 
 /** Component lists fit the interactionType and their ids are distinct (xAPI-Data 2.4.4.1.s13-s16). */
 function interactionRules(definition: Json): Problem[] {
 	const type = definition.interactionType;
-	const known = typeof type === 'string' && INTERACTION_TYPES.includes(type);
-	const supported = known ? LISTS_BY_INTERACTION_TYPE[type] : [];
 	const problems: Problem[] = [];
 	if (type === undefined && definition.correctResponsesPattern !== undefined) {
 		problems.push(['is only allowed together with "interactionType"', 'correctResponsesPattern']);
 	}
-	for (const list of COMPONENT_LISTS) {
+	for (const [list, allowedWith] of Object.entries(TYPES_BY_COMPONENT_LIST)) {
 		const components = definition[list];
 		if (components === undefined) continue;
-		if (!supported.includes(list)) {
-			const allowedWith = INTERACTION_TYPES.filter((t) =>
-				LISTS_BY_INTERACTION_TYPE[t].includes(list),
-			);
+		if (!allowedWith.includes(type as string)) {
 			const current = typeof type === 'string' ? `, not "${type}"` : ', which is missing';
 			const message = `is only allowed when "interactionType" is ${listOf(allowedWith)}${current}`;
 			problems.push([message, list]);
