@@ -1,4 +1,4 @@
-/** Text formats of xAPI 1.0.3 (xAPI-Data 4.x and the formats named in 2.4), and the words of their messages. */
+/** xAPI 1.0.3 text formats (xAPI-Data 4.x and those named in 2.4), and the words of messages. */
 import { z } from 'zod';
 
 export const quote = (text: string) =>
@@ -67,16 +67,19 @@ export const wrong = (expected: string) => says((value) => wrongKind(expected, v
 
 type Check = (value: string) => string | undefined;
 
-export function text(expected: string, explain?: Check) {
-	const schema = z.string(wrong(expected));
-	if (!explain) return schema;
+/** The schema, and a check of what it accepts that says what is wrong. */
+export function explained<T>(schema: z.ZodType<T>, explain: (value: T) => string | undefined) {
 	return schema.superRefine((value, context) => {
 		const message = explain(value);
 		if (message !== undefined) context.addIssue({ code: 'custom', message });
 	});
 }
 
-/** `"value" is not <what>: reason`, or `(reason)` when bracketed. */
+export function text(expected: string, explain?: Check) {
+	const schema = z.string(wrong(expected));
+	return explain ? explained(schema, explain) : schema;
+}
+
 function formatted(expected: string, what: string, problem: Check, bracketed = false) {
 	return text(expected, (value) => {
 		const reason = problem(value);

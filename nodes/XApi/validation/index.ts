@@ -3,14 +3,7 @@ import { statementSchema, type Statement } from './schemas';
 
 export type { Statement };
 
-export interface ValidationIssue {
-	path: string;
-	message: string;
-}
-
-export type StatementValidation =
-	| { ok: true; statement: Statement }
-	| { ok: false; issues: ValidationIssue[] };
+export type ValidationIssue = { path: string; message: string };
 
 const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -26,7 +19,9 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 	return text === '' ? 'statement' : text;
 }
 
-export function validateStatement(statement: unknown): StatementValidation {
+export function validateStatement(
+	statement: unknown,
+): { ok: true; statement: Statement } | { ok: false; issues: ValidationIssue[] } {
 	const result = statementSchema.safeParse(statement);
 	if (result.success) return { ok: true, statement: statement as Statement };
 	const issues = new Map<string, ValidationIssue>();
@@ -37,13 +32,9 @@ export function validateStatement(statement: unknown): StatementValidation {
 	return { ok: false, issues: [...issues.values()] };
 }
 
-const MAX_ISSUES_IN_LINE = 10;
-
 /** One readable line, e.g. `result.duration: "P4W1D" is not an ISO 8601 duration (…); actor: …`. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
-	const shown = issues
-		.slice(0, MAX_ISSUES_IN_LINE)
-		.map((issue) => `${issue.path}: ${issue.message}`);
+	const shown = issues.slice(0, 10).map((issue) => `${issue.path}: ${issue.message}`);
 	const hidden = issues.length - shown.length;
 	if (hidden > 0) shown.push(`and ${hidden} more problem${hidden === 1 ? '' : 's'}`);
 	return shown.join('; ');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import * as format from './formats';
 import {
 	caseHint,
+	explained,
 	isPlainObject,
 	listOf,
 	notAllowed,
@@ -71,27 +72,20 @@ const allowed = (values: string[]) => says((given) => notAllowed(given, values))
 const literal = <T extends string>(value: T) => z.literal(value, allowed([value]));
 const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
 
-function numberWhere(isAllowed: (value: number) => boolean, explain: (value: number) => string) {
-	return z.number(wrong('a number')).superRefine((value, context) => {
-		if (!isAllowed(value)) report(context, [[explain(value)]]);
-	});
-}
+const numberWhere = (explain: (value: number) => string | undefined) =>
+	explained(z.number(wrong('a number')), explain);
 
 /** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
-const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
+const number = numberWhere((value) =>
+	Number.isFinite(value) ? undefined : wrongKind('a number', value),
+);
 
-function keyedObject(
-	expected: string,
-	keyProblem: (key: string) => string | undefined,
-	valueProblem: (value: unknown) => string | undefined = () => undefined,
-) {
+function keyedObject(expected: string, problems: (key: string, value: unknown) => unknown[]) {
 	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
 		for (const [key, value] of Object.entries(object)) {
-			const problems = [keyProblem(key), valueProblem(value)].filter((message) => message);
-			report(
-				context,
-				problems.map((message): Problem => [message as string, key]),
-			);
+			for (const message of problems(key, value)) {
+				if (typeof message === 'string') report(context, [[message, key]]);
+			}
 		}
 	});
 }
@@ -99,8 +93,10 @@ function keyedObject(
 /** Keys are language tags, values are text (xAPI-Data 4.2). */
 const languageMap = keyedObject(
 	'a language map, an object such as {"en-US": "completed"}',
-	format.languageTagProblem,
-	(value) => (typeof value === 'string' ? undefined : wrongKind('text', value)),
+	(key, value) => [
+		format.languageTagProblem(key),
+		typeof value !== 'string' && wrongKind('text', value),
+	],
 ) as unknown as z.ZodType<Record<string, string>>;
 
 /** Keys are IRIs; values may be any JSON value, null included (xAPI-Data 4.1). */
@@ -108,7 +104,7 @@ const extensions = keyedObject(
 	`an object whose keys are IRIs such as ${format.IRI_EXAMPLE}`,
 	(key) => {
 		const reason = format.iriProblem(key);
-		return reason && `the extension key ${quote(key)} is not an IRI: ${reason}`;
+		return [reason && `the extension key ${quote(key)} is not an IRI: ${reason}`];
 	},
 );
 
@@ -318,10 +314,10 @@ function scoreRangeRules({ raw, min, max }: Json): Problem[] {
 }
 
 const scoreShape = shape({
-	scaled: numberWhere(
-		(value) => value >= -1 && value <= 1,
-		(value) =>
-			`${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
+	scaled: numberWhere((value) =>
+		value >= -1 && value <= 1
+			? undefined
+			: `${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
 	).optional(),
 	raw: number.optional(),
 	min: number.optional(),
@@ -342,10 +338,10 @@ const attachmentShape = shape({
 	display: languageMap,
 	description: languageMap.optional(),
 	contentType: format.mediaType,
-	length: numberWhere(
-		(value) => Number.isInteger(value) && value >= 0,
-		(value) =>
-			`${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
+	length: numberWhere((value) =>
+		Number.isInteger(value) && value >= 0
+			? undefined
+			: `${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
 	),
 	sha2: format.sha2,
 	fileUrl: format.irl.optional(),
