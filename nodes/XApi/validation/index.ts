@@ -24,12 +24,11 @@ export function validateStatement(
 ): { ok: true; statement: Statement } | { ok: false; issues: ValidationIssue[] } {
 	const result = statementSchema.safeParse(statement);
 	if (result.success) return { ok: true, statement: statement as Statement };
-	const issues = new Map<string, ValidationIssue>();
-	for (const { path, message } of result.error.issues) {
-		const issue = { path: formatPath(path), message };
-		issues.set(`${issue.path}\u0000${message}`, issue);
-	}
-	return { ok: false, issues: [...issues.values()] };
+	const issues = result.error.issues.map(({ path, message }) => ({
+		path: formatPath(path),
+		message,
+	}));
+	return { ok: false, issues };
 }
 
 /** One readable line, e.g. `result.duration: "P4W1D" is not an ISO 8601 duration (…); actor: …`. */
