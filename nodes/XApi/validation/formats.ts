@@ -16,16 +16,14 @@ function describeValue(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+const NUMBER_TEXT = /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/;
+
 /** Null, missing and quoted values get their own wording, for people who do not write code. */
 export function wrongKind(expected: string, value: unknown): string {
 	if (value === undefined) return `is required but missing; expected ${expected}`;
 	if (value === null) return `must not be null: remove the property or give it ${expected}`;
 	const message = `must be ${expected}, but is ${describeValue(value)}`;
-	if (
-		expected === 'a number' &&
-		typeof value === 'string' &&
-		/^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)
-	) {
+	if (expected === 'a number' && typeof value === 'string' && NUMBER_TEXT.test(value)) {
 		return `${message} (write the number without quotes)`;
 	}
 	if (expected === 'true or false' && (value === 'true' || value === 'false')) {
@@ -87,10 +85,9 @@ function formatted(expected: string, what: string, problem: Check, bracketed = f
 	});
 }
 
-const unless =
-	(pattern: RegExp, reason: string): Check =>
-	(value) =>
-		pattern.test(value) ? undefined : reason;
+function unless(pattern: RegExp, reason: string): Check {
+	return (value) => (pattern.test(value) ? undefined : reason);
+}
 
 // RFC 3987: a scheme, then a non-empty rest without characters IRIs never contain unescaped.
 export function iriProblem(value: string): string | undefined {
