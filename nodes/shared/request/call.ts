@@ -18,9 +18,16 @@ import {
 	jsonOf,
 	readBody,
 } from './answer';
-import { HttpProblem, fromRequestError, lowerCased } from './failure';
-import type { RetryPolicy } from './retry';
-import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
+import type { RetryPolicy } from './failure';
+import {
+	HttpProblem,
+	RETRY_AFTER_MAX_MS,
+	RETRY_DEFAULTS,
+	backoffDelay,
+	fromRequestError,
+	lowerCased,
+	waitAfterThrottle,
+} from './failure';
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

@@ -1,10 +1,14 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Redactor } from './redact';
-import { parseRetryAfter } from './retry';
+/** The client's masks (`secrets.ts` `Redactor`), by shape: a failure needs no more of them. */
+interface Masks {
+	text(text: string): string;
+	value<T>(value: T): T;
+	error<E>(error: E): E;
+}
 
-export type ProblemKind =
+type ProblemKind =
 	| 'status'
 	| 'network'
 	| 'timeout'
@@ -16,7 +20,7 @@ export type ProblemKind =
 	| 'retryAfterTooLong'
 	| 'failed';
 
-export interface ProblemDetails {
+interface ProblemDetails {
 	status?: number;
 	contentType?: string;
 	headers?: Record<string, unknown>;
@@ -62,11 +66,6 @@ const NETWORK_WORDS: Record<string, string> = {
 	ENETUNREACH: 'the network could not be reached',
 	ERR_CANCELED: 'the request was aborted',
 };
-
-/** n8n replaces any message that contains an error code with its own generic sentence. */
-export function networkWords(code: string): string {
-	return NETWORK_WORDS[code] ?? 'a network error';
-}
 
 interface ResponseLike {
 	status?: number;
@@ -114,7 +113,9 @@ export function fromRequestError(error: unknown): HttpProblem {
 	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
 	const networkCode = code ?? (hangUp ? 'ECONNRESET' : undefined);
 	if (networkCode) {
-		return new HttpProblem('network', networkWords(networkCode), { networkCode, failure });
+		// In words: n8n replaces any message that contains an error code with its own sentence.
+		const words = NETWORK_WORDS[networkCode] ?? 'a network error';
+		return new HttpProblem('network', words, { networkCode, failure });
 	}
 	return new HttpProblem('failed', message, { failure });
 }
@@ -134,7 +135,7 @@ export function apiError(
 		redactor,
 		action,
 		namesRecord,
-	}: { itemIndex?: number; redactor: Redactor; action?: string; namesRecord?: boolean },
+	}: { itemIndex?: number; redactor: Masks; action?: string; namesRecord?: boolean },
 ): NodeApiError {
 	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
 	const status = problem.status;
@@ -203,7 +204,7 @@ export type DeclaredFailure =
 	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
 
 /** The one place deciding a cause; a 404 naming no record of the item's means a wrong base URL. */
-export function declaredFailure(
+function declaredFailure(
 	problem: HttpProblem,
 	{ namesRecord = false, now = Date.now() }: { namesRecord?: boolean; now?: number } = {},
 ): DeclaredFailure | undefined {
@@ -230,11 +231,10 @@ export function declaredFailure(
 }
 
 export function tokenRequestFailure(
-	error: unknown,
+	problem: HttpProblem,
 	timedOut: boolean,
 ): DeclaredFailure | undefined {
 	if (timedOut) return { cause: 'temporarily-unavailable' };
-	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
 	const { status } = problem;
 	if (problem.kind === 'status' && (status === 400 || status === 401 || status === 403)) {
 		return { cause: 'credential-invalid' };
@@ -245,4 +245,76 @@ export function tokenRequestFailure(
 export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
 	if (failure) Object.assign(error, { failure });
 	return error;
+}
+
+export interface RetryPolicy {
+	/** Whether sending the request twice has the same effect as sending it once. */
+	safeToRepeat: boolean;
+	maxAttempts?: number;
+	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
+	maxThrottledAttempts?: number;
+	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
+	maxUnauthorizedAttempts?: number;
+	baseDelayMs?: number;
+	maxDelayMs?: number;
+}
+
+export const RETRY_DEFAULTS = {
+	maxAttempts: 5,
+	maxThrottledAttempts: 12,
+	maxUnauthorizedAttempts: 1,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
+
+/** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
+const RETRY_AFTER_MIN_MS = 1_000;
+export const RETRY_AFTER_MAX_MS = 120_000;
+
+/** "Full jitter" exponential backoff: a random delay up to base × 2^attempt, capped. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
+	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+	return Math.round(Math.random() * ceiling);
+}
+
+type ThrottleWait = { waitMs: number } | { tooLongMs: number; retryAt: string };
+
+export function waitAfterThrottle(
+	retryAfterHeader: unknown,
+	throttledCount: number,
+	now = Date.now(),
+): ThrottleWait {
+	const asked = parseRetryAfter(retryAfterHeader, now);
+	if (asked === undefined) {
+		const { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS;
+		return {
+			waitMs: Math.max(
+				RETRY_AFTER_MIN_MS / 2,
+				backoffDelay(throttledCount, baseDelayMs, maxDelayMs),
+			),
+		};
+	}
+	if (asked > RETRY_AFTER_MAX_MS) {
+		const at = new Date(now + asked);
+		return { tooLongMs: asked, retryAt: Number.isNaN(at.getTime()) ? 'never' : at.toISOString() };
+	}
+	return { waitMs: Math.max(RETRY_AFTER_MIN_MS, asked) };
+}
+
+/** Delta-seconds or an HTTP date; negative numbers and past dates give 0. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(Array.isArray(value) ? value[0] : value).trim();
+	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
+	if (!/[a-z]/i.test(text)) return undefined;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function requestTimeoutMs(
+	credentials: { requestTimeout?: unknown },
+	defaultSec: number,
+): number {
+	const seconds = Number(credentials.requestTimeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
 }
