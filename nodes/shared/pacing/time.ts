@@ -48,8 +48,6 @@ export class Deadline {
 	}
 }
 
-// Every wait reads the deadline's clock, so a test's fake clock reaches all of them.
-
 /** Longest single timer: a cancelled wait leaves at most this much of a timer behind. */
 const SLEEP_STEP_MS = 1_000;
 
@@ -68,10 +66,7 @@ export async function pause(
 	}
 }
 
-export async function untilAborted<T>(
-	promise: Promise<T>,
-	signal?: AbortSignal,
-): Promise<T | undefined> {
+async function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
 	if (!signal) return await promise;
 	if (signal.aborted) return undefined;
 	let onAbort: () => void = () => {};
@@ -106,7 +101,7 @@ export function anySignal(signals: Array<AbortSignal | undefined>): {
 	};
 }
 
-export interface PollOptions {
+interface PollOptions {
 	deadline: Deadline;
 	/** Asked again while waiting (a later answer postpones checks); at most half the budget. */
 	notBeforeMs?: () => number;
@@ -116,18 +111,10 @@ export interface PollOptions {
 	maxIntervalMs?: number;
 }
 
-export interface PollOutcome<T> {
-	done: boolean;
-	value: T;
-	polls: number;
-}
-
-const NOT_BEFORE_STEP_MS = 1_000;
-
 export async function pollUntil<T>(
 	check: () => Promise<{ done: boolean; value: T }>,
 	{ deadline, notBeforeMs, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,
-): Promise<PollOutcome<T>> {
+): Promise<{ done: boolean; value: T; polls: number }> {
 	let interval = Math.max(1, intervalMs);
 	let polls = 0;
 	const started = deadline.now();
@@ -147,6 +134,6 @@ async function waitUntil(started: number, offsetMs: () => number, deadline: Dead
 	for (;;) {
 		const left = Math.min(started + offsetMs() - deadline.now(), deadline.remainingMs());
 		if (left <= 0 || deadline.cancelled) return;
-		await pause(Math.min(left, NOT_BEFORE_STEP_MS), deadline.cancelSignal);
+		await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
 	}
 }

@@ -56,14 +56,10 @@ export async function readBody(
 	try {
 		for await (const chunk of data as AsyncIterable<unknown>) {
 			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			if (size + buffer.length > limit) {
-				chunks.push(buffer.subarray(0, limit - size));
-				size = limit;
-				truncated = true;
-				break;
-			}
-			chunks.push(buffer);
-			size += buffer.length;
+			truncated = size + buffer.length > limit;
+			chunks.push(truncated ? buffer.subarray(0, limit - size) : buffer);
+			size = Math.min(limit, size + buffer.length);
+			if (truncated) break;
 		}
 	} catch (error) {
 		failure = error;
@@ -84,7 +80,7 @@ export function excerpt(text: string, length = 200): string {
 	return line.length > length ? `${line.slice(0, length)}…` : line;
 }
 
-export function unexpectedAnswer(
+function unexpectedAnswer(
 	status: number,
 	contentType: string,
 	text: string,
@@ -97,13 +93,6 @@ export function unexpectedAnswer(
 		`unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`,
 		{ status, contentType, body: text },
 	);
-}
-
-const BYTE_ORDER_MARK = 0xfeff;
-
-/** Some servers put a byte-order mark before their JSON. */
-export function withoutByteOrderMark(text: string): string {
-	return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }
 
 /** Read without parsing, so any depth costs no stack; JSON.parse checks the balance. */
@@ -167,36 +156,31 @@ export function jsonOf(
 	text: string,
 	{ allowEmpty = false }: { allowEmpty?: boolean } = {},
 ): unknown {
-	if (!text.trim()) {
-		if (allowEmpty) return undefined;
+	if (!text.trim() && allowEmpty) return undefined;
+	if (!text.trim() || (contentType && !JSON_TYPE.test(contentType))) {
 		throw unexpectedAnswer(status, contentType, text);
 	}
-	if (contentType && !JSON_TYPE.test(contentType))
-		throw unexpectedAnswer(status, contentType, text);
-	const json = withoutByteOrderMark(text);
-	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-		throw unexpectedAnswer(
-			status,
-			contentType,
-			text,
-			`JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
-		);
-	}
-	try {
-		return JSON.parse(json) as unknown;
-	} catch {
-		throw unexpectedAnswer(status, contentType, text, 'not valid JSON');
-	}
+	const parsed = parseJson(text);
+	if ('why' in parsed) throw unexpectedAnswer(status, contentType, text, parsed.why);
+	return parsed.json;
 }
 
 export function errorBodyOf(text: string): unknown {
 	if (!text.trim()) return undefined;
-	const json = withoutByteOrderMark(text);
-	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return text;
+	const parsed = parseJson(text);
+	return 'json' in parsed ? parsed.json : text;
+}
+
+/** Some servers put a byte-order mark before their JSON. */
+function parseJson(text: string): { json: unknown } | { why: string } {
+	const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+		return { why: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` };
+	}
 	try {
-		return JSON.parse(json) as unknown;
+		return { json: JSON.parse(json) as unknown };
 	} catch {
-		return text;
+		return { why: 'not valid JSON' };
 	}
 }
 

@@ -85,8 +85,9 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 			qs = undefined;
 			continue;
 		}
+		const { deadline } = call;
 		if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
-		else await backoff(call.deadline, next.waitMs);
+		else await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
 	}
 }
 
@@ -98,7 +99,7 @@ class Tries {
 
 	last: HttpProblem | undefined;
 
-	private readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
+	readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
 
 	constructor(private readonly policy: Required<RetryPolicy>) {}
 
@@ -111,16 +112,8 @@ class Tries {
 		return ++this.counts[kind] < limit;
 	}
 
-	redirected(): number {
-		return ++this.counts.redirects;
-	}
-
 	backoffMs(): number {
 		return backoffDelay(this.counts.failed, this.policy.baseDelayMs, this.policy.maxDelayMs);
-	}
-
-	throttledCount(): number {
-		return this.counts.throttled;
 	}
 }
 
@@ -191,7 +184,7 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 		};
 	}
 	if (status >= 300 && status < 400) {
-		return { to: 'redirect', url: redirectTarget(call, url, raw, tries.redirected()) };
+		return { to: 'redirect', url: redirectTarget(call, url, raw, ++tries.counts.redirects) };
 	}
 	const problem = new HttpProblem('status', `HTTP ${status}`, {
 		status,
@@ -204,11 +197,14 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	tries.last = problem;
 	if (status >= 500) tries.unsure++;
 	if (status === 429 && tries.another('throttled')) {
-		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.throttledCount());
-		if ('tooLongMs' in wait) {
-			return { to: 'fail', problem: retryAfterTooLong(problem, wait.tooLongMs, wait.retryAt) };
-		}
-		return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.counts.throttled);
+		if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+		const { tooLongMs, retryAt } = wait;
+		const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
+		return {
+			to: 'fail',
+			problem: new HttpProblem('retryAfterTooLong', words, { ...problem.details, retryAt }),
+		};
 	}
 	if (status === 401 && tries.another('unauthorized')) {
 		return { to: 'retry', waitMs: 0, throttled: false };
@@ -261,7 +257,7 @@ async function sendOnce(
 			)) as Response;
 		} catch (error) {
 			const problem = fromRequestError(error);
-			if (problem.kind !== 'status') throw reclassified(problem, timer, cancel, timeoutMs);
+			if (problem.kind !== 'status') throw reclassified(problem, timer, timeoutMs);
 			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
 				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
@@ -278,13 +274,8 @@ async function sendOnce(
 	}
 }
 
-function reclassified(
-	problem: HttpProblem,
-	timer: AbortSignal,
-	cancel: AbortSignal | undefined,
-	timeoutMs: number,
-): HttpProblem {
-	if (cancel?.aborted) return new HttpProblem('cancelled', 'the execution was cancelled');
+/** The caller reports a cancelled execution as cancelled, whatever the request said. */
+function reclassified(problem: HttpProblem, timer: AbortSignal, timeoutMs: number): HttpProblem {
 	const code = problem.details.networkCode;
 	if (timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
 		return new HttpProblem('timeout', `no answer within ${seconds(timeoutMs)}`, {
@@ -312,37 +303,21 @@ function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: numbe
 			{ status: raw.status, contentType },
 		);
 	}
+	const { status } = raw;
 	const shown = `${target.protocol}//${target.host}${target.pathname}`;
+	const refused = (words: string) => new HttpProblem('redirect', words, { status, target: shown });
 	if (target.origin !== call.origin) {
-		throw new HttpProblem(
-			'redirect',
-			`the server redirected (HTTP ${raw.status}) to another host, ${target.host}; the redirect was not followed, so the credentials stay with ${call.origin}`,
-			{ status: raw.status, target: shown },
+		throw refused(
+			`the server redirected (HTTP ${status}) to another host, ${target.host}; the redirect was not followed, so the credentials stay with ${call.origin}`,
 		);
 	}
-	const keepsMethod = raw.status === 307 || raw.status === 308;
-	if (!keepsMethod && call.method !== 'GET') {
-		throw new HttpProblem(
-			'redirect',
-			`the server redirected the ${call.method} (HTTP ${raw.status}) to ${target.pathname}; it was not followed, since HTTP would turn it into a GET`,
-			{ status: raw.status, target: shown },
+	if (status !== 307 && status !== 308 && call.method !== 'GET') {
+		throw refused(
+			`the server redirected the ${call.method} (HTTP ${status}) to ${target.pathname}; it was not followed, since HTTP would turn it into a GET`,
 		);
 	}
-	if (hops > MAX_REDIRECTS) {
-		throw new HttpProblem('redirect', `the server redirected more than ${MAX_REDIRECTS} times`, {
-			status: raw.status,
-			target: shown,
-		});
-	}
+	if (hops > MAX_REDIRECTS) throw refused(`the server redirected more than ${MAX_REDIRECTS} times`);
 	return target.toString();
-}
-
-function retryAfterTooLong(last: HttpProblem, askedMs: number, retryAt: string): HttpProblem {
-	return new HttpProblem(
-		'retryAfterTooLong',
-		`HTTP 429: the service asks to wait ${seconds(askedMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`,
-		{ ...last.details, retryAt },
-	);
 }
 
 function stopReason(
@@ -365,11 +340,7 @@ function stopReason(
 	return undefined;
 }
 
-async function backoff(deadline: Deadline, ms: number): Promise<void> {
-	await pause(Math.min(ms, deadline.remainingMs()), deadline.cancelSignal);
-}
-
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
 	const s = ms / 1000;
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

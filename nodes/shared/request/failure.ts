@@ -52,6 +52,7 @@ export class HttpProblem extends Error {
 	}
 }
 
+/** In words: n8n replaces any message that contains an error code with its own sentence. */
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ECONNRESET: 'the connection was closed before an answer came',
@@ -113,17 +114,13 @@ export function fromRequestError(error: unknown): HttpProblem {
 	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
 	const networkCode = code ?? (hangUp ? 'ECONNRESET' : undefined);
 	if (networkCode) {
-		// In words: n8n replaces any message that contains an error code with its own sentence.
-		const words = NETWORK_WORDS[networkCode] ?? 'a network error';
-		return new HttpProblem('network', words, { networkCode, failure });
+		return new HttpProblem('network', NETWORK_WORDS[networkCode], { networkCode, failure });
 	}
 	return new HttpProblem('failed', message, { failure });
 }
 
 export function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = value;
-	return out;
+	return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** The original error is not kept: its request options hold the Authorization header and URLs. */
@@ -277,22 +274,16 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 	return Math.round(Math.random() * ceiling);
 }
 
-type ThrottleWait = { waitMs: number } | { tooLongMs: number; retryAt: string };
-
 export function waitAfterThrottle(
 	retryAfterHeader: unknown,
 	throttledCount: number,
 	now = Date.now(),
-): ThrottleWait {
+): { waitMs: number } | { tooLongMs: number; retryAt: string } {
 	const asked = parseRetryAfter(retryAfterHeader, now);
 	if (asked === undefined) {
 		const { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS;
-		return {
-			waitMs: Math.max(
-				RETRY_AFTER_MIN_MS / 2,
-				backoffDelay(throttledCount, baseDelayMs, maxDelayMs),
-			),
-		};
+		const backoff = backoffDelay(throttledCount, baseDelayMs, maxDelayMs);
+		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoff) };
 	}
 	if (asked > RETRY_AFTER_MAX_MS) {
 		const at = new Date(now + asked);
