@@ -22,17 +22,12 @@ function stateOf(key: string): ClientState {
 	return state;
 }
 
-export interface ClientThrottle {
-	throttle: RequestThrottle;
-	requestsPerMinute: number;
-}
-
 /** Two credentials with one client id share the platform's budget, so the lowest rate wins. */
 export function clientThrottle(
 	key: string,
 	credentialId: string,
 	requestsPerMinute: number,
-): ClientThrottle {
+): { throttle: RequestThrottle; requestsPerMinute: number } {
 	const state = stateOf(key);
 	state.rates.set(credentialId, requestsPerMinute);
 	const lowest = Math.min(...state.rates.values());

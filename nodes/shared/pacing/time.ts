@@ -62,22 +62,14 @@ export async function pause(
 		if (signal?.aborted) return false;
 		const left = until - clock();
 		if (left <= 0) return true;
-		await untilAborted(sleep(Math.min(left, SLEEP_STEP_MS)), signal);
-	}
-}
-
-async function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
-	if (!signal) return await promise;
-	if (signal.aborted) return undefined;
-	let onAbort: () => void = () => {};
-	const aborted = new Promise<undefined>((resolve) => {
-		onAbort = () => resolve(undefined);
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		return await Promise.race([promise, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
+		await new Promise<void>((resolve) => {
+			const done = () => {
+				signal?.removeEventListener('abort', done);
+				resolve();
+			};
+			signal?.addEventListener('abort', done, { once: true });
+			void sleep(Math.min(left, SLEEP_STEP_MS)).then(done);
+		});
 	}
 }
 

@@ -1,6 +1,6 @@
 import type { z, ZodTypeAny } from 'zod';
 
-import { HttpProblem, messageFromBody } from './failure';
+import { HttpProblem, isReadable, messageFromBody } from './failure';
 
 /** Largest successful answer read: more than any documented page or transaction needs. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -10,20 +10,6 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Far deeper JSON would reach the output and break n8n's recursive saving of the execution. */
 export const MAX_JSON_DEPTH = 100;
-
-interface Readable {
-	destroy(error?: Error): void;
-	[Symbol.asyncIterator](): AsyncIterator<unknown>;
-}
-
-function isReadable(value: unknown): value is Readable {
-	return (
-		!!value &&
-		typeof value === 'object' &&
-		typeof (value as Readable).destroy === 'function' &&
-		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
-	);
-}
 
 export interface BodyText {
 	text: string;

@@ -227,8 +227,7 @@ async function sendOnce(
 ): Promise<RawAnswer> {
 	const timeoutMs = Math.max(1, Math.min(call.requestTimeoutMs, call.deadline.remainingMs()));
 	const timer = AbortSignal.timeout(timeoutMs);
-	const cancel = call.deadline.cancelSignal;
-	const { signal, dispose } = anySignal([timer, cancel]);
+	const { signal, dispose } = anySignal([timer, call.deadline.cancelSignal]);
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url,
@@ -257,7 +256,14 @@ async function sendOnce(
 			)) as Response;
 		} catch (error) {
 			const problem = fromRequestError(error);
-			if (problem.kind !== 'status') throw reclassified(problem, timer, timeoutMs);
+			const code = problem.details.networkCode;
+			const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+			if (problem.kind !== 'status' && timedOut) {
+				const words = `no answer within ${seconds(timeoutMs)}`;
+				throw new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' });
+			}
+			// Anything else (e.g. the credential could not get a token) keeps its own words.
+			if (problem.kind !== 'status') throw problem;
 			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
 				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
@@ -272,18 +278,6 @@ async function sendOnce(
 	} finally {
 		dispose();
 	}
-}
-
-/** The caller reports a cancelled execution as cancelled, whatever the request said. */
-function reclassified(problem: HttpProblem, timer: AbortSignal, timeoutMs: number): HttpProblem {
-	const code = problem.details.networkCode;
-	if (timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
-		return new HttpProblem('timeout', `no answer within ${seconds(timeoutMs)}`, {
-			networkCode: 'ETIMEDOUT',
-		});
-	}
-	// Anything else (e.g. the credential could not get a token) keeps its own words.
-	return problem;
 }
 
 /** Only within the call's origin, so that the credentials never travel to another host. */

@@ -168,7 +168,7 @@ function describeBody(body: unknown, problem: HttpProblem): string | undefined {
 	if (problem.kind === 'retryAfterTooLong' && problem.details.retryAt) {
 		return `Run the workflow again after ${problem.details.retryAt}.`;
 	}
-	if (problem.kind === 'unexpected' || body === undefined || isStream(body)) {
+	if (problem.kind === 'unexpected' || body === undefined || isReadable(body)) {
 		return problem.details.networkCode
 			? `Network error code: ${problem.details.networkCode}`
 			: undefined;
@@ -177,13 +177,23 @@ function describeBody(body: unknown, problem: HttpProblem): string | undefined {
 	return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
-function isStream(value: unknown): boolean {
-	return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
+interface Readable {
+	destroy(error?: Error): void;
+	[Symbol.asyncIterator](): AsyncIterator<unknown>;
+}
+
+export function isReadable(value: unknown): value is Readable {
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		typeof (value as Readable).destroy === 'function' &&
+		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
+	);
 }
 
 export function messageFromBody(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
-	if (!body || typeof body !== 'object' || isStream(body)) return undefined;
+	if (!body || typeof body !== 'object' || isReadable(body)) return undefined;
 	const record = body as Record<string, unknown>;
 	for (const key of ['message', 'error_description', 'error', 'detail']) {
 		if (typeof record[key] === 'string') return (record[key] as string).slice(0, 300);

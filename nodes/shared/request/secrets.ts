@@ -123,23 +123,18 @@ export class Redactor {
 		return pattern ? out.replace(pattern, MASK) : out;
 	}
 
-	value<T>(value: T, depth = 0): T {
-		if (typeof value === 'string') return this.text(value) as T;
-		if (depth > 8 || value === null || typeof value !== 'object') return value;
-		if (Array.isArray(value)) return value.map((v) => this.value(v, depth + 1)) as T;
-		const out: Record<string, unknown> = {};
-		for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-			out[key] = SENSITIVE_KEY.test(key) && typeof v === 'string' ? MASK : this.value(v, depth + 1);
-		}
-		return out as T;
+	/** Also masks every text under a secret-sounding key. */
+	value<T>(value: T): T {
+		return masked(value, (text) => this.text(text), 8, SENSITIVE_KEY);
 	}
 
-	/** Output is the user's data: only known secrets are masked; unchanged parts are not copied. */
+	/** Output is the user's data: only known secrets are masked. */
 	output<T>(value: T): T {
 		const pattern = this.secretPattern();
 		if (!pattern) return value;
-		this.probe ??= new RegExp(pattern.source, 'i');
-		return maskStrings(value, this.probe, pattern, 0);
+		const probe = (this.probe ??= new RegExp(pattern.source, 'i'));
+		const mask = (text: string) => (probe.test(text) ? text.replace(pattern, MASK) : text);
+		return masked(value, mask, MAX_OUTPUT_DEPTH);
 	}
 
 	error<E>(error: E): E {
@@ -169,17 +164,25 @@ export class Redactor {
 /** Deeper than any output the nodes let through (answers nested deeper are refused). */
 const MAX_OUTPUT_DEPTH = 256;
 
-function maskStrings<T>(value: T, probe: RegExp, pattern: RegExp, depth: number): T {
-	if (typeof value === 'string') {
-		return (probe.test(value) ? value.replace(pattern, MASK) : value) as T;
-	}
-	if (value === null || typeof value !== 'object' || depth > MAX_OUTPUT_DEPTH) return value;
+/** Unchanged parts are not copied. */
+function masked<T>(
+	value: T,
+	mask: (text: string) => string,
+	maxDepth: number,
+	keys?: RegExp,
+	depth = 0,
+): T {
+	if (typeof value === 'string') return mask(value) as T;
+	if (value === null || typeof value !== 'object' || depth > maxDepth) return value;
 	let copy: Record<string, unknown> | undefined;
 	for (const [key, entry] of Object.entries(value)) {
-		const masked = maskStrings(entry, probe, pattern, depth + 1);
-		if (masked === entry) continue;
+		const out =
+			keys?.test(key) && typeof entry === 'string'
+				? MASK
+				: masked(entry, mask, maxDepth, keys, depth + 1);
+		if (out === entry) continue;
 		copy ??= (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
-		copy[key] = masked;
+		copy[key] = out;
 	}
 	return (copy ?? value) as T;
 }
