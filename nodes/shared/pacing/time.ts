@@ -40,12 +40,6 @@ export class Deadline {
 	get cancelled(): boolean {
 		return this.cancelSignal?.aborted === true;
 	}
-
-	within(budgetMs: number): Deadline {
-		return new Deadline(Math.min(budgetMs, this.remainingMs()), this.cancelSignal, this.clock, {
-			startsAtFirstSlot: !this.started,
-		});
-	}
 }
 
 /** Longest single timer: a cancelled wait leaves at most this much of a timer behind. */
