@@ -37,25 +37,24 @@ export async function readBody(
 	let size = 0;
 	let truncated = false;
 	const stop = () => data.destroy();
-	let failure: unknown;
+	let broke = false;
 	signal?.addEventListener('abort', stop, { once: true });
 	try {
-		for await (const chunk of data as AsyncIterable<unknown>) {
+		for await (const chunk of data) {
 			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
 			truncated = size + buffer.length > limit;
 			chunks.push(truncated ? buffer.subarray(0, limit - size) : buffer);
 			size = Math.min(limit, size + buffer.length);
 			if (truncated) break;
 		}
-	} catch (error) {
-		failure = error;
+	} catch {
+		broke = true;
 	} finally {
 		signal?.removeEventListener('abort', stop);
 		if (truncated) data.destroy();
 	}
 	if (signal?.aborted) throw new HttpProblem('timeout', 'the answer did not arrive in time');
-	if (failure !== undefined)
-		throw new HttpProblem('network', 'the connection broke while reading the answer');
+	if (broke) throw new HttpProblem('network', 'the connection broke while reading the answer');
 	return { text: Buffer.concat(chunks).toString('utf8'), truncated, bytes: size };
 }
 
@@ -213,7 +212,6 @@ export function issueMessage(issue: {
 	message: string;
 	expected?: unknown;
 	received?: unknown;
-	input?: unknown;
 	options?: unknown;
 	values?: unknown;
 }): string {

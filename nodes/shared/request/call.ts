@@ -77,7 +77,11 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	let qs = call.qs;
 	for (;;) {
 		await takeTurn(call, tries);
-		const next = await attempt(context, call, url, qs, tries);
+		tries.sent++;
+		const next = await sendOnce(context, call, url, qs).then(
+			(raw) => judge(call, url, raw, tries),
+			(caught: HttpProblem) => unanswered(call, caught, tries),
+		);
 		if (next.to === 'done') return next.answer;
 		if (next.to === 'fail') throw next.problem;
 		if (next.to === 'redirect') {
@@ -118,12 +122,10 @@ class Tries {
 }
 
 async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
-	const stopped = stopReason(call.deadline, tries);
-	if (stopped) throw stopped;
-	if (call.throttle) {
-		const refused = await call.throttle.acquire(call.deadline);
-		if (refused) throw stopReason(call.deadline, tries, refused)!;
-	}
+	const { deadline } = call;
+	const refused =
+		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
+	if (refused) throw stopped(deadline, tries, refused);
 	if (call.stopped?.()) {
 		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item', {
 			attempts: tries.sent,
@@ -131,31 +133,18 @@ async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
 	}
 }
 
-async function attempt(
-	context: RequestingFunctions,
-	call: ApiCall,
-	url: string,
-	qs: IDataObject | undefined,
-	tries: Tries,
-): Promise<Next> {
-	tries.sent++;
-	let raw: RawAnswer;
-	try {
-		raw = await sendOnce(context, call, url, qs);
-	} catch (caught) {
-		const problem = call.deadline.cancelled
-			? new HttpProblem('cancelled', 'the execution was cancelled')
-			: (caught as HttpProblem);
-		problem.details.attempts = tries.sent;
-		tries.last = problem;
-		const transient = problem.kind === 'network' || problem.kind === 'timeout';
-		if (transient) tries.unsure++;
-		if (transient && tries.another('failed')) {
-			return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
-		}
-		return { to: 'fail', problem };
+function unanswered(call: ApiCall, caught: HttpProblem, tries: Tries): Next {
+	const problem = call.deadline.cancelled
+		? new HttpProblem('cancelled', 'the execution was cancelled')
+		: caught;
+	problem.details.attempts = tries.sent;
+	tries.last = problem;
+	const transient = problem.kind === 'network' || problem.kind === 'timeout';
+	if (transient) tries.unsure++;
+	if (transient && tries.another('failed')) {
+		return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
 	}
-	return judge(call, url, raw, tries);
+	return { to: 'fail', problem };
 }
 
 function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
@@ -314,24 +303,18 @@ function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: numbe
 	return target.toString();
 }
 
-function stopReason(
-	deadline: Deadline,
-	tries: Tries,
-	refused?: 'cancelled' | 'deadline',
-): HttpProblem | undefined {
+/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
+function stopped(deadline: Deadline, tries: Tries, refused: 'cancelled' | 'deadline'): HttpProblem {
 	const { last, sent: attempts } = tries;
 	if (deadline.cancelled || refused === 'cancelled') {
 		return new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
 	}
-	if (deadline.expired || refused === 'deadline') {
-		const lastWords = last ? `; the last attempt: ${last.message}` : '';
-		return new HttpProblem(
-			'deadline',
-			`no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`,
-			{ ...(last?.details ?? {}), attempts, last },
-		);
-	}
-	return undefined;
+	const lastWords = last ? `; the last attempt: ${last.message}` : '';
+	return new HttpProblem(
+		'deadline',
+		`no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`,
+		{ ...(last?.details ?? {}), attempts, last },
+	);
 }
 
 function seconds(ms: number): string {

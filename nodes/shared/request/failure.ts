@@ -135,30 +135,24 @@ export function apiError(
 	}: { itemIndex?: number; redactor: Masks; action?: string; namesRecord?: boolean },
 ): NodeApiError {
 	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
-	const status = problem.status;
+	const httpCode = problem.status ? String(problem.status) : undefined;
 	const body = redactor.value(problem.details.body);
 	const apiMessage = problem.kind === 'status' ? messageFromBody(body) : undefined;
 	const what = action ? `${action} failed` : 'The request failed';
+	const asked = action ? ` while ${action.charAt(0).toLowerCase()}${action.slice(1)}` : '';
 	const description = describeBody(body, problem);
 	// The platform's own reason comes first when it gives one; what was asked follows.
 	const message = redactor.text(
-		apiMessage
-			? `${apiMessage} (${problem.message}${action ? ` while ${lowerFirst(action)}` : ''})`
-			: `${what} (${problem.message})`,
+		apiMessage ? `${apiMessage} (${problem.message}${asked})` : `${what} (${problem.message})`,
 	);
-	const plain: JsonObject = { message };
-	if (status) plain.httpCode = String(status);
+	const plain: JsonObject = httpCode ? { message, httpCode } : { message };
 	const nodeError = new NodeApiError(node, plain, {
 		itemIndex,
-		httpCode: status ? String(status) : undefined,
+		httpCode,
 		message,
 		description: description && redactor.text(description),
 	});
 	return redactor.error(withFailure(nodeError, declaredFailure(problem, { namesRecord })));
-}
-
-function lowerFirst(text: string): string {
-	return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function describeBody(body: unknown, problem: HttpProblem): string | undefined {
@@ -213,17 +207,16 @@ export type DeclaredFailure =
 /** The one place deciding a cause; a 404 naming no record of the item's means a wrong base URL. */
 function declaredFailure(
 	problem: HttpProblem,
-	{ namesRecord = false, now = Date.now() }: { namesRecord?: boolean; now?: number } = {},
+	{ namesRecord = false }: { namesRecord?: boolean } = {},
 ): DeclaredFailure | undefined {
 	const { details, kind, status } = problem;
 	if (details.failure) return details.failure;
-	if (kind === 'deadline')
-		return details.last && declaredFailure(details.last, { namesRecord, now });
+	if (kind === 'deadline') return details.last && declaredFailure(details.last, { namesRecord });
 	if (kind === 'network' || kind === 'timeout' || (status && status >= 500)) {
 		return { cause: 'temporarily-unavailable' };
 	}
 	if (kind === 'retryAfterTooLong' || status === 429) {
-		const retryAfterMs = parseRetryAfter(details.headers?.['retry-after'], now);
+		const retryAfterMs = parseRetryAfter(details.headers?.['retry-after']);
 		const resetsAt = details.retryAt ? Date.parse(details.retryAt) : NaN;
 		return {
 			cause: 'rate-limited',
