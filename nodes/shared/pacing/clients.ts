@@ -10,15 +10,12 @@ interface ClientState {
 const clients = new Map<string, ClientState>();
 
 function stateOf(key: string): ClientState {
-	let state = clients.get(key);
-	if (!state) {
-		state = {
-			throttle: new RequestThrottle(300),
-			rates: new Map(),
-			completion: new CompletionEstimate(),
-		};
-		clients.set(key, state);
-	}
+	const state = clients.get(key) ?? {
+		throttle: new RequestThrottle(300),
+		rates: new Map<string, number>(),
+		completion: new CompletionEstimate(),
+	};
+	clients.set(key, state);
 	return state;
 }
 

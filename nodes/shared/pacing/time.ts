@@ -74,13 +74,8 @@ export function anySignal(signals: Array<AbortSignal | undefined>): {
 	const controller = new AbortController();
 	const sources = signals.filter((s): s is AbortSignal => s !== undefined);
 	const abort = () => controller.abort();
-	for (const source of sources) {
-		if (source.aborted) {
-			controller.abort();
-			break;
-		}
-		source.addEventListener('abort', abort, { once: true });
-	}
+	for (const source of sources) source.addEventListener('abort', abort, { once: true });
+	if (sources.some((source) => source.aborted)) abort();
 	return {
 		signal: controller.signal,
 		dispose: () => sources.forEach((source) => source.removeEventListener('abort', abort)),
