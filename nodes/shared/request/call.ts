@@ -247,12 +247,11 @@ async function sendOnce(
 			const problem = fromRequestError(error);
 			const code = problem.details.networkCode;
 			const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
-			if (problem.kind !== 'status' && timedOut) {
-				const words = `no answer within ${seconds(timeoutMs)}`;
-				throw new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' });
-			}
+			const words = `no answer within ${seconds(timeoutMs)}`;
 			// Anything else (e.g. the credential could not get a token) keeps its own words.
-			if (problem.kind !== 'status') throw problem;
+			if (problem.kind !== 'status') {
+				throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
+			}
 			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
 				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
