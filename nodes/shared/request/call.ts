@@ -160,17 +160,9 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 			return { to: 'fail', problem };
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
-		return {
-			to: 'done',
-			answer: {
-				status,
-				contentType,
-				body,
-				attempts: tries.sent,
-				bytes: raw.bytes + heapBytesOf(body),
-				headers: raw.headers,
-			},
-		};
+		const bytes = raw.bytes + heapBytesOf(body);
+		const answer = { status, contentType, body, attempts: tries.sent, bytes, headers: raw.headers };
+		return { to: 'done', answer };
 	}
 	if (status >= 300 && status < 400) {
 		return { to: 'redirect', url: redirectTarget(call, url, raw, ++tries.counts.redirects) };

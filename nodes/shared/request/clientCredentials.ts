@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 
 import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
 import type { DeclaredFailure } from './failure';
-import { fromRequestError, tokenRequestFailure, waitAfterThrottle, withFailure } from './failure';
+import { declaredFailure, fromRequestError, waitAfterThrottle, withFailure } from './failure';
 import type { Redactor } from './secrets';
 import { isHeaderSafe, originOf } from './secrets';
 
@@ -26,11 +26,9 @@ export interface TokenEndpoint {
 }
 
 /** For a credential's Test, whose fields are expressions. */
-export function tokenFormExpression(expressions: {
-	clientId: string;
-	clientSecret: string;
-	scope: string;
-}): string {
+export function tokenFormExpression(
+	expressions: Record<'clientId' | 'clientSecret' | 'scope', string>,
+): string {
 	const { clientId, clientSecret, scope } = expressions;
 	const fields = { scope, client_id: clientId, client_secret: clientSecret };
 	const encoded = Object.entries(fields).map(
@@ -91,7 +89,12 @@ export async function requestClientToken(
 			break;
 		} catch (error) {
 			const problem = fromRequestError(error);
-			const failure = tokenRequestFailure(problem, signal.aborted);
+			const refused = problem.kind === 'status' && [400, 401, 403].includes(problem.status!);
+			const failure: DeclaredFailure | undefined = signal.aborted
+				? { cause: 'temporarily-unavailable' }
+				: refused
+					? { cause: 'credential-invalid' }
+					: declaredFailure(problem);
 			const wait =
 				problem.status === 429 && attempt < endpoint.attempts
 					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt)

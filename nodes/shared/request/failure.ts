@@ -205,7 +205,7 @@ export type DeclaredFailure =
 	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
 
 /** The one place deciding a cause; a 404 naming no record of the item's means a wrong base URL. */
-function declaredFailure(
+export function declaredFailure(
 	problem: HttpProblem,
 	{ namesRecord = false }: { namesRecord?: boolean } = {},
 ): DeclaredFailure | undefined {
@@ -228,18 +228,6 @@ function declaredFailure(
 	if (status === 401 || status === 403) return { cause: 'credential-invalid' };
 	if (status === 404 && !namesRecord) return { cause: 'configuration-invalid' };
 	return undefined;
-}
-
-export function tokenRequestFailure(
-	problem: HttpProblem,
-	timedOut: boolean,
-): DeclaredFailure | undefined {
-	if (timedOut) return { cause: 'temporarily-unavailable' };
-	const { status } = problem;
-	if (problem.kind === 'status' && (status === 400 || status === 401 || status === 403)) {
-		return { cause: 'credential-invalid' };
-	}
-	return declaredFailure(problem);
 }
 
 export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {

@@ -270,9 +270,8 @@ export function rememberSecret(key: string, value: string): void {
 }
 
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key)
-		.redactor.copy()
-		.add(...current);
+	const copy = stateOf(key).redactor.copy();
+	return copy.add(...current);
 }
 
 /** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
