@@ -76,7 +76,7 @@ function unexpectedAnswer(
 	return new HttpProblem(
 		'unexpected',
 		`unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`,
-		{ status, contentType, body: text },
+		{ status, body: text },
 	);
 }
 

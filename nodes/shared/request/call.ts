@@ -152,11 +152,8 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	const { status } = raw;
 	if (status >= 200 && status < 300) {
 		if (raw.truncated) {
-			const problem = new HttpProblem(
-				'tooLarge',
-				`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`,
-				{ status, contentType, attempts: tries.sent },
-			);
+			const words = `the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
+			const problem = new HttpProblem('tooLarge', words, { status, attempts: tries.sent });
 			return { to: 'fail', problem };
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
@@ -169,7 +166,6 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	}
 	const problem = new HttpProblem('status', `HTTP ${status}`, {
 		status,
-		contentType,
 		headers: raw.headers,
 		body: errorBodyOf(raw.text),
 		attempts: tries.sent,
@@ -182,10 +178,8 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 		if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
 		const { tooLongMs, retryAt } = wait;
 		const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
-		return {
-			to: 'fail',
-			problem: new HttpProblem('retryAfterTooLong', words, { ...problem.details, retryAt }),
-		};
+		const tooLong = new HttpProblem('retryAfterTooLong', words, { ...problem.details, retryAt });
+		return { to: 'fail', problem: tooLong };
 	}
 	if (status === 401 && tries.another('unauthorized')) {
 		return { to: 'retry', waitMs: 0, throttled: false };
@@ -262,22 +256,13 @@ async function sendOnce(
 
 /** Only within the call's origin, so that the credentials never travel to another host. */
 function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: number): string {
-	const location = String(raw.headers.location ?? '').trim();
-	const contentType = String(raw.headers['content-type'] ?? '');
-	let target: URL | undefined;
-	try {
-		target = location ? new URL(location, from) : undefined;
-	} catch {
-		target = undefined;
-	}
-	if (!target) {
-		throw new HttpProblem(
-			'unexpected',
-			`unexpected answer (HTTP ${raw.status} without a usable Location)`,
-			{ status: raw.status, contentType },
-		);
-	}
 	const { status } = raw;
+	const location = String(raw.headers.location ?? '').trim();
+	if (!location || !URL.canParse(location, from)) {
+		const words = `unexpected answer (HTTP ${status} without a usable Location)`;
+		throw new HttpProblem('unexpected', words, { status });
+	}
+	const target = new URL(location, from);
 	const shown = `${target.protocol}//${target.host}${target.pathname}`;
 	const refused = (words: string) => new HttpProblem('redirect', words, { status, target: shown });
 	if (target.origin !== call.origin) {

@@ -22,7 +22,6 @@ type ProblemKind =
 
 interface ProblemDetails {
 	status?: number;
-	contentType?: string;
 	headers?: Record<string, unknown>;
 	/** As n8n left it (maybe an unread stream) until the call has read it. */
 	body?: unknown;
