@@ -25,12 +25,9 @@ export async function readBody(
 ): Promise<BodyText> {
 	if (data === undefined || data === null) return { text: '', truncated: false, bytes: 0 };
 	if (!isReadable(data)) {
-		const text = Buffer.isBuffer(data)
-			? data.toString('utf8')
-			: typeof data === 'string'
-				? data
-				: JSON.stringify(data);
-		const kept = text.length > limit ? text.slice(0, limit) : text;
+		const text =
+			typeof data === 'string' || Buffer.isBuffer(data) ? String(data) : JSON.stringify(data);
+		const kept = text.slice(0, limit);
 		return { text: kept, truncated: kept !== text, bytes: Buffer.byteLength(kept) };
 	}
 	const chunks: Buffer[] = [];
@@ -90,11 +87,8 @@ export function nestingDepth(text: string, limit = Infinity): number {
 			i = closingQuote(text, i);
 			if (i < 0) return deepest;
 		} else if (c === 0x5b || c === 0x7b) {
-			depth++;
-			if (depth > deepest) {
-				deepest = depth;
-				if (deepest > limit) return deepest;
-			}
+			deepest = Math.max(deepest, ++depth);
+			if (deepest > limit) return deepest;
 		} else if (c === 0x5d || c === 0x7d) {
 			depth--;
 		}
