@@ -123,7 +123,6 @@ export class Redactor {
 		return pattern ? out.replace(pattern, MASK) : out;
 	}
 
-	/** Also masks every text under a secret-sounding key. */
 	value<T>(value: T): T {
 		return masked(value, (text) => this.text(text), 8, SENSITIVE_KEY);
 	}
