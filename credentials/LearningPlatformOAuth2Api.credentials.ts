@@ -10,7 +10,7 @@ import type {
 
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport/credential';
 import { issueAccessToken, withAccessToken } from '../nodes/LearningPlatform/transport/token';
-import { redirectTestRules } from '../nodes/shared/request/origin';
+import { redirectTestRules } from '../nodes/shared/request/secrets';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';

@@ -17,7 +17,7 @@ import {
 } from '../nodes/XApi/transport/authorization';
 import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
 import { tokenFormExpression } from '../nodes/shared/request/clientCredentials';
-import { redirectTestRules } from '../nodes/shared/request/origin';
+import { redirectTestRules } from '../nodes/shared/request/secrets';
 
 /** Every status from 300 on except 403; n8n reads `except` as the statuses that still throw. */
 const TEST_FAILURE_STATUSES: number[] = Array.from({ length: 300 }, (_, i) => 300 + i).filter(

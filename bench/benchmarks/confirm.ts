@@ -50,9 +50,10 @@ export interface ConfirmRun {
 /** The package's client state, from the same module instance the engine loaded. */
 function learnedFirstCheck(source: PackageSource, baseUrl: string, clientId: string): number | undefined {
 	try {
-		const file = source === 'dist' ? path.join(REPO_ROOT, 'dist', 'nodes', 'shared', 'clients.js') : path.join(REPO_ROOT, 'nodes', 'shared', 'clients');
-		const clients = require(file) as { clientCompletion(key: string): { firstCheckDelayMs(): number }; clientKey(baseUrl: string, clientId: string): string };
-		return Math.round(clients.clientCompletion(clients.clientKey(baseUrl, clientId)).firstCheckDelayMs());
+		const shared = source === 'dist' ? path.join(REPO_ROOT, 'dist', 'nodes', 'shared') : path.join(REPO_ROOT, 'nodes', 'shared');
+		const { clientCompletion } = require(path.join(shared, 'pacing', 'clients')) as { clientCompletion(key: string): { firstCheckDelayMs(): number } };
+		const { clientKey } = require(path.join(shared, 'request', 'secrets')) as { clientKey(baseUrl: string, clientId: string): string };
+		return Math.round(clientCompletion(clientKey(baseUrl, clientId)).firstCheckDelayMs());
 	} catch {
 		return undefined;
 	}

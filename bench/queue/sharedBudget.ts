@@ -16,7 +16,7 @@ import { setMaxListeners } from 'node:events';
 
 import { Deadline } from '../../nodes/shared/pacing/time';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
-import { waitAfterThrottle } from '../../nodes/shared/request/retry';
+import { waitAfterThrottle } from '../../nodes/shared/request/failure';
 import { Throttle as ServiceThrottle } from '../../sandbox/throttle';
 
 export interface SimWorker {
@@ -64,7 +64,8 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 	const ceiling = run.ceilingPerMin ?? 300;
 	const rate = run.requestsPerMinute ?? ceiling;
 	const latency = run.latencyMs ?? 200;
-	const concurrency = run.concurrency ?? Math.max(1, Math.ceil(run.executions / run.workers.length));
+	const concurrency =
+		run.concurrency ?? Math.max(1, Math.ceil(run.executions / run.workers.length));
 	const service = new ServiceThrottle(ceiling);
 	const start = Date.now();
 	const queue = Array.from({ length: run.executions }, (_, i) => i);
@@ -91,7 +92,11 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 		return decision;
 	}
 
-	async function item(throttle: RequestThrottle, signal: AbortSignal, worker: number): Promise<void> {
+	async function item(
+		throttle: RequestThrottle,
+		signal: AbortSignal,
+		worker: number,
+	): Promise<void> {
 		const deadline = new Deadline(300_000, signal, Date.now, { startsAtFirstSlot: true });
 		for (let attempt = 1; ; attempt++) {
 			if (await throttle.acquire(deadline)) {
@@ -106,7 +111,10 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 			}
 			drawn429++;
 			refusedAt.push(Date.now());
-			if (process.env.SIM_TRACE) console.log(`${((Date.now() - start) / 1000).toFixed(2)} 429 w${worker} rates ${throttles.map((t) => (t ? (t.currentRate() / 60).toFixed(2) : '-')).join(' ')}`);
+			if (process.env.SIM_TRACE)
+				console.log(
+					`${((Date.now() - start) / 1000).toFixed(2)} 429 w${worker} rates ${throttles.map((t) => (t ? (t.currentRate() / 60).toFixed(2) : '-')).join(' ')}`,
+				);
 			if (attempt >= 12) {
 				gaveUp++;
 				return;

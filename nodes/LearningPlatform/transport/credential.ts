@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { clientKey } from '../../shared/request/clientSecrets';
+import { clientKey } from '../../shared/request/secrets';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
 

@@ -3,18 +3,17 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
 import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
-import { requestTimeoutMs } from '../../shared/request/retry';
+import type { CompletionEstimate } from '../../shared/pacing/clients';
+import { apiError, requestTimeoutMs, withFailure } from '../../shared/request/failure';
+import type { RequestingFunctions } from '../../shared/request/call';
+import { callApi } from '../../shared/request/call';
+import type { Redactor } from '../../shared/request/secrets';
 import {
 	clientRedactor,
 	liveClientRedactor,
+	originOf,
 	setClientHoldBack,
-} from '../../shared/request/clientSecrets';
-import type { CompletionEstimate } from '../../shared/pacing/completion';
-import { apiError, withFailure } from '../../shared/request/failure';
-import type { RequestingFunctions } from '../../shared/request/call';
-import { callApi } from '../../shared/request/call';
-import { originOf } from '../../shared/request/origin';
-import type { Redactor } from '../../shared/request/redact';
+} from '../../shared/request/secrets';
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
 import type { Deadline } from '../../shared/pacing/time';

@@ -4,16 +4,17 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { requestClientToken } from '../../shared/request/clientCredentials';
+import { requestTimeoutMs } from '../../shared/request/failure';
 import {
+	authorizedFor,
 	clientRedactor,
 	fingerprint,
 	holdClientBack,
+	originOf,
 	rememberSecret,
 	sharedToken,
-} from '../../shared/request/clientSecrets';
-import { requestClientToken } from '../../shared/request/clientCredentials';
-import { requestTimeoutMs } from '../../shared/request/retry';
-import { authorizedFor, originOf } from '../../shared/request/origin';
+} from '../../shared/request/secrets';
 import { DEFAULT_REQUEST_TIMEOUT_SEC, baseUrlOf, lmsClientKey } from './credential';
 
 interface TokenCredentials {

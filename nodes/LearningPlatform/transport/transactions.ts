@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { HttpProblem, apiError } from '../../shared/request/failure';
-import type { CompletionEstimate } from '../../shared/pacing/completion';
+import type { CompletionEstimate } from '../../shared/pacing/clients';
 import { Deadline, pollUntil } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';

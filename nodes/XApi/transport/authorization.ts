@@ -1,7 +1,12 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
-import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/origin';
+import {
+	authorizedFor,
+	clientKey,
+	fingerprint,
+	isHeaderSafe,
+	originOf,
+} from '../../shared/request/secrets';
 
 interface OAuth2Fields {
 	endpoint?: unknown;

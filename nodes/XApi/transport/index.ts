@@ -18,10 +18,8 @@ import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
-import { requestTimeoutMs } from '../../shared/request/retry';
-import { liveClientRedactor } from '../../shared/request/clientSecrets';
-import { apiError, HttpProblem, withFailure } from '../../shared/request/failure';
-import { Redactor } from '../../shared/request/redact';
+import { apiError, HttpProblem, requestTimeoutMs, withFailure } from '../../shared/request/failure';
+import { liveClientRedactor, Redactor } from '../../shared/request/secrets';
 import {
 	authorizationHeader,
 	authorizationProblem,

@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { requestClientToken } from '../../shared/request/clientCredentials';
-import { requestTimeoutMs } from '../../shared/request/retry';
-import { clientRedactor, rememberSecret, sharedToken } from '../../shared/request/clientSecrets';
-import type { Redactor } from '../../shared/request/redact';
+import { requestTimeoutMs } from '../../shared/request/failure';
+import { clientRedactor, rememberSecret, sharedToken } from '../../shared/request/secrets';
+import type { Redactor } from '../../shared/request/secrets';
 import {
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	normalizedEndpoint,

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { Deadline } from '../pacing/time';
 import type { RequestingFunctions } from '../request/call';
-import type { Redactor } from '../request/redact';
+import type { Redactor } from '../request/secrets';
 
 /** What one execution shares, made by the router before the first item; nodes add their parts. */
 export interface Run {

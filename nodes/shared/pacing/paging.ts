@@ -64,19 +64,18 @@ export class PageGuard {
 				'The server kept sending more pages than the ceiling allows. Raise "Max Pages" in the options if there really are more.',
 			);
 		}
-		const earlier = ids.map((id) => id !== undefined && this.seen.has(id));
-		if (ids.length > 0 && earlier.every(Boolean)) {
-			throw new PagingError(
-				`${this.what} stopped: the server sent the same page again (page ${this.pages} holds only items already read)`,
-				'The server does not advance through its pages (it may ignore the offset, or repeat a "more" link). Nothing was emitted twice.',
-			);
-		}
 		const fresh = ids.map((id) => {
 			if (id === undefined) return true;
 			if (this.seen.has(id)) return false;
 			this.seen.add(id);
 			return true;
 		});
+		if (fresh.length > 0 && !fresh.includes(true)) {
+			throw new PagingError(
+				`${this.what} stopped: the server sent the same page again (page ${this.pages} holds only items already read)`,
+				'The server does not advance through its pages (it may ignore the offset, or repeat a "more" link). Nothing was emitted twice.',
+			);
+		}
 		this.withoutId += ids.filter((id) => id === undefined).length;
 		if (this.withoutId > MAX_ITEMS_WITHOUT_ID) {
 			throw new PagingError(

@@ -40,15 +40,7 @@ export class Deadline {
 	get cancelled(): boolean {
 		return this.cancelSignal?.aborted === true;
 	}
-
-	within(budgetMs: number): Deadline {
-		return new Deadline(Math.min(budgetMs, this.remainingMs()), this.cancelSignal, this.clock, {
-			startsAtFirstSlot: !this.started,
-		});
-	}
 }
-
-// Every wait reads the deadline's clock, so a test's fake clock reaches all of them.
 
 /** Longest single timer: a cancelled wait leaves at most this much of a timer behind. */
 const SLEEP_STEP_MS = 1_000;
@@ -64,25 +56,14 @@ export async function pause(
 		if (signal?.aborted) return false;
 		const left = until - clock();
 		if (left <= 0) return true;
-		await untilAborted(sleep(Math.min(left, SLEEP_STEP_MS)), signal);
-	}
-}
-
-export async function untilAborted<T>(
-	promise: Promise<T>,
-	signal?: AbortSignal,
-): Promise<T | undefined> {
-	if (!signal) return await promise;
-	if (signal.aborted) return undefined;
-	let onAbort: () => void = () => {};
-	const aborted = new Promise<undefined>((resolve) => {
-		onAbort = () => resolve(undefined);
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		return await Promise.race([promise, aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
+		await new Promise<void>((resolve) => {
+			const done = () => {
+				signal?.removeEventListener('abort', done);
+				resolve();
+			};
+			signal?.addEventListener('abort', done, { once: true });
+			void sleep(Math.min(left, SLEEP_STEP_MS)).then(done);
+		});
 	}
 }
 
@@ -93,20 +74,15 @@ export function anySignal(signals: Array<AbortSignal | undefined>): {
 	const controller = new AbortController();
 	const sources = signals.filter((s): s is AbortSignal => s !== undefined);
 	const abort = () => controller.abort();
-	for (const source of sources) {
-		if (source.aborted) {
-			controller.abort();
-			break;
-		}
-		source.addEventListener('abort', abort, { once: true });
-	}
+	for (const source of sources) source.addEventListener('abort', abort, { once: true });
+	if (sources.some((source) => source.aborted)) abort();
 	return {
 		signal: controller.signal,
 		dispose: () => sources.forEach((source) => source.removeEventListener('abort', abort)),
 	};
 }
 
-export interface PollOptions {
+interface PollOptions {
 	deadline: Deadline;
 	/** Asked again while waiting (a later answer postpones checks); at most half the budget. */
 	notBeforeMs?: () => number;
@@ -116,18 +92,10 @@ export interface PollOptions {
 	maxIntervalMs?: number;
 }
 
-export interface PollOutcome<T> {
-	done: boolean;
-	value: T;
-	polls: number;
-}
-
-const NOT_BEFORE_STEP_MS = 1_000;
-
 export async function pollUntil<T>(
 	check: () => Promise<{ done: boolean; value: T }>,
 	{ deadline, notBeforeMs, intervalMs, factor = 1.5, maxIntervalMs = 30_000 }: PollOptions,
-): Promise<PollOutcome<T>> {
+): Promise<{ done: boolean; value: T; polls: number }> {
 	let interval = Math.max(1, intervalMs);
 	let polls = 0;
 	const started = deadline.now();
@@ -147,6 +115,6 @@ async function waitUntil(started: number, offsetMs: () => number, deadline: Dead
 	for (;;) {
 		const left = Math.min(started + offsetMs() - deadline.now(), deadline.remainingMs());
 		if (left <= 0 || deadline.cancelled) return;
-		await pause(Math.min(left, NOT_BEFORE_STEP_MS), deadline.cancelSignal);
+		await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
 	}
 }

@@ -1,6 +1,6 @@
 import type { z, ZodTypeAny } from 'zod';
 
-import { HttpProblem, messageFromBody } from './failure';
+import { HttpProblem, isReadable, messageFromBody } from './failure';
 
 /** Largest successful answer read: more than any documented page or transaction needs. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -10,20 +10,6 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Far deeper JSON would reach the output and break n8n's recursive saving of the execution. */
 export const MAX_JSON_DEPTH = 100;
-
-interface Readable {
-	destroy(error?: Error): void;
-	[Symbol.asyncIterator](): AsyncIterator<unknown>;
-}
-
-function isReadable(value: unknown): value is Readable {
-	return (
-		!!value &&
-		typeof value === 'object' &&
-		typeof (value as Readable).destroy === 'function' &&
-		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
-	);
-}
 
 export interface BodyText {
 	text: string;
@@ -39,41 +25,33 @@ export async function readBody(
 ): Promise<BodyText> {
 	if (data === undefined || data === null) return { text: '', truncated: false, bytes: 0 };
 	if (!isReadable(data)) {
-		const text = Buffer.isBuffer(data)
-			? data.toString('utf8')
-			: typeof data === 'string'
-				? data
-				: JSON.stringify(data);
-		const kept = text.length > limit ? text.slice(0, limit) : text;
+		const text =
+			typeof data === 'string' || Buffer.isBuffer(data) ? String(data) : JSON.stringify(data);
+		const kept = text.slice(0, limit);
 		return { text: kept, truncated: kept !== text, bytes: Buffer.byteLength(kept) };
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
 	let truncated = false;
 	const stop = () => data.destroy();
-	let failure: unknown;
+	let broke = false;
 	signal?.addEventListener('abort', stop, { once: true });
 	try {
-		for await (const chunk of data as AsyncIterable<unknown>) {
+		for await (const chunk of data) {
 			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			if (size + buffer.length > limit) {
-				chunks.push(buffer.subarray(0, limit - size));
-				size = limit;
-				truncated = true;
-				break;
-			}
-			chunks.push(buffer);
-			size += buffer.length;
+			truncated = size + buffer.length > limit;
+			chunks.push(truncated ? buffer.subarray(0, limit - size) : buffer);
+			size = Math.min(limit, size + buffer.length);
+			if (truncated) break;
 		}
-	} catch (error) {
-		failure = error;
+	} catch {
+		broke = true;
 	} finally {
 		signal?.removeEventListener('abort', stop);
 		if (truncated) data.destroy();
 	}
 	if (signal?.aborted) throw new HttpProblem('timeout', 'the answer did not arrive in time');
-	if (failure !== undefined)
-		throw new HttpProblem('network', 'the connection broke while reading the answer');
+	if (broke) throw new HttpProblem('network', 'the connection broke while reading the answer');
 	return { text: Buffer.concat(chunks).toString('utf8'), truncated, bytes: size };
 }
 
@@ -84,7 +62,7 @@ export function excerpt(text: string, length = 200): string {
 	return line.length > length ? `${line.slice(0, length)}…` : line;
 }
 
-export function unexpectedAnswer(
+function unexpectedAnswer(
 	status: number,
 	contentType: string,
 	text: string,
@@ -95,15 +73,8 @@ export function unexpectedAnswer(
 	return new HttpProblem(
 		'unexpected',
 		`unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`,
-		{ status, contentType, body: text },
+		{ status, body: text },
 	);
-}
-
-const BYTE_ORDER_MARK = 0xfeff;
-
-/** Some servers put a byte-order mark before their JSON. */
-export function withoutByteOrderMark(text: string): string {
-	return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }
 
 /** Read without parsing, so any depth costs no stack; JSON.parse checks the balance. */
@@ -116,11 +87,8 @@ export function nestingDepth(text: string, limit = Infinity): number {
 			i = closingQuote(text, i);
 			if (i < 0) return deepest;
 		} else if (c === 0x5b || c === 0x7b) {
-			depth++;
-			if (depth > deepest) {
-				deepest = depth;
-				if (deepest > limit) return deepest;
-			}
+			deepest = Math.max(deepest, ++depth);
+			if (deepest > limit) return deepest;
 		} else if (c === 0x5d || c === 0x7d) {
 			depth--;
 		}
@@ -167,36 +135,31 @@ export function jsonOf(
 	text: string,
 	{ allowEmpty = false }: { allowEmpty?: boolean } = {},
 ): unknown {
-	if (!text.trim()) {
-		if (allowEmpty) return undefined;
+	if (!text.trim() && allowEmpty) return undefined;
+	if (!text.trim() || (contentType && !JSON_TYPE.test(contentType))) {
 		throw unexpectedAnswer(status, contentType, text);
 	}
-	if (contentType && !JSON_TYPE.test(contentType))
-		throw unexpectedAnswer(status, contentType, text);
-	const json = withoutByteOrderMark(text);
-	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-		throw unexpectedAnswer(
-			status,
-			contentType,
-			text,
-			`JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
-		);
-	}
-	try {
-		return JSON.parse(json) as unknown;
-	} catch {
-		throw unexpectedAnswer(status, contentType, text, 'not valid JSON');
-	}
+	const parsed = parseJson(text);
+	if ('why' in parsed) throw unexpectedAnswer(status, contentType, text, parsed.why);
+	return parsed.json;
 }
 
 export function errorBodyOf(text: string): unknown {
 	if (!text.trim()) return undefined;
-	const json = withoutByteOrderMark(text);
-	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return text;
+	const parsed = parseJson(text);
+	return 'json' in parsed ? parsed.json : text;
+}
+
+/** Some servers put a byte-order mark before their JSON. */
+function parseJson(text: string): { json: unknown } | { why: string } {
+	const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	if (nestingDepth(json, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+		return { why: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` };
+	}
 	try {
-		return JSON.parse(json) as unknown;
+		return { json: JSON.parse(json) as unknown };
 	} catch {
-		return text;
+		return { why: 'not valid JSON' };
 	}
 }
 
@@ -243,7 +206,6 @@ export function issueMessage(issue: {
 	message: string;
 	expected?: unknown;
 	received?: unknown;
-	input?: unknown;
 	options?: unknown;
 	values?: unknown;
 }): string {

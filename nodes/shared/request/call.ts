@@ -18,9 +18,16 @@ import {
 	jsonOf,
 	readBody,
 } from './answer';
-import { HttpProblem, fromRequestError, lowerCased } from './failure';
-import type { RetryPolicy } from './retry';
-import { RETRY_AFTER_MAX_MS, RETRY_DEFAULTS, backoffDelay, waitAfterThrottle } from './retry';
+import type { RetryPolicy } from './failure';
+import {
+	HttpProblem,
+	RETRY_AFTER_MAX_MS,
+	RETRY_DEFAULTS,
+	backoffDelay,
+	fromRequestError,
+	lowerCased,
+	waitAfterThrottle,
+} from './failure';
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -70,7 +77,11 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	let qs = call.qs;
 	for (;;) {
 		await takeTurn(call, tries);
-		const next = await attempt(context, call, url, qs, tries);
+		tries.sent++;
+		const next = await sendOnce(context, call, url, qs).then(
+			(raw) => judge(call, url, raw, tries),
+			(caught: HttpProblem) => unanswered(call, caught, tries),
+		);
 		if (next.to === 'done') return next.answer;
 		if (next.to === 'fail') throw next.problem;
 		if (next.to === 'redirect') {
@@ -78,8 +89,9 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 			qs = undefined;
 			continue;
 		}
+		const { deadline } = call;
 		if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
-		else await backoff(call.deadline, next.waitMs);
+		else await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
 	}
 }
 
@@ -91,7 +103,7 @@ class Tries {
 
 	last: HttpProblem | undefined;
 
-	private readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
+	readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
 
 	constructor(private readonly policy: Required<RetryPolicy>) {}
 
@@ -104,26 +116,16 @@ class Tries {
 		return ++this.counts[kind] < limit;
 	}
 
-	redirected(): number {
-		return ++this.counts.redirects;
-	}
-
 	backoffMs(): number {
 		return backoffDelay(this.counts.failed, this.policy.baseDelayMs, this.policy.maxDelayMs);
-	}
-
-	throttledCount(): number {
-		return this.counts.throttled;
 	}
 }
 
 async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
-	const stopped = stopReason(call.deadline, tries);
-	if (stopped) throw stopped;
-	if (call.throttle) {
-		const refused = await call.throttle.acquire(call.deadline);
-		if (refused) throw stopReason(call.deadline, tries, refused)!;
-	}
+	const { deadline } = call;
+	const refused =
+		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
+	if (refused) throw stopped(deadline, tries, refused);
 	if (call.stopped?.()) {
 		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item', {
 			attempts: tries.sent,
@@ -131,31 +133,18 @@ async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
 	}
 }
 
-async function attempt(
-	context: RequestingFunctions,
-	call: ApiCall,
-	url: string,
-	qs: IDataObject | undefined,
-	tries: Tries,
-): Promise<Next> {
-	tries.sent++;
-	let raw: RawAnswer;
-	try {
-		raw = await sendOnce(context, call, url, qs);
-	} catch (caught) {
-		const problem = call.deadline.cancelled
-			? new HttpProblem('cancelled', 'the execution was cancelled')
-			: (caught as HttpProblem);
-		problem.details.attempts = tries.sent;
-		tries.last = problem;
-		const transient = problem.kind === 'network' || problem.kind === 'timeout';
-		if (transient) tries.unsure++;
-		if (transient && tries.another('failed')) {
-			return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
-		}
-		return { to: 'fail', problem };
+function unanswered(call: ApiCall, caught: HttpProblem, tries: Tries): Next {
+	const problem = call.deadline.cancelled
+		? new HttpProblem('cancelled', 'the execution was cancelled')
+		: caught;
+	problem.details.attempts = tries.sent;
+	tries.last = problem;
+	const transient = problem.kind === 'network' || problem.kind === 'timeout';
+	if (transient) tries.unsure++;
+	if (transient && tries.another('failed')) {
+		return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
 	}
-	return judge(call, url, raw, tries);
+	return { to: 'fail', problem };
 }
 
 function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
@@ -163,32 +152,20 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	const { status } = raw;
 	if (status >= 200 && status < 300) {
 		if (raw.truncated) {
-			const problem = new HttpProblem(
-				'tooLarge',
-				`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`,
-				{ status, contentType, attempts: tries.sent },
-			);
+			const words = `the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
+			const problem = new HttpProblem('tooLarge', words, { status, attempts: tries.sent });
 			return { to: 'fail', problem };
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
-		return {
-			to: 'done',
-			answer: {
-				status,
-				contentType,
-				body,
-				attempts: tries.sent,
-				bytes: raw.bytes + heapBytesOf(body),
-				headers: raw.headers,
-			},
-		};
+		const bytes = raw.bytes + heapBytesOf(body);
+		const answer = { status, contentType, body, attempts: tries.sent, bytes, headers: raw.headers };
+		return { to: 'done', answer };
 	}
 	if (status >= 300 && status < 400) {
-		return { to: 'redirect', url: redirectTarget(call, url, raw, tries.redirected()) };
+		return { to: 'redirect', url: redirectTarget(call, url, raw, ++tries.counts.redirects) };
 	}
 	const problem = new HttpProblem('status', `HTTP ${status}`, {
 		status,
-		contentType,
 		headers: raw.headers,
 		body: errorBodyOf(raw.text),
 		attempts: tries.sent,
@@ -197,11 +174,12 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	tries.last = problem;
 	if (status >= 500) tries.unsure++;
 	if (status === 429 && tries.another('throttled')) {
-		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.throttledCount());
-		if ('tooLongMs' in wait) {
-			return { to: 'fail', problem: retryAfterTooLong(problem, wait.tooLongMs, wait.retryAt) };
-		}
-		return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.counts.throttled);
+		if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+		const { tooLongMs, retryAt } = wait;
+		const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
+		const tooLong = new HttpProblem('retryAfterTooLong', words, { ...problem.details, retryAt });
+		return { to: 'fail', problem: tooLong };
 	}
 	if (status === 401 && tries.another('unauthorized')) {
 		return { to: 'retry', waitMs: 0, throttled: false };
@@ -224,8 +202,7 @@ async function sendOnce(
 ): Promise<RawAnswer> {
 	const timeoutMs = Math.max(1, Math.min(call.requestTimeoutMs, call.deadline.remainingMs()));
 	const timer = AbortSignal.timeout(timeoutMs);
-	const cancel = call.deadline.cancelSignal;
-	const { signal, dispose } = anySignal([timer, cancel]);
+	const { signal, dispose } = anySignal([timer, call.deadline.cancelSignal]);
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url,
@@ -254,7 +231,13 @@ async function sendOnce(
 			)) as Response;
 		} catch (error) {
 			const problem = fromRequestError(error);
-			if (problem.kind !== 'status') throw reclassified(problem, timer, cancel, timeoutMs);
+			const code = problem.details.networkCode;
+			const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+			const words = `no answer within ${seconds(timeoutMs)}`;
+			// Anything else (e.g. the credential could not get a token) keeps its own words.
+			if (problem.kind !== 'status') {
+				throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
+			}
 			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
 				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 			);
@@ -271,98 +254,46 @@ async function sendOnce(
 	}
 }
 
-function reclassified(
-	problem: HttpProblem,
-	timer: AbortSignal,
-	cancel: AbortSignal | undefined,
-	timeoutMs: number,
-): HttpProblem {
-	if (cancel?.aborted) return new HttpProblem('cancelled', 'the execution was cancelled');
-	const code = problem.details.networkCode;
-	if (timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
-		return new HttpProblem('timeout', `no answer within ${seconds(timeoutMs)}`, {
-			networkCode: 'ETIMEDOUT',
-		});
-	}
-	// Anything else (e.g. the credential could not get a token) keeps its own words.
-	return problem;
-}
-
 /** Only within the call's origin, so that the credentials never travel to another host. */
 function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: number): string {
+	const { status } = raw;
 	const location = String(raw.headers.location ?? '').trim();
-	const contentType = String(raw.headers['content-type'] ?? '');
-	let target: URL | undefined;
-	try {
-		target = location ? new URL(location, from) : undefined;
-	} catch {
-		target = undefined;
+	if (!location || !URL.canParse(location, from)) {
+		const words = `unexpected answer (HTTP ${status} without a usable Location)`;
+		throw new HttpProblem('unexpected', words, { status });
 	}
-	if (!target) {
-		throw new HttpProblem(
-			'unexpected',
-			`unexpected answer (HTTP ${raw.status} without a usable Location)`,
-			{ status: raw.status, contentType },
-		);
-	}
+	const target = new URL(location, from);
 	const shown = `${target.protocol}//${target.host}${target.pathname}`;
+	const refused = (words: string) => new HttpProblem('redirect', words, { status, target: shown });
 	if (target.origin !== call.origin) {
-		throw new HttpProblem(
-			'redirect',
-			`the server redirected (HTTP ${raw.status}) to another host, ${target.host}; the redirect was not followed, so the credentials stay with ${call.origin}`,
-			{ status: raw.status, target: shown },
+		throw refused(
+			`the server redirected (HTTP ${status}) to another host, ${target.host}; the redirect was not followed, so the credentials stay with ${call.origin}`,
 		);
 	}
-	const keepsMethod = raw.status === 307 || raw.status === 308;
-	if (!keepsMethod && call.method !== 'GET') {
-		throw new HttpProblem(
-			'redirect',
-			`the server redirected the ${call.method} (HTTP ${raw.status}) to ${target.pathname}; it was not followed, since HTTP would turn it into a GET`,
-			{ status: raw.status, target: shown },
+	if (status !== 307 && status !== 308 && call.method !== 'GET') {
+		throw refused(
+			`the server redirected the ${call.method} (HTTP ${status}) to ${target.pathname}; it was not followed, since HTTP would turn it into a GET`,
 		);
 	}
-	if (hops > MAX_REDIRECTS) {
-		throw new HttpProblem('redirect', `the server redirected more than ${MAX_REDIRECTS} times`, {
-			status: raw.status,
-			target: shown,
-		});
-	}
+	if (hops > MAX_REDIRECTS) throw refused(`the server redirected more than ${MAX_REDIRECTS} times`);
 	return target.toString();
 }
 
-function retryAfterTooLong(last: HttpProblem, askedMs: number, retryAt: string): HttpProblem {
-	return new HttpProblem(
-		'retryAfterTooLong',
-		`HTTP 429: the service asks to wait ${seconds(askedMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`,
-		{ ...last.details, retryAt },
-	);
-}
-
-function stopReason(
-	deadline: Deadline,
-	tries: Tries,
-	refused?: 'cancelled' | 'deadline',
-): HttpProblem | undefined {
+/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
+function stopped(deadline: Deadline, tries: Tries, refused: 'cancelled' | 'deadline'): HttpProblem {
 	const { last, sent: attempts } = tries;
 	if (deadline.cancelled || refused === 'cancelled') {
 		return new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
 	}
-	if (deadline.expired || refused === 'deadline') {
-		const lastWords = last ? `; the last attempt: ${last.message}` : '';
-		return new HttpProblem(
-			'deadline',
-			`no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`,
-			{ ...(last?.details ?? {}), attempts, last },
-		);
-	}
-	return undefined;
+	const lastWords = last ? `; the last attempt: ${last.message}` : '';
+	return new HttpProblem(
+		'deadline',
+		`no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`,
+		{ ...(last?.details ?? {}), attempts, last },
+	);
 }
 
-async function backoff(deadline: Deadline, ms: number): Promise<void> {
-	await pause(Math.min(ms, deadline.remainingMs()), deadline.cancelSignal);
-}
-
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
 	const s = ms / 1000;
 	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

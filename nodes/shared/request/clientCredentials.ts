@@ -3,10 +3,9 @@ import { sleep } from 'n8n-workflow';
 
 import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
 import type { DeclaredFailure } from './failure';
-import { fromRequestError, tokenRequestFailure, withFailure } from './failure';
-import { isHeaderSafe, originOf } from './origin';
-import type { Redactor } from './redact';
-import { waitAfterThrottle } from './retry';
+import { declaredFailure, fromRequestError, waitAfterThrottle, withFailure } from './failure';
+import type { Redactor } from './secrets';
+import { isHeaderSafe, originOf } from './secrets';
 
 export interface TokenEndpoint {
 	url: string;
@@ -26,38 +25,16 @@ export interface TokenEndpoint {
 	issued?: (token: string) => void;
 }
 
-export function tokenRequestFields(endpoint: {
-	clientId: string;
-	clientSecret: string;
-	scope?: string;
-}): Record<string, string> {
-	return {
-		grant_type: 'client_credentials',
-		...(endpoint.scope === undefined ? {} : { scope: endpoint.scope }),
-		client_id: endpoint.clientId,
-		client_secret: endpoint.clientSecret,
-	};
-}
-
 /** For a credential's Test, whose fields are expressions. */
-export function tokenFormExpression(expressions: {
-	clientId: string;
-	clientSecret: string;
-	scope: string;
-}): string {
-	const fields = tokenRequestFields({
-		clientId: expressions.clientId,
-		clientSecret: expressions.clientSecret,
-		scope: expressions.scope,
-	});
-	return Object.entries(fields)
-		.map(([name, value], i) => {
-			const field = `${i ? '&' : ''}${name}=`;
-			return name === 'grant_type'
-				? `"${field}${value}"`
-				: `"${field}" + encodeURIComponent(${value})`;
-		})
-		.join(' + ');
+export function tokenFormExpression(
+	expressions: Record<'clientId' | 'clientSecret' | 'scope', string>,
+): string {
+	const { clientId, clientSecret, scope } = expressions;
+	const fields = { scope, client_id: clientId, client_secret: clientSecret };
+	const encoded = Object.entries(fields).map(
+		([name, value]) => ` + "&${name}=" + encodeURIComponent(${value})`,
+	);
+	return `"grant_type=client_credentials"${encoded.join('')}`;
 }
 
 /** Follows no redirect (it carries the secret) and never quotes the answer (it holds the token). */
@@ -80,7 +57,12 @@ export async function requestClientToken(
 			cause: 'configuration-invalid',
 		});
 	}
-	const fields = tokenRequestFields(endpoint);
+	const fields = {
+		grant_type: 'client_credentials',
+		...(endpoint.scope === undefined ? {} : { scope: endpoint.scope }),
+		client_id: endpoint.clientId,
+		client_secret: endpoint.clientSecret,
+	};
 	const inQuery = endpoint.secretIn === 'query';
 	let answer: { status: number; contentType: string; text: string };
 	for (let attempt = 1; ; attempt++) {
@@ -107,7 +89,12 @@ export async function requestClientToken(
 			break;
 		} catch (error) {
 			const problem = fromRequestError(error);
-			const failure = tokenRequestFailure(error, signal.aborted);
+			const refused = problem.kind === 'status' && [400, 401, 403].includes(problem.status!);
+			const failure: DeclaredFailure | undefined = signal.aborted
+				? { cause: 'temporarily-unavailable' }
+				: refused
+					? { cause: 'credential-invalid' }
+					: declaredFailure(problem);
 			const wait =
 				problem.status === 429 && attempt < endpoint.attempts
 					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt)

@@ -1,10 +1,14 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Redactor } from './redact';
-import { parseRetryAfter } from './retry';
+/** The client's masks (`secrets.ts` `Redactor`), by shape: a failure needs no more of them. */
+interface Masks {
+	text(text: string): string;
+	value<T>(value: T): T;
+	error<E>(error: E): E;
+}
 
-export type ProblemKind =
+type ProblemKind =
 	| 'status'
 	| 'network'
 	| 'timeout'
@@ -16,9 +20,8 @@ export type ProblemKind =
 	| 'retryAfterTooLong'
 	| 'failed';
 
-export interface ProblemDetails {
+interface ProblemDetails {
 	status?: number;
-	contentType?: string;
 	headers?: Record<string, unknown>;
 	/** As n8n left it (maybe an unread stream) until the call has read it. */
 	body?: unknown;
@@ -48,6 +51,7 @@ export class HttpProblem extends Error {
 	}
 }
 
+/** In words: n8n replaces any message that contains an error code with its own sentence. */
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ECONNRESET: 'the connection was closed before an answer came',
@@ -62,11 +66,6 @@ const NETWORK_WORDS: Record<string, string> = {
 	ENETUNREACH: 'the network could not be reached',
 	ERR_CANCELED: 'the request was aborted',
 };
-
-/** n8n replaces any message that contains an error code with its own generic sentence. */
-export function networkWords(code: string): string {
-	return NETWORK_WORDS[code] ?? 'a network error';
-}
 
 interface ResponseLike {
 	status?: number;
@@ -114,15 +113,13 @@ export function fromRequestError(error: unknown): HttpProblem {
 	const hangUp = chain.some((e) => /socket hang up|network error|aborted/i.test(e.message ?? ''));
 	const networkCode = code ?? (hangUp ? 'ECONNRESET' : undefined);
 	if (networkCode) {
-		return new HttpProblem('network', networkWords(networkCode), { networkCode, failure });
+		return new HttpProblem('network', NETWORK_WORDS[networkCode], { networkCode, failure });
 	}
 	return new HttpProblem('failed', message, { failure });
 }
 
 export function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = value;
-	return out;
+	return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** The original error is not kept: its request options hold the Authorization header and URLs. */
@@ -134,33 +131,27 @@ export function apiError(
 		redactor,
 		action,
 		namesRecord,
-	}: { itemIndex?: number; redactor: Redactor; action?: string; namesRecord?: boolean },
+	}: { itemIndex?: number; redactor: Masks; action?: string; namesRecord?: boolean },
 ): NodeApiError {
 	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
-	const status = problem.status;
+	const httpCode = problem.status ? String(problem.status) : undefined;
 	const body = redactor.value(problem.details.body);
 	const apiMessage = problem.kind === 'status' ? messageFromBody(body) : undefined;
 	const what = action ? `${action} failed` : 'The request failed';
+	const asked = action ? ` while ${action.charAt(0).toLowerCase()}${action.slice(1)}` : '';
 	const description = describeBody(body, problem);
 	// The platform's own reason comes first when it gives one; what was asked follows.
 	const message = redactor.text(
-		apiMessage
-			? `${apiMessage} (${problem.message}${action ? ` while ${lowerFirst(action)}` : ''})`
-			: `${what} (${problem.message})`,
+		apiMessage ? `${apiMessage} (${problem.message}${asked})` : `${what} (${problem.message})`,
 	);
-	const plain: JsonObject = { message };
-	if (status) plain.httpCode = String(status);
+	const plain: JsonObject = httpCode ? { message, httpCode } : { message };
 	const nodeError = new NodeApiError(node, plain, {
 		itemIndex,
-		httpCode: status ? String(status) : undefined,
+		httpCode,
 		message,
 		description: description && redactor.text(description),
 	});
 	return redactor.error(withFailure(nodeError, declaredFailure(problem, { namesRecord })));
-}
-
-function lowerFirst(text: string): string {
-	return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function describeBody(body: unknown, problem: HttpProblem): string | undefined {
@@ -170,7 +161,7 @@ function describeBody(body: unknown, problem: HttpProblem): string | undefined {
 	if (problem.kind === 'retryAfterTooLong' && problem.details.retryAt) {
 		return `Run the workflow again after ${problem.details.retryAt}.`;
 	}
-	if (problem.kind === 'unexpected' || body === undefined || isStream(body)) {
+	if (problem.kind === 'unexpected' || body === undefined || isReadable(body)) {
 		return problem.details.networkCode
 			? `Network error code: ${problem.details.networkCode}`
 			: undefined;
@@ -179,13 +170,23 @@ function describeBody(body: unknown, problem: HttpProblem): string | undefined {
 	return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
-function isStream(value: unknown): boolean {
-	return typeof (value as { pipe?: unknown } | null)?.pipe === 'function';
+interface Readable {
+	destroy(error?: Error): void;
+	[Symbol.asyncIterator](): AsyncIterator<unknown>;
+}
+
+export function isReadable(value: unknown): value is Readable {
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		typeof (value as Readable).destroy === 'function' &&
+		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
+	);
 }
 
 export function messageFromBody(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
-	if (!body || typeof body !== 'object' || isStream(body)) return undefined;
+	if (!body || typeof body !== 'object' || isReadable(body)) return undefined;
 	const record = body as Record<string, unknown>;
 	for (const key of ['message', 'error_description', 'error', 'detail']) {
 		if (typeof record[key] === 'string') return (record[key] as string).slice(0, 300);
@@ -205,17 +206,16 @@ export type DeclaredFailure =
 /** The one place deciding a cause; a 404 naming no record of the item's means a wrong base URL. */
 export function declaredFailure(
 	problem: HttpProblem,
-	{ namesRecord = false, now = Date.now() }: { namesRecord?: boolean; now?: number } = {},
+	{ namesRecord = false }: { namesRecord?: boolean } = {},
 ): DeclaredFailure | undefined {
 	const { details, kind, status } = problem;
 	if (details.failure) return details.failure;
-	if (kind === 'deadline')
-		return details.last && declaredFailure(details.last, { namesRecord, now });
+	if (kind === 'deadline') return details.last && declaredFailure(details.last, { namesRecord });
 	if (kind === 'network' || kind === 'timeout' || (status && status >= 500)) {
 		return { cause: 'temporarily-unavailable' };
 	}
 	if (kind === 'retryAfterTooLong' || status === 429) {
-		const retryAfterMs = parseRetryAfter(details.headers?.['retry-after'], now);
+		const retryAfterMs = parseRetryAfter(details.headers?.['retry-after']);
 		const resetsAt = details.retryAt ? Date.parse(details.retryAt) : NaN;
 		return {
 			cause: 'rate-limited',
@@ -229,20 +229,73 @@ export function declaredFailure(
 	return undefined;
 }
 
-export function tokenRequestFailure(
-	error: unknown,
-	timedOut: boolean,
-): DeclaredFailure | undefined {
-	if (timedOut) return { cause: 'temporarily-unavailable' };
-	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
-	const { status } = problem;
-	if (problem.kind === 'status' && (status === 400 || status === 401 || status === 403)) {
-		return { cause: 'credential-invalid' };
-	}
-	return declaredFailure(problem);
-}
-
 export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
 	if (failure) Object.assign(error, { failure });
 	return error;
+}
+
+export interface RetryPolicy {
+	/** Whether sending the request twice has the same effect as sending it once. */
+	safeToRepeat: boolean;
+	maxAttempts?: number;
+	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
+	maxThrottledAttempts?: number;
+	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
+	maxUnauthorizedAttempts?: number;
+	baseDelayMs?: number;
+	maxDelayMs?: number;
+}
+
+export const RETRY_DEFAULTS = {
+	maxAttempts: 5,
+	maxThrottledAttempts: 12,
+	maxUnauthorizedAttempts: 1,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
+
+/** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
+const RETRY_AFTER_MIN_MS = 1_000;
+export const RETRY_AFTER_MAX_MS = 120_000;
+
+/** "Full jitter" exponential backoff: a random delay up to base × 2^attempt, capped. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
+	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+	return Math.round(Math.random() * ceiling);
+}
+
+export function waitAfterThrottle(
+	retryAfterHeader: unknown,
+	throttledCount: number,
+	now = Date.now(),
+): { waitMs: number } | { tooLongMs: number; retryAt: string } {
+	const asked = parseRetryAfter(retryAfterHeader, now);
+	if (asked === undefined) {
+		const { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS;
+		const backoff = backoffDelay(throttledCount, baseDelayMs, maxDelayMs);
+		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoff) };
+	}
+	if (asked > RETRY_AFTER_MAX_MS) {
+		const at = new Date(now + asked);
+		return { tooLongMs: asked, retryAt: Number.isNaN(at.getTime()) ? 'never' : at.toISOString() };
+	}
+	return { waitMs: Math.max(RETRY_AFTER_MIN_MS, asked) };
+}
+
+/** Delta-seconds or an HTTP date; negative numbers and past dates give 0. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(Array.isArray(value) ? value[0] : value).trim();
+	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
+	if (!/[a-z]/i.test(text)) return undefined;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function requestTimeoutMs(
+	credentials: { requestTimeout?: unknown },
+	defaultSec: number,
+): number {
+	const seconds = Number(credentials.requestTimeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
 }

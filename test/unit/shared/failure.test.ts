@@ -1,5 +1,4 @@
-import { fromRequestError } from '../../../nodes/shared/request/failure';
-import { parseRetryAfter } from '../../../nodes/shared/request/retry';
+import { fromRequestError, parseRetryAfter } from '../../../nodes/shared/request/failure';
 
 describe('fromRequestError: what n8n threw, read once', () => {
 	test('reads status, headers and body through n8n and axios wrappers', () => {

@@ -1,10 +1,10 @@
-import { Redactor, redactText, redactValue } from '../../../nodes/shared/request/redact';
+import { Redactor } from '../../../nodes/shared/request/secrets';
 
 describe('redaction', () => {
 	test('masks secrets in every spelling a URL could carry them', () => {
 		const secret = 'a b+c/d=';
 		const text = `POST https://lms.test/api/oauth/token?client_id=x&client_secret=${encodeURIComponent(secret)} raw ${secret} plus a+b%2Bc%2Fd%3D`;
-		const out = redactText(text, [secret]);
+		const out = new Redactor([secret]).text(text);
 		expect(out).not.toContain(secret);
 		expect(out).not.toContain(encodeURIComponent(secret));
 		expect(out).toContain('client_id=x');
@@ -21,24 +21,27 @@ describe('redaction', () => {
 			JSON.stringify(secret).slice(1, -1),
 		];
 		for (const form of spelled) {
-			expect(redactText(`client_secret=${form} said ${form}`, [secret])).toBe(
+			expect(new Redactor([secret]).text(`client_secret=${form} said ${form}`)).toBe(
 				'client_secret=*** said ***',
 			);
 		}
 	});
 
 	test('masks bearer tokens and sensitive query parameters without knowing them', () => {
-		expect(redactText('Authorization: Bearer abc.def-123')).toBe('Authorization: Bearer ***');
-		expect(redactText('https://x.test/?access_token=zzz&b=1')).toBe(
+		expect(new Redactor().text('Authorization: Bearer abc.def-123')).toBe(
+			'Authorization: Bearer ***',
+		);
+		expect(new Redactor().text('https://x.test/?access_token=zzz&b=1')).toBe(
 			'https://x.test/?access_token=***&b=1',
 		);
 	});
 
 	test('redacts nested values and masks secret-named keys', () => {
-		const out = redactValue(
-			{ a: ['the token is tok-9'], headers: { authorization: 'Basic Zm9v' }, n: 3 },
-			['tok-9'],
-		);
+		const out = new Redactor(['tok-9']).value({
+			a: ['the token is tok-9'],
+			headers: { authorization: 'Basic Zm9v' },
+			n: 3,
+		});
 		expect(out).toEqual({ a: ['the token is ***'], headers: { authorization: '***' }, n: 3 });
 	});
 });

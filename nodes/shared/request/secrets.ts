@@ -1,0 +1,279 @@
+import { createHash } from 'crypto';
+import type { IAuthenticateRuleResponseCode, IHttpRequestOptions } from 'n8n-workflow';
+
+export function originOf(address: unknown): string | undefined {
+	try {
+		const url = new URL(String(address ?? '').trim());
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
+export function authorizedFor(
+	requestOptions: IHttpRequestOptions,
+	origin: string | undefined,
+	authorization: string | undefined,
+	extraHeaders: Record<string, string> = {},
+): IHttpRequestOptions {
+	const headers = { ...(requestOptions.headers ?? {}), ...extraHeaders };
+	for (const name of Object.keys(headers)) {
+		if (name.toLowerCase() === 'authorization') delete headers[name];
+	}
+	// n8n's legacy request path (used e.g. by the HTTP Request node) names the address `uri`.
+	const legacy = requestOptions as { uri?: string; baseUrl?: string };
+	const address = String(requestOptions.url || legacy.uri);
+	const base = requestOptions.baseURL ?? legacy.baseUrl;
+	const target = URL.canParse(address, base) ? new URL(address, base).origin : undefined;
+	if (authorization && origin && target === origin) headers.authorization = authorization;
+	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
+}
+
+/** A credential Test follows no redirect: these rules name the field to correct. */
+export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[] {
+	return [301, 302, 303, 307, 308].map((status) => ({
+		type: 'responseCode' as const,
+		properties: {
+			value: status,
+			message: `The server answered with a redirect (HTTP ${status}). The Test follows no redirect, so the credentials stay with this address: enter the address it redirects to as the ${field}.`,
+		},
+	}));
+}
+
+/** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
+export function isHeaderSafe(value: string, { spaces }: { spaces: boolean }): boolean {
+	return (spaces ? /^[\x20-\x7E]*$/ : /^[\x21-\x7E]*$/).test(value);
+}
+
+const MASK = '***';
+
+/** Shorter values are too likely to be ordinary text to mask everywhere. */
+const MIN_SECRET_LENGTH = 4;
+
+const SENSITIVE_QUERY = /([?&](?:client_secret|access_token|token|password)=)[^&#\s"']*/gi;
+const AUTH_SCHEME = /\b((?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
+const SENSITIVE_KEY = /authorization|secret|password|token/i;
+
+/** Plain, URL-, query- (RFC 3986) and form-encoded, JSON-escaped and base64 spellings. */
+function spellingsOf(secret: string): string[] {
+	const forms = new Set<string>();
+	const add = (value: string) => {
+		const trimmed = value.trim();
+		if (trimmed.length < MIN_SECRET_LENGTH) return;
+		const url = new URLSearchParams({ s: trimmed }).toString().slice(2).replace(/\+/g, '%20');
+		const query = url.replace(/%7E/g, '~').replace(/\*/g, '%2A');
+		const uri = query.replace(/%(21|27|28|29|2A)/g, (_, hex: string) =>
+			String.fromCharCode(parseInt(hex, 16)),
+		);
+		const base64 = Buffer.from(trimmed, 'utf8').toString('base64');
+		for (const form of [
+			trimmed,
+			JSON.stringify(trimmed).slice(1, -1),
+			...[uri, query, url].flatMap((encoded) => [encoded, encoded.replace(/%20/g, '+')]),
+			base64,
+			base64.replace(/=+$/, ''),
+			base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+		]) {
+			if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+		}
+	};
+	add(secret);
+	// A header value such as "Basic abc…": its credential part alone is secret too.
+	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
+	if (scheme) add(scheme[1]);
+	return [...forms];
+}
+
+/** Also masks sensitive query parameters and any `Bearer`/`Basic` credential. */
+export class Redactor {
+	private readonly secrets = new Set<string>();
+
+	private pattern: RegExp | undefined;
+
+	/** The same alternation without the global flag: `test` keeps no position between calls. */
+	private probe: RegExp | undefined;
+
+	constructor(secrets: Iterable<unknown> = []) {
+		this.add(...secrets);
+	}
+
+	add(...values: unknown[]): this {
+		for (const value of values) {
+			if (typeof value !== 'string' || value.trim().length < MIN_SECRET_LENGTH) continue;
+			if (this.secrets.has(value)) continue;
+			this.secrets.add(value);
+			this.pattern = this.probe = undefined;
+		}
+		return this;
+	}
+
+	copy(): Redactor {
+		return new Redactor(this.secrets);
+	}
+
+	forgetAll(): void {
+		this.secrets.clear();
+		this.pattern = this.probe = undefined;
+	}
+
+	text(text: string): string {
+		const out = text.replace(SENSITIVE_QUERY, `$1${MASK}`).replace(AUTH_SCHEME, `$1${MASK}`);
+		const pattern = this.secretPattern();
+		return pattern ? out.replace(pattern, MASK) : out;
+	}
+
+	value<T>(value: T): T {
+		return masked(value, (text) => this.text(text), 8, SENSITIVE_KEY);
+	}
+
+	/** Output is the user's data: only known secrets are masked. */
+	output<T>(value: T): T {
+		const pattern = this.secretPattern();
+		if (!pattern) return value;
+		const probe = (this.probe ??= new RegExp(pattern.source, 'i'));
+		const mask = (text: string) => (probe.test(text) ? text.replace(pattern, MASK) : text);
+		return masked(value, mask, MAX_OUTPUT_DEPTH);
+	}
+
+	error<E>(error: E): E {
+		let current: unknown = error;
+		for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+			const e = current as Record<string, unknown>;
+			for (const key of ['message', 'description', 'stack']) {
+				if (typeof e[key] === 'string') e[key] = this.text(e[key] as string);
+			}
+			if (Array.isArray(e.messages)) e.messages = e.messages.map((m) => this.value(m));
+			if (e.context && typeof e.context === 'object') e.context = this.value(e.context);
+			current = e.cause;
+			if (current && typeof current !== 'object') e.cause = this.value(current);
+		}
+		return error;
+	}
+
+	private secretPattern(): RegExp | undefined {
+		if (this.pattern || this.secrets.size === 0) return this.pattern;
+		const forms = [...this.secrets].flatMap(spellingsOf).sort((a, b) => b.length - a.length);
+		const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+		this.pattern = forms.length ? new RegExp(escaped.join('|'), 'gi') : undefined;
+		return this.pattern;
+	}
+}
+
+/** Deeper than any output the nodes let through (answers nested deeper are refused). */
+const MAX_OUTPUT_DEPTH = 256;
+
+/** Unchanged parts are not copied. */
+function masked<T>(
+	value: T,
+	mask: (text: string) => string,
+	maxDepth: number,
+	keys?: RegExp,
+	depth = 0,
+): T {
+	if (typeof value === 'string') return mask(value) as T;
+	if (value === null || typeof value !== 'object' || depth > maxDepth) return value;
+	let copy: Record<string, unknown> | undefined;
+	for (const [key, entry] of Object.entries(value)) {
+		const out =
+			keys?.test(key) && typeof entry === 'string'
+				? MASK
+				: masked(entry, mask, maxDepth, keys, depth + 1);
+		if (out === entry) continue;
+		copy ??= (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
+		copy[key] = out;
+	}
+	return (copy ?? value) as T;
+}
+
+/** Per client key for the process, so every secret and token issued for it is masked anywhere. */
+interface ClientSecrets {
+	/** Tokens by a hash of the secret they were issued for: a changed secret never reuses one. */
+	readonly tokens: Map<string, { token: string; expiresAt: number }>;
+	readonly inFlight: Map<string, Promise<string>>;
+	readonly redactor: Redactor;
+	issuedTokens: number;
+	/** The client's throttle, set by the transport: a token request's 429 holds it back. */
+	holdBack?: (waitMs: number) => void;
+}
+
+const clients = new Map<string, ClientSecrets>();
+
+/** Bounds the masks a long-running process keeps: tokens this old are long expired. */
+const MAX_REMEMBERED_TOKENS = 1_000;
+
+/** Refreshed a little before the advertised expiry, so a token never dies mid-request. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+/** The id as the token request sends it (trimmed): tokens, masks and throttle share one entry. */
+export function clientKey(baseUrl: string, clientId: string): string {
+	return `${baseUrl.trim()}|${clientId.trim()}`;
+}
+
+function stateOf(key: string): ClientSecrets {
+	let state = clients.get(key);
+	if (!state) {
+		state = { tokens: new Map(), inFlight: new Map(), redactor: new Redactor(), issuedTokens: 0 };
+		clients.set(key, state);
+	}
+	return state;
+}
+
+export function setClientHoldBack(key: string, holdBack: (waitMs: number) => void): void {
+	stateOf(key).holdBack = holdBack;
+}
+
+export function holdClientBack(key: string, waitMs: number): void {
+	stateOf(key).holdBack?.(waitMs);
+}
+
+export function fingerprint(...parts: string[]): string {
+	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
+}
+
+/** One fetch per client and secret: n8n calls preAuthentication from each request with no token. */
+export async function sharedToken(
+	key: string,
+	clientSecret: string,
+	staleToken: string | undefined,
+	fetchToken: () => Promise<{ token: string; expiresInSec?: number }>,
+): Promise<string> {
+	const state = stateOf(key);
+	state.redactor.add(clientSecret);
+	const secretHash = fingerprint(clientSecret);
+	const cached = state.tokens.get(secretHash);
+	if (cached && cached.expiresAt > Date.now() && cached.token !== staleToken) return cached.token;
+	let pending = state.inFlight.get(secretHash);
+	if (!pending) {
+		pending = fetchToken()
+			.then(({ token, expiresInSec }) => {
+				rememberSecret(key, token);
+				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
+				const expiresAt = Date.now() + Math.max(lifetimeMs / 2, lifetimeMs - EXPIRY_MARGIN_MS);
+				state.tokens.set(secretHash, { token, expiresAt });
+				return token;
+			})
+			.finally(() => state.inFlight.delete(secretHash));
+		state.inFlight.set(secretHash, pending);
+	}
+	return await pending;
+}
+
+export function rememberSecret(key: string, value: string): void {
+	const state = stateOf(key);
+	if (state.issuedTokens++ >= MAX_REMEMBERED_TOKENS) {
+		state.redactor.forgetAll();
+		state.issuedTokens = 0;
+	}
+	state.redactor.add(value);
+}
+
+export function clientRedactor(key: string, ...current: unknown[]): Redactor {
+	const copy = stateOf(key).redactor.copy();
+	return copy.add(...current);
+}
+
+/** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
+export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
+	return stateOf(key).redactor.add(...current);
+}
