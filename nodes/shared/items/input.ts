@@ -12,7 +12,7 @@ export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
 }
 
-type FormLevel = ReadonlyArray<INodeProperties | INodePropertyCollection>;
+type FormEntry = INodeProperties | INodePropertyCollection;
 
 /** A field's path in the form's words ("Prices → Amount (price 1)"); undefined off the form. */
 export function formLabel(
@@ -20,7 +20,7 @@ export function formLabel(
 	path: ReadonlyArray<string | number>,
 ): string | undefined {
 	const labels: string[] = [];
-	let level: FormLevel = form;
+	let level: readonly FormEntry[] = form;
 	let entry: string | undefined;
 	for (const key of path) {
 		if (typeof key === 'number') {
@@ -32,17 +32,10 @@ export function formLabel(
 			level.find((p) => p.name === key) ??
 			(labels.length === 0 && path.length === 1 ? findDeep(form, key) : undefined);
 		if (!found) return undefined;
-		if ('values' in found) {
-			// A fixedCollection's entry kind ("price"): named with the index, not as a step.
-			entry = found.displayName.toLowerCase();
-			level = found.values;
-			continue;
-		}
-		labels.push(found.displayName);
-		level = (found.options ?? []).filter(
-			(o): o is INodeProperties | INodePropertyCollection =>
-				typeof o === 'object' && 'displayName' in o && !('value' in o),
-		);
+		level = childrenOf(found);
+		// A fixedCollection's entry kind ("price"): named with the index, not as a step.
+		if ('values' in found) entry = found.displayName.toLowerCase();
+		else labels.push(found.displayName);
 	}
 	if (labels.length === 0) return undefined;
 	// The index belongs to the field inside the entry: "Prices → Amount (price 1)".
@@ -55,17 +48,18 @@ export function formLabel(
 	return labels.join(' → ');
 }
 
+function childrenOf(entry: FormEntry): readonly FormEntry[] {
+	if ('values' in entry) return entry.values;
+	return (entry.options ?? []).filter(
+		(o): o is FormEntry => typeof o === 'object' && 'displayName' in o && !('value' in o),
+	);
+}
+
 /** A property anywhere in a form, by name (for inputs read flat from nested parameters). */
-function findDeep(level: FormLevel, name: string): INodeProperties | undefined {
+function findDeep(level: readonly FormEntry[], name: string): INodeProperties | undefined {
 	for (const entry of level) {
-		if (entry.name === name && !('values' in entry)) return entry as INodeProperties;
-		const nested =
-			'values' in entry
-				? entry.values
-				: ((entry.options ?? []).filter(
-						(o) => typeof o === 'object' && 'displayName' in o && !('value' in o),
-					) as FormLevel);
-		const found = findDeep(nested, name);
+		if (entry.name === name && !('values' in entry)) return entry;
+		const found = findDeep(childrenOf(entry), name);
 		if (found) return found;
 	}
 	return undefined;
@@ -249,14 +243,12 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
 				? Number(value)
 				: Number.NaN;
-	if (!Number.isFinite(number)) {
-		const message = Number.isNaN(number) ? 'must be a number' : 'must be a finite number';
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-		return z.NEVER;
-	}
-	if (number <= 0) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be greater than 0' });
-		return z.NEVER;
-	}
-	return number;
+	if (Number.isFinite(number) && number > 0) return number;
+	const message = Number.isNaN(number)
+		? 'must be a number'
+		: Number.isFinite(number)
+			? 'must be greater than 0'
+			: 'must be a finite number';
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	return z.NEVER;
 });

@@ -179,37 +179,17 @@ export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>)
 	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
 
-export function findOperation<R extends Run>(
-	resources: ReadonlyArray<Resource<R>>,
-	resource: string,
-	operation: string,
-): Operation<R> | undefined {
-	const listed = resources.find((r) => r.resource === resource)?.operations;
-	return listed && Object.prototype.hasOwnProperty.call(listed, operation)
-		? listed[operation].operation
-		: undefined;
+function collection(displayName: string, name: string, placeholder: string) {
+	return (options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties => ({
+		displayName,
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		...extra,
+		options,
+	});
 }
 
-export function optionsCollection(
-	options: INodeProperties[],
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	return collection('Options', 'Add option', options, extra);
-}
-
-export function additionalFields(
-	options: INodeProperties[],
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	return collection('Additional Fields', 'Add field', options, extra);
-}
-
-function collection(
-	displayName: string,
-	placeholder: string,
-	options: INodeProperties[],
-	extra: Partial<INodeProperties>,
-): INodeProperties {
-	const name = displayName === 'Options' ? 'options' : 'additionalFields';
-	return { displayName, name, type: 'collection', placeholder, default: {}, ...extra, options };
-}
+export const optionsCollection = collection('Options', 'options', 'Add option');
+export const additionalFields = collection('Additional Fields', 'additionalFields', 'Add field');

@@ -92,20 +92,16 @@ export function outputChoiceSchema(form: OutputForm) {
 		})
 		.superRefine((value, context) => {
 			if (value.output !== 'fields') return;
-			if (value.fields.length === 0) {
-				context.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['fields'],
-					message: 'choose at least one field',
-				});
-			}
 			const unknown = value.fields.filter((field) => !known.has(field));
+			const messages: string[] = [];
+			if (value.fields.length === 0) messages.push('choose at least one field');
 			if (unknown.length > 0) {
-				context.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['fields'],
-					message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (known: ${[...form.selectableFields].join(', ')})`,
-				});
+				messages.push(
+					`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (known: ${[...form.selectableFields].join(', ')})`,
+				);
+			}
+			for (const message of messages) {
+				context.addIssue({ code: z.ZodIssueCode.custom, path: ['fields'], message });
 			}
 		})
 		.transform(

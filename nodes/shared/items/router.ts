@@ -11,7 +11,6 @@ import type {
 	Resource,
 	Run,
 } from './operation';
-import { findOperation } from './operation';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
 
 type Prepared = { input: unknown } | { error: unknown };
@@ -109,14 +108,14 @@ function resolveOperation<R extends Run>(
 ): Operation<R> {
 	const resource = fns.getNodeParameter('resource', 0) as string;
 	const operationName = fns.getNodeParameter('operation', 0) as string;
-	const operation = findOperation(resources, resource, operationName);
-	if (!operation) {
+	const listed = resources.find((r) => r.resource === resource)?.operations;
+	if (!listed || !Object.prototype.hasOwnProperty.call(listed, operationName)) {
 		throw new NodeOperationError(
 			fns.getNode(),
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 	}
-	return operation;
+	return listed[operationName].operation;
 }
 
 /** On a failure or an abort no task starts and the started ones finish: none runs on unseen. */
@@ -130,12 +129,6 @@ export async function mapWithConcurrency<T, R>(
 	let failure: { error: unknown } | undefined;
 	let free = Math.max(1, limit);
 	let wake: (() => void) | undefined;
-	const giveBack = () => {
-		free++;
-		const waiter = wake;
-		wake = undefined;
-		waiter?.();
-	};
 	const started: Array<Promise<void>> = [];
 	for (let index = 0; index < items.length; index++) {
 		while (free === 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
@@ -146,7 +139,9 @@ export async function mapWithConcurrency<T, R>(
 			release: () => {
 				if (!held) return;
 				held = false;
-				giveBack();
+				free++;
+				wake?.();
+				wake = undefined;
 			},
 		};
 		started.push(
