@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type {
 	BatchOperation,
 	ItemOutcome,
+	ListedOperation,
 	NodeRouting,
 	Operation,
 	PoolPlace,
@@ -15,18 +16,6 @@ import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } f
 
 type Prepared = { input: unknown } | { error: unknown };
 
-function prepareItem(
-	fns: IExecuteFunctions,
-	operation: Operation<Run>,
-	itemIndex: number,
-): Prepared {
-	try {
-		return { input: operation.prepare(fns, itemIndex) };
-	} catch (error) {
-		return { error };
-	}
-}
-
 /** The only loop over items; without Continue On Fail all are checked before anything is sent. */
 export async function route<R extends Run>(
 	fns: IExecuteFunctions,
@@ -35,10 +24,15 @@ export async function route<R extends Run>(
 	const items = fns.getInputData();
 	const operation = resolveOperation(fns, routing.resources);
 	const continueOnFail = fns.continueOnFail();
+	const prepare = (itemIndex: number): Prepared => {
+		try {
+			return { input: operation.prepare(fns, itemIndex) };
+		} catch (error) {
+			return { error };
+		}
+	};
 	const upFront = !continueOnFail || operation.kind === 'batch';
-	const prepared = upFront
-		? items.map((_, itemIndex) => prepareItem(fns, operation, itemIndex))
-		: undefined;
+	const prepared = upFront ? items.map((_, itemIndex) => prepare(itemIndex)) : undefined;
 	if (prepared && !continueOnFail) assertAllValid(prepared);
 
 	const run = await routing.openRun(fns);
@@ -53,7 +47,7 @@ export async function route<R extends Run>(
 		items,
 		routing.concurrency(run),
 		async (_, itemIndex, place) => {
-			const entry = prepared?.[itemIndex] ?? prepareItem(fns, operation, itemIndex);
+			const entry = prepared?.[itemIndex] ?? prepare(itemIndex);
 			if ('error' in entry) return failed(entry.error, itemIndex);
 			try {
 				const data = await operation.execute(run, entry.input as never, itemIndex, place);
@@ -100,6 +94,79 @@ async function runBatch<R extends Run>(
 			itemIndex,
 		);
 	});
+}
+
+export function resourceProperties<R extends Run>(
+	resources: ReadonlyArray<Resource<R>>,
+	defaultResource: string,
+): INodeProperties[] {
+	const byName = <T extends { name: string }>(list: T[]) =>
+		[...list].sort((a, b) => a.name.localeCompare(b.name));
+	const selector: INodeProperties = {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: byName(resources.map(({ label, resource }) => ({ name: label, value: resource }))),
+		default: defaultResource,
+	};
+	return [
+		selector,
+		...resources.flatMap((resource) => {
+			const listed = Object.entries(resource.operations);
+			const { defaultOperation } = resource;
+			const operation: INodeProperties = {
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				default: defaultOperation,
+				noDataExpression: true,
+				displayOptions: { show: { resource: [resource.resource] } },
+				options: byName(
+					listed.map(([value, { name, description, action }]) => ({
+						name,
+						value,
+						description,
+						action,
+					})),
+				),
+			};
+			return [
+				operation,
+				...listed.map(([value, entry]) => toolDescriptionProperty(resource.resource, value, entry)),
+				...listed.flatMap(([, entry]) => entry.operation.description),
+			];
+		}),
+	];
+}
+
+/** n8n's tool conversion adds its own Tool Description only to a node that has none. */
+function toolDescriptionProperty<R extends Run>(
+	resource: string,
+	operation: string,
+	{ toolDescription }: ListedOperation<R>,
+): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: toolDescription,
+		required: true,
+		description:
+			'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	};
+}
+
+export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>): string {
+	const actions: Record<string, string> = {};
+	for (const resource of resources) {
+		for (const [value, { action }] of Object.entries(resource.operations)) {
+			actions[`${resource.resource}:${value}`] = action;
+		}
+	}
+	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
 
 function resolveOperation<R extends Run>(
