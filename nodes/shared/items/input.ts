@@ -127,18 +127,13 @@ export const listOfStrings = z
 	)
 	.refine(wellFormed, NOT_WELL_FORMED);
 
-export const isoDate = z
-	.string()
-	.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-	.refine((value) => isRealDate(value), 'is not a real calendar date');
+const ISO_DATE_TIME =
+	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
 
-export const isoDateTime = z
-	.string()
-	.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS')
-	.refine(
-		(value) => isRealDate(value.slice(0, 10)) && isRealTime(value.slice(11)),
-		'is not a real date and time',
-	);
+function refuse(ctx: z.RefinementCtx, message: string): never {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	return z.NEVER;
+}
 
 function isRealDate(value: string): boolean {
 	const [y, m, d] = value.split('-').map(Number);
@@ -146,49 +141,46 @@ function isRealDate(value: string): boolean {
 	return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-function isRealTime(value: string): boolean {
-	const [h, min, s] = value.split(':').map(Number);
-	return h < 24 && min < 60 && s < 60;
-}
-
-const ISO_DATE_TIME =
-	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
-
 /** A date-time without offset, or at midnight, gives its date: else the zone decides the day. */
 export const flexibleDate = z
 	.string()
 	.trim()
-	.superRefine((value, ctx) => {
+	.transform((value, ctx) => {
 		const match = ISO_DATE_TIME.exec(value);
 		if (match?.[3] && !/^00:00(:00(\.0+)?)?$/.test(match[2])) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `has a time and a time zone (${value}); give the date as YYYY-MM-DD, e.g. {{ DateTime.fromISO($json.date).toFormat('yyyy-MM-dd') }} for the date in the workflow's time zone`,
-				fatal: true,
-			});
+			return refuse(
+				ctx,
+				`has a time and a time zone (${value}); give the date as YYYY-MM-DD, e.g. {{ DateTime.fromISO($json.date).toFormat('yyyy-MM-dd') }} for the date in the workflow's time zone`,
+			);
 		}
-	})
-	.transform((value) => ISO_DATE_TIME.exec(value)?.[1] ?? value)
-	.pipe(isoDate);
+		const date = match?.[1] ?? value;
+		if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return refuse(ctx, 'must be a date as YYYY-MM-DD');
+		return isRealDate(date) ? date : refuse(ctx, 'is not a real calendar date');
+	});
 
 /** An offset is refused: the API's format cannot carry it, and dropping it would move the time. */
 export const flexibleDateTime = z
 	.string()
 	.trim()
-	.superRefine((value, ctx) => {
-		if (ISO_DATE_TIME.exec(value)?.[3]) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `has a time zone (${value}), which the platform's format cannot carry; give the local time as YYYY-MM-DD HH:MM:SS`,
-				fatal: true,
-			});
-		}
-	})
-	.transform((value) => {
+	.transform((value, ctx) => {
 		const match = ISO_DATE_TIME.exec(value);
-		return match ? `${match[1]} ${match[2].slice(0, 8).padEnd(8, ':00').slice(0, 8)}` : value;
-	})
-	.pipe(isoDateTime);
+		if (match?.[3]) {
+			return refuse(
+				ctx,
+				`has a time zone (${value}), which the platform's format cannot carry; give the local time as YYYY-MM-DD HH:MM:SS`,
+			);
+		}
+		const dateTime = match
+			? `${match[1]} ${match[2].slice(0, 8).padEnd(8, ':00').slice(0, 8)}`
+			: value;
+		if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(dateTime)) {
+			return refuse(ctx, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
+		}
+		const [h, min, sec] = dateTime.slice(11).split(':').map(Number);
+		return isRealDate(dateTime.slice(0, 10)) && h < 24 && min < 60 && sec < 60
+			? dateTime
+			: refuse(ctx, 'is not a real date and time');
+	});
 
 /** zod 3.25 reads `errorMap`, zod 4 `error` (each ignores the other's), so both are given. */
 export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
@@ -244,11 +236,9 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 				? Number(value)
 				: Number.NaN;
 	if (Number.isFinite(number) && number > 0) return number;
-	const message = Number.isNaN(number)
-		? 'must be a number'
-		: Number.isFinite(number)
-			? 'must be greater than 0'
-			: 'must be a finite number';
-	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-	return z.NEVER;
+	if (Number.isNaN(number)) return refuse(ctx, 'must be a number');
+	return refuse(
+		ctx,
+		Number.isFinite(number) ? 'must be greater than 0' : 'must be a finite number',
+	);
 });
