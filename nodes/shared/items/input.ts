@@ -5,8 +5,6 @@ import { z } from 'zod';
 
 import { issueMessage, issuePath } from '../request/answer';
 
-export { issuePath };
-
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
 	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);

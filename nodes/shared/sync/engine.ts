@@ -63,12 +63,7 @@ export interface SyncContract<V, L> {
 	returning(id: string, values: V, itemIndex: number): Change;
 	fingerprint(values: V): string;
 	echo(id: string, listed: L | undefined): IDataObject;
-	write(
-		itemIndex: number,
-		values: V,
-		place: PoolPlace,
-		onAccepted: (transactionId: string) => void,
-	): Promise<Sent>;
+	write(itemIndex: number, values: V, place: PoolPlace): Promise<Sent>;
 	remove(
 		carrier: number,
 		existing: Existing<L>,
@@ -426,7 +421,7 @@ async function write<V, L>(
 		else entries.delete(key);
 		try {
 			const { itemIndex } = decision.row;
-			const sent = await contract.write(itemIndex, decision.values, place, () => {});
+			const sent = await contract.write(itemIndex, decision.values, place);
 			if (sent.confirmed) entries.set(key, contract.fingerprint(decision.values));
 			const json = written(words, counts, decision, sent.output);
 			outcomes.set(itemIndex, { status: 'done', json });

@@ -32,29 +32,22 @@ export function openMemory(store: MemoryStore, slot: string, scope: string): Mem
 	}
 	const scopes = data[slot] as IDataObject;
 	const stored = scopes[scope];
-	const entries = new Map<string, string>();
 	if (stored !== undefined && !isRecord(stored)) dropped++;
-	if (isRecord(stored)) {
-		const table = stored[MEMBERS];
-		const members = typeof table === 'string' ? table.split('\n') : [];
-		for (const [key, value] of Object.entries(stored)) {
-			if (key === MEMBERS) continue;
-			if (typeof value !== 'string') {
-				dropped++;
-				continue;
-			}
-			if (!value.includes(' ')) {
-				if (VALUE.test(value)) entries.set(key, value);
-				else dropped++;
-				continue;
-			}
-			for (const part of value.split('|')) {
-				const [index, remembered] = part.split(' ');
-				const member = members[Number(index)];
-				if (member && /^\d+$/.test(index) && VALUE.test(remembered ?? '')) {
-					entries.set(key + SEPARATOR + member, remembered);
-				} else dropped++;
-			}
+	const { [MEMBERS]: table, ...rest } = isRecord(stored) ? stored : {};
+	const members = typeof table === 'string' ? table.split('\n') : [];
+	const entries = new Map<string, string>();
+	for (const [key, value] of Object.entries(rest)) {
+		if (typeof value === 'string' && !value.includes(' ')) {
+			if (VALUE.test(value)) entries.set(key, value);
+			else dropped++;
+			continue;
+		}
+		for (const part of typeof value === 'string' ? value.split('|') : ['']) {
+			const [index, remembered] = part.split(' ');
+			const member = members[Number(index)];
+			if (member && /^\d+$/.test(index) && VALUE.test(remembered ?? '')) {
+				entries.set(key + SEPARATOR + member, remembered);
+			} else dropped++;
 		}
 	}
 	return {
