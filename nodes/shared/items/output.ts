@@ -136,20 +136,13 @@ export function shapeRecord(
 	simplify: (record: IDataObject) => IDataObject,
 ): IDataObject {
 	if (choice.mode === 'simple') return simplify(record);
-	if (choice.mode === 'fields') {
-		const picked: IDataObject = {};
-		for (const field of choice.fields) {
-			if (Object.prototype.hasOwnProperty.call(record, field)) picked[field] = record[field];
-		}
-		return picked;
-	}
-	return record;
+	if (choice.mode === 'raw') return record;
+	const kept = choice.fields.filter((field) => Object.prototype.hasOwnProperty.call(record, field));
+	return Object.fromEntries(kept.map((field) => [field, record[field]]));
 }
 
 export function definedOnly(record: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
-	return out;
+	return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }
 
 export const returnAllAndLimit: INodeProperties[] = [
