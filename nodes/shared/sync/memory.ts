@@ -67,15 +67,13 @@ function encode(entries: Map<string, string>): IDataObject {
 	const groups = new Map<string, string[]>();
 	const numbers = new Map<string, number>();
 	for (const [key, value] of entries) {
-		const cut = key.indexOf(SEPARATOR);
-		if (cut < 0) {
+		if (!key.includes(SEPARATOR)) {
 			flat[key] = value;
 			continue;
 		}
-		const member = key.slice(cut + 1);
+		const [group, member] = splitKey(key);
 		let number = numbers.get(member);
 		if (number === undefined) numbers.set(member, (number = numbers.size));
-		const group = key.slice(0, cut);
 		const list = groups.get(group) ?? [];
 		list.push(`${number} ${value}`);
 		groups.set(group, list);
