@@ -419,18 +419,19 @@ async function write<V, L>(
 		// Until confirmed, the platform may hold either version.
 		if (contract.claimsUnconfirmed) entries.set(key, before ?? OURS_UNCONFIRMED);
 		else entries.delete(key);
+		let answered = false;
 		try {
 			const { itemIndex } = decision.row;
 			const sent = await contract.write(itemIndex, decision.values, place);
+			answered = true;
 			if (sent.confirmed) entries.set(key, contract.fingerprint(decision.values));
 			const json = written(words, counts, decision, sent.output);
 			outcomes.set(itemIndex, { status: 'done', json });
-		} catch (error) {
-			if (contract.claimsUnconfirmed) {
+		} finally {
+			if (!answered && contract.claimsUnconfirmed) {
 				if (before === undefined) entries.delete(key);
 				else entries.set(key, before);
 			}
-			throw error;
 		}
 	};
 	const remove = async (entry: Existing<L>, place: PoolPlace) => {
