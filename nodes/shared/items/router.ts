@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import type {
 	BatchOperation,
 	ItemOutcome,
-	ListedOperation,
 	NodeRouting,
 	Operation,
 	PoolPlace,
@@ -114,12 +113,11 @@ export function resourceProperties<R extends Run>(
 		selector,
 		...resources.flatMap((resource) => {
 			const listed = Object.entries(resource.operations);
-			const { defaultOperation } = resource;
 			const operation: INodeProperties = {
 				displayName: 'Operation',
 				name: 'operation',
 				type: 'options',
-				default: defaultOperation,
+				default: resource.defaultOperation,
 				noDataExpression: true,
 				displayOptions: { show: { resource: [resource.resource] } },
 				options: byName(
@@ -133,39 +131,34 @@ export function resourceProperties<R extends Run>(
 			};
 			return [
 				operation,
-				...listed.map(([value, entry]) => toolDescriptionProperty(resource.resource, value, entry)),
+				// n8n's tool conversion adds its own Tool Description only to a node that has none.
+				...listed.map(
+					([value, { toolDescription }]): INodeProperties => ({
+						displayName: 'Tool Description',
+						name: 'toolDescription',
+						type: 'string',
+						typeOptions: { rows: 3 },
+						default: toolDescription,
+						required: true,
+						description:
+							'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
+						displayOptions: {
+							show: { '@tool': [true], resource: [resource.resource], operation: [value] },
+						},
+					}),
+				),
 				...listed.flatMap(([, entry]) => entry.operation.description),
 			];
 		}),
 	];
 }
 
-/** n8n's tool conversion adds its own Tool Description only to a node that has none. */
-function toolDescriptionProperty<R extends Run>(
-	resource: string,
-	operation: string,
-	{ toolDescription }: ListedOperation<R>,
-): INodeProperties {
-	return {
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: toolDescription,
-		required: true,
-		description:
-			'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-	};
-}
-
 export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>): string {
-	const actions: Record<string, string> = {};
-	for (const resource of resources) {
-		for (const [value, { action }] of Object.entries(resource.operations)) {
-			actions[`${resource.resource}:${value}`] = action;
-		}
-	}
+	const actions = Object.fromEntries(
+		resources.flatMap(({ resource, operations }) =>
+			Object.entries(operations).map(([value, { action }]) => [`${resource}:${value}`, action]),
+		),
+	);
 	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
 }
 

@@ -122,11 +122,8 @@ export function planSync<V, L>(
 	const { words } = contract;
 	const notes = [...(reading.notes ?? [])];
 	const existing = new Map<string, Existing<L>>();
-	let listedTwice = 0;
-	for (const entry of reading.existing) {
-		if (existing.has(entry.id)) listedTwice++;
-		else existing.set(entry.id, entry);
-	}
+	for (const entry of reading.existing) if (!existing.has(entry.id)) existing.set(entry.id, entry);
+	const listedTwice = reading.existing.length - existing.size;
 	if (listedTwice > 0) {
 		notes.push(
 			`${listedTwice} ${words.many} were listed more than once under one ID: each was decided once.`,
