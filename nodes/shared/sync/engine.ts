@@ -436,7 +436,8 @@ async function write<V, L>(
 		const sent = await contract.remove(carrier, entry, place, (tx) =>
 			entries.set(key, REMOVAL_PENDING + tx),
 		);
-		if (sent.confirmed) forgetRemoved(contract, entries, key);
+		if (sent.confirmed && contract.keepsRemoved) entries.set(key, REMOVED);
+		else if (sent.confirmed) entries.delete(key);
 		counts[words.removed]++;
 		removals.push({ action: words.removed, ...sent.output });
 	};
@@ -478,15 +479,6 @@ async function write<V, L>(
 	return { outcomes, counts };
 }
 
-function forgetRemoved<V, L>(
-	contract: SyncContract<V, L>,
-	entries: Map<string, string>,
-	key: string,
-): void {
-	if (contract.keepsRemoved) entries.set(key, REMOVED);
-	else entries.delete(key);
-}
-
 /** Failed or unreadable removals are forgotten, so an entry still missing is removed again. */
 async function settleRemovals<V, L>(
 	contract: SyncContract<V, L>,
@@ -503,7 +495,8 @@ async function settleRemovals<V, L>(
 				throw contract.refusal('The execution was cancelled', 0, 'Nothing was written.');
 			}
 		}
-		if (state === 'success') forgetRemoved(contract, entries, key);
-		else if (state === 'failed') entries.delete(key);
+		if (state === 'initiated') continue;
+		if (state === 'success' && contract.keepsRemoved) entries.set(key, REMOVED);
+		else entries.delete(key);
 	}
 }
