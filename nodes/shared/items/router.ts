@@ -113,11 +113,12 @@ export function resourceProperties<R extends Run>(
 		selector,
 		...resources.flatMap((resource) => {
 			const listed = Object.entries(resource.operations);
+			const { defaultOperation } = resource;
 			const operation: INodeProperties = {
 				displayName: 'Operation',
 				name: 'operation',
 				type: 'options',
-				default: resource.defaultOperation,
+				default: defaultOperation,
 				noDataExpression: true,
 				displayOptions: { show: { resource: [resource.resource] } },
 				options: byName(
