@@ -202,11 +202,9 @@ export const pagingCeilingShape = { maxPages: ceiling, maxItems: ceiling, maxMeg
 
 const MEGABYTE = 1024 * 1024;
 
-export function pagingLimitsFrom(options: {
-	maxPages?: number;
-	maxItems?: number;
-	maxMegabytes?: number;
-}): PagingLimits {
+export function pagingLimitsFrom(
+	options: Partial<Record<keyof typeof pagingCeilingShape, number>>,
+): PagingLimits {
 	return {
 		maxPages: options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
 		maxItems: options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,
