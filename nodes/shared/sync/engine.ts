@@ -313,10 +313,7 @@ function progressReport(fns: SyncReport, title: string) {
 	};
 }
 
-interface Tally {
-	outcomes: Map<number, ItemOutcome>;
-	counts: Record<string, number>;
-}
+type Tally = Omit<ReturnType<typeof tally>, 'writes'>;
 
 type Write<V> = Extract<Decision<V>, { values: V }>;
 
