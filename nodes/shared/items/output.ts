@@ -35,26 +35,7 @@ const OUTPUT_DEFAULTS: Array<{ default: OutputMode; displayOptions: IDisplayOpti
 ];
 
 export function outputProperties(form: OutputForm): INodeProperties[] {
-	return [
-		...OUTPUT_DEFAULTS.map((shown) => ({ ...outputProperty(form), ...shown })),
-		{
-			displayName: 'Fields',
-			name: 'fields',
-			type: 'multiOptions',
-			default: [],
-			required: true,
-			options: [...form.selectableFields]
-				.sort((a, b) => a.localeCompare(b))
-				.map((field) => ({ name: field, value: field })),
-			description:
-				'The top-level fields to keep. A field that a record does not have is left out of that record.',
-			displayOptions: { show: { output: ['fields'] } },
-		},
-	];
-}
-
-function outputProperty(form: OutputForm): INodeProperties {
-	return {
+	const output: INodeProperties = {
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
@@ -78,6 +59,22 @@ function outputProperty(form: OutputForm): INodeProperties {
 		],
 		description: `How much of each of the ${form.records} to return. Simplified suits an AI agent using the node as a tool.`,
 	};
+	return [
+		...OUTPUT_DEFAULTS.map((shown) => ({ ...output, ...shown })),
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			default: [],
+			required: true,
+			options: [...form.selectableFields]
+				.sort((a, b) => a.localeCompare(b))
+				.map((field) => ({ name: field, value: field })),
+			description:
+				'The top-level fields to keep. A field that a record does not have is left out of that record.',
+			displayOptions: { show: { output: ['fields'] } },
+		},
+	];
 }
 
 export function outputChoiceSchema(form: OutputForm) {

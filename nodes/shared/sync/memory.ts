@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 /** Static data per node and client; members grouped so rosters stay small; bad shapes dropped. */
 export const REMOVED = '!';
@@ -15,9 +15,7 @@ export interface Memory {
 	save(): void;
 }
 
-export interface MemoryStore {
-	getWorkflowStaticData(type: string): IDataObject;
-}
+export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
