@@ -217,12 +217,8 @@ export const httpUrl = z
 	.trim()
 	.max(2048, 'must be at most 2048 characters')
 	.refine((value) => {
-		try {
-			const url = new URL(value);
-			return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-		} catch {
-			return false;
-		}
+		const url = URL.canParse(value) ? new URL(value) : undefined;
+		return (url?.protocol === 'http:' || url?.protocol === 'https:') && url.hostname !== '';
 	}, 'must be a full http(s) URL such as https://…');
 
 /** A positive, finite amount: a number, or text holding a plain decimal. Nothing is coerced. */
@@ -233,10 +229,7 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
 				? Number(value)
 				: Number.NaN;
-	if (Number.isFinite(number) && number > 0) return number;
 	if (Number.isNaN(number)) return refuse(ctx, 'must be a number');
-	return refuse(
-		ctx,
-		Number.isFinite(number) ? 'must be greater than 0' : 'must be a finite number',
-	);
+	if (!Number.isFinite(number)) return refuse(ctx, 'must be a finite number');
+	return number > 0 ? number : refuse(ctx, 'must be greater than 0');
 });
