@@ -73,10 +73,10 @@ async function runBatch<R extends Run>(
 	itemsAre: string,
 	failed: (error: unknown, itemIndex: number) => INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const valid: Array<PreparedItem<unknown>> = [];
-	prepared.forEach((entry, itemIndex) => {
-		if ('input' in entry) valid.push({ itemIndex, input: entry.input });
-	});
+	const valid = prepared.flatMap(
+		(entry, itemIndex): Array<PreparedItem<unknown>> =>
+			'input' in entry ? [{ itemIndex, input: entry.input }] : [],
+	);
 	const outcomes =
 		valid.length > 0
 			? await operation.execute(run, valid, { stopAfterFailure: !continueOnFail })

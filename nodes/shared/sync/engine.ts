@@ -361,10 +361,7 @@ function attachRemovals(outcomes: Map<number, ItemOutcome>, removals: IDataObjec
 	const carrier = [...outcomes.entries()]
 		.sort(([a], [b]) => b - a)
 		.find(([, o]) => o.status === 'done') as [number, { json: IDataObject }] | undefined;
-	if (carrier) {
-		const [itemIndex, outcome] = carrier;
-		outcomes.set(itemIndex, { status: 'done', json: [outcome.json as IDataObject, ...removals] });
-	}
+	if (carrier) outcomes.set(carrier[0], { status: 'done', json: [carrier[1].json, ...removals] });
 }
 
 function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): Tally {
