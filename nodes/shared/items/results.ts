@@ -45,10 +45,10 @@ export function appendDescription(error: unknown, text: string): void {
 	e.description = e.description ? `${e.description}\n\n${text}` : text;
 }
 
-export function assertAllValid(prepared: ReadonlyArray<{ error: unknown } | object>): void {
-	const invalid = prepared.flatMap((entry) =>
-		'error' in entry ? [(entry as { error: unknown }).error as Described] : [],
-	);
+export function assertAllValid(
+	prepared: ReadonlyArray<{ input: unknown } | { error: unknown }>,
+): void {
+	const invalid = prepared.flatMap((entry) => ('error' in entry ? [entry.error as Described] : []));
 	if (invalid.length === 0) return;
 	if (invalid.length > 1) {
 		appendDescription(
