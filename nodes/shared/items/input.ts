@@ -5,14 +5,12 @@ import { z } from 'zod';
 
 import { issueMessage, issuePath } from '../request/answer';
 
-export { issuePath };
-
 export function describeIssue(issue: ZodIssue, prefix = ''): string {
 	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
 	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
 }
 
-type FormLevel = ReadonlyArray<INodeProperties | INodePropertyCollection>;
+type FormEntry = INodeProperties | INodePropertyCollection;
 
 /** A field's path in the form's words ("Prices → Amount (price 1)"); undefined off the form. */
 export function formLabel(
@@ -20,7 +18,7 @@ export function formLabel(
 	path: ReadonlyArray<string | number>,
 ): string | undefined {
 	const labels: string[] = [];
-	let level: FormLevel = form;
+	let level: readonly FormEntry[] = form;
 	let entry: string | undefined;
 	for (const key of path) {
 		if (typeof key === 'number') {
@@ -32,17 +30,10 @@ export function formLabel(
 			level.find((p) => p.name === key) ??
 			(labels.length === 0 && path.length === 1 ? findDeep(form, key) : undefined);
 		if (!found) return undefined;
-		if ('values' in found) {
-			// A fixedCollection's entry kind ("price"): named with the index, not as a step.
-			entry = found.displayName.toLowerCase();
-			level = found.values;
-			continue;
-		}
-		labels.push(found.displayName);
-		level = (found.options ?? []).filter(
-			(o): o is INodeProperties | INodePropertyCollection =>
-				typeof o === 'object' && 'displayName' in o && !('value' in o),
-		);
+		level = childrenOf(found);
+		// A fixedCollection's entry kind ("price"): named with the index, not as a step.
+		if ('values' in found) entry = found.displayName.toLowerCase();
+		else labels.push(found.displayName);
 	}
 	if (labels.length === 0) return undefined;
 	// The index belongs to the field inside the entry: "Prices → Amount (price 1)".
@@ -55,17 +46,18 @@ export function formLabel(
 	return labels.join(' → ');
 }
 
+function childrenOf(entry: FormEntry): readonly FormEntry[] {
+	if ('values' in entry) return entry.values;
+	return (entry.options ?? []).filter(
+		(o): o is FormEntry => typeof o === 'object' && 'displayName' in o && !('value' in o),
+	);
+}
+
 /** A property anywhere in a form, by name (for inputs read flat from nested parameters). */
-function findDeep(level: FormLevel, name: string): INodeProperties | undefined {
+function findDeep(level: readonly FormEntry[], name: string): INodeProperties | undefined {
 	for (const entry of level) {
-		if (entry.name === name && !('values' in entry)) return entry as INodeProperties;
-		const nested =
-			'values' in entry
-				? entry.values
-				: ((entry.options ?? []).filter(
-						(o) => typeof o === 'object' && 'displayName' in o && !('value' in o),
-					) as FormLevel);
-		const found = findDeep(nested, name);
+		if (entry.name === name && !('values' in entry)) return entry;
+		const found = findDeep(childrenOf(entry), name);
 		if (found) return found;
 	}
 	return undefined;
@@ -133,18 +125,13 @@ export const listOfStrings = z
 	)
 	.refine(wellFormed, NOT_WELL_FORMED);
 
-export const isoDate = z
-	.string()
-	.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-	.refine((value) => isRealDate(value), 'is not a real calendar date');
+const ISO_DATE_TIME =
+	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
 
-export const isoDateTime = z
-	.string()
-	.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be a date and time as YYYY-MM-DD HH:MM:SS')
-	.refine(
-		(value) => isRealDate(value.slice(0, 10)) && isRealTime(value.slice(11)),
-		'is not a real date and time',
-	);
+function refuse(ctx: z.RefinementCtx, message: string): never {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	return z.NEVER;
+}
 
 function isRealDate(value: string): boolean {
 	const [y, m, d] = value.split('-').map(Number);
@@ -152,49 +139,46 @@ function isRealDate(value: string): boolean {
 	return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-function isRealTime(value: string): boolean {
-	const [h, min, s] = value.split(':').map(Number);
-	return h < 24 && min < 60 && s < 60;
-}
-
-const ISO_DATE_TIME =
-	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
-
 /** A date-time without offset, or at midnight, gives its date: else the zone decides the day. */
 export const flexibleDate = z
 	.string()
 	.trim()
-	.superRefine((value, ctx) => {
+	.transform((value, ctx) => {
 		const match = ISO_DATE_TIME.exec(value);
 		if (match?.[3] && !/^00:00(:00(\.0+)?)?$/.test(match[2])) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `has a time and a time zone (${value}); give the date as YYYY-MM-DD, e.g. {{ DateTime.fromISO($json.date).toFormat('yyyy-MM-dd') }} for the date in the workflow's time zone`,
-				fatal: true,
-			});
+			return refuse(
+				ctx,
+				`has a time and a time zone (${value}); give the date as YYYY-MM-DD, e.g. {{ DateTime.fromISO($json.date).toFormat('yyyy-MM-dd') }} for the date in the workflow's time zone`,
+			);
 		}
-	})
-	.transform((value) => ISO_DATE_TIME.exec(value)?.[1] ?? value)
-	.pipe(isoDate);
+		const date = match?.[1] ?? value;
+		if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return refuse(ctx, 'must be a date as YYYY-MM-DD');
+		return isRealDate(date) ? date : refuse(ctx, 'is not a real calendar date');
+	});
 
 /** An offset is refused: the API's format cannot carry it, and dropping it would move the time. */
 export const flexibleDateTime = z
 	.string()
 	.trim()
-	.superRefine((value, ctx) => {
-		if (ISO_DATE_TIME.exec(value)?.[3]) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `has a time zone (${value}), which the platform's format cannot carry; give the local time as YYYY-MM-DD HH:MM:SS`,
-				fatal: true,
-			});
-		}
-	})
-	.transform((value) => {
+	.transform((value, ctx) => {
 		const match = ISO_DATE_TIME.exec(value);
-		return match ? `${match[1]} ${match[2].slice(0, 8).padEnd(8, ':00').slice(0, 8)}` : value;
-	})
-	.pipe(isoDateTime);
+		if (match?.[3]) {
+			return refuse(
+				ctx,
+				`has a time zone (${value}), which the platform's format cannot carry; give the local time as YYYY-MM-DD HH:MM:SS`,
+			);
+		}
+		const dateTime = match
+			? `${match[1]} ${match[2].slice(0, 8).padEnd(8, ':00').slice(0, 8)}`
+			: value;
+		if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(dateTime)) {
+			return refuse(ctx, 'must be a date and time as YYYY-MM-DD HH:MM:SS');
+		}
+		const [h, min, sec] = dateTime.slice(11).split(':').map(Number);
+		return isRealDate(dateTime.slice(0, 10)) && h < 24 && min < 60 && sec < 60
+			? dateTime
+			: refuse(ctx, 'is not a real date and time');
+	});
 
 /** zod 3.25 reads `errorMap`, zod 4 `error` (each ignores the other's), so both are given. */
 export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
@@ -233,12 +217,8 @@ export const httpUrl = z
 	.trim()
 	.max(2048, 'must be at most 2048 characters')
 	.refine((value) => {
-		try {
-			const url = new URL(value);
-			return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-		} catch {
-			return false;
-		}
+		const url = URL.canParse(value) ? new URL(value) : undefined;
+		return (url?.protocol === 'http:' || url?.protocol === 'https:') && url.hostname !== '';
 	}, 'must be a full http(s) URL such as https://…');
 
 /** A positive, finite amount: a number, or text holding a plain decimal. Nothing is coerced. */
@@ -249,14 +229,7 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 			: typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
 				? Number(value)
 				: Number.NaN;
-	if (!Number.isFinite(number)) {
-		const message = Number.isNaN(number) ? 'must be a number' : 'must be a finite number';
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-		return z.NEVER;
-	}
-	if (number <= 0) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be greater than 0' });
-		return z.NEVER;
-	}
-	return number;
+	if (Number.isNaN(number)) return refuse(ctx, 'must be a number');
+	if (!Number.isFinite(number)) return refuse(ctx, 'must be a finite number');
+	return number > 0 ? number : refuse(ctx, 'must be greater than 0');
 });

@@ -106,110 +106,17 @@ export interface NodeRouting<R extends Run> {
 	itemsAre: string;
 }
 
-export function resourceProperties<R extends Run>(
-	resources: ReadonlyArray<Resource<R>>,
-	defaultResource: string,
-): INodeProperties[] {
-	const byName = <T extends { name: string }>(list: T[]) =>
-		[...list].sort((a, b) => a.name.localeCompare(b.name));
-	const selector: INodeProperties = {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: byName(resources.map(({ label, resource }) => ({ name: label, value: resource }))),
-		default: defaultResource,
-	};
-	return [
-		selector,
-		...resources.flatMap((resource) => {
-			const listed = Object.entries(resource.operations);
-			const { defaultOperation } = resource;
-			const operation: INodeProperties = {
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				default: defaultOperation,
-				noDataExpression: true,
-				displayOptions: { show: { resource: [resource.resource] } },
-				options: byName(
-					listed.map(([value, { name, description, action }]) => ({
-						name,
-						value,
-						description,
-						action,
-					})),
-				),
-			};
-			return [
-				operation,
-				...listed.map(([value, entry]) => toolDescriptionProperty(resource.resource, value, entry)),
-				...listed.flatMap(([, entry]) => entry.operation.description),
-			];
-		}),
-	];
+function collection(displayName: string, name: string, placeholder: string) {
+	return (options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties => ({
+		displayName,
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		...extra,
+		options,
+	});
 }
 
-/** n8n's tool conversion adds its own Tool Description only to a node that has none. */
-function toolDescriptionProperty<R extends Run>(
-	resource: string,
-	operation: string,
-	{ toolDescription }: ListedOperation<R>,
-): INodeProperties {
-	return {
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: toolDescription,
-		required: true,
-		description:
-			'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-	};
-}
-
-export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>): string {
-	const actions: Record<string, string> = {};
-	for (const resource of resources) {
-		for (const [value, { action }] of Object.entries(resource.operations)) {
-			actions[`${resource.resource}:${value}`] = action;
-		}
-	}
-	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
-}
-
-export function findOperation<R extends Run>(
-	resources: ReadonlyArray<Resource<R>>,
-	resource: string,
-	operation: string,
-): Operation<R> | undefined {
-	const listed = resources.find((r) => r.resource === resource)?.operations;
-	return listed && Object.prototype.hasOwnProperty.call(listed, operation)
-		? listed[operation].operation
-		: undefined;
-}
-
-export function optionsCollection(
-	options: INodeProperties[],
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	return collection('Options', 'Add option', options, extra);
-}
-
-export function additionalFields(
-	options: INodeProperties[],
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	return collection('Additional Fields', 'Add field', options, extra);
-}
-
-function collection(
-	displayName: string,
-	placeholder: string,
-	options: INodeProperties[],
-	extra: Partial<INodeProperties>,
-): INodeProperties {
-	const name = displayName === 'Options' ? 'options' : 'additionalFields';
-	return { displayName, name, type: 'collection', placeholder, default: {}, ...extra, options };
-}
+export const optionsCollection = collection('Options', 'options', 'Add option');
+export const additionalFields = collection('Additional Fields', 'additionalFields', 'Add field');

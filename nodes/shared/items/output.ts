@@ -35,26 +35,7 @@ const OUTPUT_DEFAULTS: Array<{ default: OutputMode; displayOptions: IDisplayOpti
 ];
 
 export function outputProperties(form: OutputForm): INodeProperties[] {
-	return [
-		...OUTPUT_DEFAULTS.map((shown) => ({ ...outputProperty(form), ...shown })),
-		{
-			displayName: 'Fields',
-			name: 'fields',
-			type: 'multiOptions',
-			default: [],
-			required: true,
-			options: [...form.selectableFields]
-				.sort((a, b) => a.localeCompare(b))
-				.map((field) => ({ name: field, value: field })),
-			description:
-				'The top-level fields to keep. A field that a record does not have is left out of that record.',
-			displayOptions: { show: { output: ['fields'] } },
-		},
-	];
-}
-
-function outputProperty(form: OutputForm): INodeProperties {
-	return {
+	const output: INodeProperties = {
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
@@ -78,6 +59,22 @@ function outputProperty(form: OutputForm): INodeProperties {
 		],
 		description: `How much of each of the ${form.records} to return. Simplified suits an AI agent using the node as a tool.`,
 	};
+	return [
+		...OUTPUT_DEFAULTS.map((shown) => ({ ...output, ...shown })),
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			default: [],
+			required: true,
+			options: [...form.selectableFields]
+				.sort((a, b) => a.localeCompare(b))
+				.map((field) => ({ name: field, value: field })),
+			description:
+				'The top-level fields to keep. A field that a record does not have is left out of that record.',
+			displayOptions: { show: { output: ['fields'] } },
+		},
+	];
 }
 
 export function outputChoiceSchema(form: OutputForm) {
@@ -92,20 +89,16 @@ export function outputChoiceSchema(form: OutputForm) {
 		})
 		.superRefine((value, context) => {
 			if (value.output !== 'fields') return;
-			if (value.fields.length === 0) {
-				context.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['fields'],
-					message: 'choose at least one field',
-				});
-			}
 			const unknown = value.fields.filter((field) => !known.has(field));
+			const messages: string[] = [];
+			if (value.fields.length === 0) messages.push('choose at least one field');
 			if (unknown.length > 0) {
-				context.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['fields'],
-					message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (known: ${[...form.selectableFields].join(', ')})`,
-				});
+				messages.push(
+					`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} (known: ${[...form.selectableFields].join(', ')})`,
+				);
+			}
+			for (const message of messages) {
+				context.addIssue({ code: z.ZodIssueCode.custom, path: ['fields'], message });
 			}
 		})
 		.transform(
@@ -140,20 +133,13 @@ export function shapeRecord(
 	simplify: (record: IDataObject) => IDataObject,
 ): IDataObject {
 	if (choice.mode === 'simple') return simplify(record);
-	if (choice.mode === 'fields') {
-		const picked: IDataObject = {};
-		for (const field of choice.fields) {
-			if (Object.prototype.hasOwnProperty.call(record, field)) picked[field] = record[field];
-		}
-		return picked;
-	}
-	return record;
+	if (choice.mode === 'raw') return record;
+	const kept = choice.fields.filter((field) => Object.prototype.hasOwnProperty.call(record, field));
+	return Object.fromEntries(kept.map((field) => [field, record[field]]));
 }
 
 export function definedOnly(record: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
-	return out;
+	return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }
 
 export const returnAllAndLimit: INodeProperties[] = [
@@ -213,11 +199,9 @@ export const pagingCeilingShape = { maxPages: ceiling, maxItems: ceiling, maxMeg
 
 const MEGABYTE = 1024 * 1024;
 
-export function pagingLimitsFrom(options: {
-	maxPages?: number;
-	maxItems?: number;
-	maxMegabytes?: number;
-}): PagingLimits {
+export function pagingLimitsFrom(
+	options: Partial<Record<keyof typeof pagingCeilingShape, number>>,
+): PagingLimits {
 	return {
 		maxPages: options.maxPages ?? DEFAULT_PAGING_LIMITS.maxPages,
 		maxItems: options.maxItems ?? DEFAULT_PAGING_LIMITS.maxItems,

@@ -45,21 +45,18 @@ export function appendDescription(error: unknown, text: string): void {
 	e.description = e.description ? `${e.description}\n\n${text}` : text;
 }
 
-export function assertAllValid(prepared: ReadonlyArray<{ error: unknown } | object>): void {
-	const invalid = prepared.flatMap((entry) =>
-		'error' in entry ? [(entry as { error: unknown }).error as Described] : [],
-	);
+export function assertAllValid(
+	prepared: ReadonlyArray<{ input: unknown } | { error: unknown }>,
+): void {
+	const invalid = prepared.flatMap((entry) => ('error' in entry ? [entry.error as Described] : []));
 	if (invalid.length === 0) return;
-	const first = invalid[0];
 	if (invalid.length > 1) {
-		const others = invalid.slice(1, 20).map((e) => `• ${e.message}`);
-		const more = invalid.length > 20 ? [`• … and ${invalid.length - 20} more`] : [];
 		appendDescription(
-			first,
-			`${invalid.length} items are invalid; nothing was sent. The others:\n${[...others, ...more].join('\n')}`,
+			invalid[0],
+			`${invalid.length} items are invalid; nothing was sent. The others:\n${others(invalid.map((e) => e.message))}`,
 		);
 	}
-	throw first;
+	throw invalid[0];
 }
 
 export const CONTINUE_ON_FAIL_HINT =
@@ -99,11 +96,8 @@ export function assertAllDone(
 		});
 	const lines = [`${done} of ${total} ${itemsAre} were stored.`];
 	if (failures.length > 1) {
-		const others = failures
-			.slice(1, 20)
-			.map(({ itemIndex, error }) => `• item ${itemIndex}: ${error.message}`);
-		if (failures.length > 20) others.push(`• … and ${failures.length - 20} more`);
-		lines.push(`${failures.length} items failed. The others:\n${others.join('\n')}`);
+		const messages = failures.map(({ itemIndex, error }) => `item ${itemIndex}: ${error.message}`);
+		lines.push(`${failures.length} items failed. The others:\n${others(messages)}`);
 	}
 	if (notSent.length > 0) {
 		lines.push(
@@ -117,18 +111,19 @@ export function assertAllDone(
 	throw run.mask(first);
 }
 
+/** All but the first, at most 19 of them. */
+function others(messages: string[]): string {
+	const more = messages.length > 20 ? [`… and ${messages.length - 20} more`] : [];
+	return [...messages.slice(1, 20), ...more].map((line) => `• ${line}`).join('\n');
+}
+
 function ranges(indexes: number[]): string {
 	const parts: string[] = [];
-	let start = indexes[0];
-	let previous = start;
-	for (const index of [...indexes.slice(1), Number.NaN]) {
-		if (index === previous + 1) {
-			previous = index;
-			continue;
-		}
-		parts.push(start === previous ? `${start}` : `${start}–${previous}`);
-		start = index;
-		previous = index;
+	for (let start = 0; start < indexes.length; ) {
+		let end = start;
+		while (indexes[end + 1] === indexes[end] + 1) end++;
+		parts.push(end === start ? `${indexes[start]}` : `${indexes[start]}–${indexes[end]}`);
+		start = end + 1;
 	}
 	return parts.join(', ');
 }

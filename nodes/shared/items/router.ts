@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type {
@@ -11,22 +11,9 @@ import type {
 	Resource,
 	Run,
 } from './operation';
-import { findOperation } from './operation';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
 
 type Prepared = { input: unknown } | { error: unknown };
-
-function prepareItem(
-	fns: IExecuteFunctions,
-	operation: Operation<Run>,
-	itemIndex: number,
-): Prepared {
-	try {
-		return { input: operation.prepare(fns, itemIndex) };
-	} catch (error) {
-		return { error };
-	}
-}
 
 /** The only loop over items; without Continue On Fail all are checked before anything is sent. */
 export async function route<R extends Run>(
@@ -36,10 +23,15 @@ export async function route<R extends Run>(
 	const items = fns.getInputData();
 	const operation = resolveOperation(fns, routing.resources);
 	const continueOnFail = fns.continueOnFail();
+	const prepare = (itemIndex: number): Prepared => {
+		try {
+			return { input: operation.prepare(fns, itemIndex) };
+		} catch (error) {
+			return { error };
+		}
+	};
 	const upFront = !continueOnFail || operation.kind === 'batch';
-	const prepared = upFront
-		? items.map((_, itemIndex) => prepareItem(fns, operation, itemIndex))
-		: undefined;
+	const prepared = upFront ? items.map((_, itemIndex) => prepare(itemIndex)) : undefined;
 	if (prepared && !continueOnFail) assertAllValid(prepared);
 
 	const run = await routing.openRun(fns);
@@ -54,7 +46,7 @@ export async function route<R extends Run>(
 		items,
 		routing.concurrency(run),
 		async (_, itemIndex, place) => {
-			const entry = prepared?.[itemIndex] ?? prepareItem(fns, operation, itemIndex);
+			const entry = prepared?.[itemIndex] ?? prepare(itemIndex);
 			if ('error' in entry) return failed(entry.error, itemIndex);
 			try {
 				const data = await operation.execute(run, entry.input as never, itemIndex, place);
@@ -81,10 +73,10 @@ async function runBatch<R extends Run>(
 	itemsAre: string,
 	failed: (error: unknown, itemIndex: number) => INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const valid: Array<PreparedItem<unknown>> = [];
-	prepared.forEach((entry, itemIndex) => {
-		if ('input' in entry) valid.push({ itemIndex, input: entry.input });
-	});
+	const valid = prepared.flatMap(
+		(entry, itemIndex): Array<PreparedItem<unknown>> =>
+			'input' in entry ? [{ itemIndex, input: entry.input }] : [],
+	);
 	const outcomes =
 		valid.length > 0
 			? await operation.execute(run, valid, { stopAfterFailure: !continueOnFail })
@@ -103,20 +95,88 @@ async function runBatch<R extends Run>(
 	});
 }
 
+export function resourceProperties<R extends Run>(
+	resources: ReadonlyArray<Resource<R>>,
+	defaultResource: string,
+): INodeProperties[] {
+	const byName = <T extends { name: string }>(list: T[]) =>
+		[...list].sort((a, b) => a.name.localeCompare(b.name));
+	const selector: INodeProperties = {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: byName(resources.map(({ label, resource }) => ({ name: label, value: resource }))),
+		default: defaultResource,
+	};
+	return [
+		selector,
+		...resources.flatMap((resource) => {
+			const listed = Object.entries(resource.operations);
+			const { defaultOperation } = resource;
+			const operation: INodeProperties = {
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				default: defaultOperation,
+				noDataExpression: true,
+				displayOptions: { show: { resource: [resource.resource] } },
+				options: byName(
+					listed.map(([value, { name, description, action }]) => ({
+						name,
+						value,
+						description,
+						action,
+					})),
+				),
+			};
+			return [
+				operation,
+				// n8n's tool conversion adds its own Tool Description only to a node that has none.
+				...listed.map(
+					([value, { toolDescription }]): INodeProperties => ({
+						displayName: 'Tool Description',
+						name: 'toolDescription',
+						type: 'string',
+						typeOptions: { rows: 3 },
+						default: toolDescription,
+						required: true,
+						description:
+							'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
+						displayOptions: {
+							show: { '@tool': [true], resource: [resource.resource], operation: [value] },
+						},
+					}),
+				),
+				...listed.flatMap(([, entry]) => entry.operation.description),
+			];
+		}),
+	];
+}
+
+export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>): string {
+	const actions = Object.fromEntries(
+		resources.flatMap(({ resource, operations }) =>
+			Object.entries(operations).map(([value, { action }]) => [`${resource}:${value}`, action]),
+		),
+	);
+	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}
+
 function resolveOperation<R extends Run>(
 	fns: IExecuteFunctions,
 	resources: ReadonlyArray<Resource<R>>,
 ): Operation<R> {
 	const resource = fns.getNodeParameter('resource', 0) as string;
 	const operationName = fns.getNodeParameter('operation', 0) as string;
-	const operation = findOperation(resources, resource, operationName);
-	if (!operation) {
+	const listed = resources.find((r) => r.resource === resource)?.operations;
+	if (!listed || !Object.prototype.hasOwnProperty.call(listed, operationName)) {
 		throw new NodeOperationError(
 			fns.getNode(),
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 	}
-	return operation;
+	return listed[operationName].operation;
 }
 
 /** On a failure or an abort no task starts and the started ones finish: none runs on unseen. */
@@ -130,12 +190,6 @@ export async function mapWithConcurrency<T, R>(
 	let failure: { error: unknown } | undefined;
 	let free = Math.max(1, limit);
 	let wake: (() => void) | undefined;
-	const giveBack = () => {
-		free++;
-		const waiter = wake;
-		wake = undefined;
-		waiter?.();
-	};
 	const started: Array<Promise<void>> = [];
 	for (let index = 0; index < items.length; index++) {
 		while (free === 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
@@ -146,7 +200,9 @@ export async function mapWithConcurrency<T, R>(
 			release: () => {
 				if (!held) return;
 				held = false;
-				giveBack();
+				free++;
+				wake?.();
+				wake = undefined;
 			},
 		};
 		started.push(

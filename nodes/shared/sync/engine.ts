@@ -63,12 +63,7 @@ export interface SyncContract<V, L> {
 	returning(id: string, values: V, itemIndex: number): Change;
 	fingerprint(values: V): string;
 	echo(id: string, listed: L | undefined): IDataObject;
-	write(
-		itemIndex: number,
-		values: V,
-		place: PoolPlace,
-		onAccepted: (transactionId: string) => void,
-	): Promise<Sent>;
+	write(itemIndex: number, values: V, place: PoolPlace): Promise<Sent>;
 	remove(
 		carrier: number,
 		existing: Existing<L>,
@@ -101,11 +96,6 @@ export interface SyncPlan<V, L> {
 	notes: string[];
 }
 
-export interface GuardVerdict {
-	allowed: boolean;
-	message: string;
-}
-
 const isRemoval = (value: string | undefined) =>
 	value === REMOVED || value?.startsWith(REMOVAL_PENDING) === true;
 
@@ -132,11 +122,8 @@ export function planSync<V, L>(
 	const { words } = contract;
 	const notes = [...(reading.notes ?? [])];
 	const existing = new Map<string, Existing<L>>();
-	let listedTwice = 0;
-	for (const entry of reading.existing) {
-		if (existing.has(entry.id)) listedTwice++;
-		else existing.set(entry.id, entry);
-	}
+	for (const entry of reading.existing) if (!existing.has(entry.id)) existing.set(entry.id, entry);
+	const listedTwice = reading.existing.length - existing.size;
 	if (listedTwice > 0) {
 		notes.push(
 			`${listedTwice} ${words.many} were listed more than once under one ID: each was decided once.`,
@@ -221,7 +208,7 @@ export function guardRemovals(
 	plan: Pick<SyncPlan<unknown, unknown>, 'remove' | 'size'>,
 	maxShare: number,
 	words: Pick<SyncWords, 'remove' | 'many' | 'guardOption'>,
-): GuardVerdict {
+): { allowed: boolean; message: string } {
 	const count = plan.remove.length;
 	const share = count === 0 ? 0 : plan.size === 0 ? 100 : (count / plan.size) * 100;
 	const shown =
@@ -235,36 +222,36 @@ export function guardRemovals(
 	};
 }
 
-export interface SyncControl {
+interface SyncControl {
 	run: Run;
 	concurrency: number;
 	stopAfterFailure: boolean;
-	progress?: (done: number, total: number) => void;
 }
 
-export interface SyncResult {
-	outcomes: Map<number, ItemOutcome>;
-	counts: Record<string, number>;
-	notes: string[];
+export interface SyncReport {
+	sendMessageToUI?(message: string): void;
+	addExecutionHints?(...hints: Array<{ message: string; location: 'outputPane' }>): void;
 }
 
 /** Memory changes only as writes are confirmed, and is saved even when the run stops midway. */
-export async function runSync<V, L>(
+export async function runSyncReported<V, L>(
+	fns: SyncReport,
 	contract: SyncContract<V, L>,
 	rows: ReadonlyArray<SyncRow<V>>,
 	memory: Memory,
 	settings: SyncSettings,
 	control: SyncControl,
-): Promise<SyncResult> {
+): Promise<Map<number, ItemOutcome>> {
 	const { run } = control;
 	const { words } = contract;
-	const entries = memory.entries;
+	const { entries } = memory;
 	const notes: string[] = [];
 	if (memory.dropped > 0) {
 		notes.push(
 			`${memory.dropped} remembered entries were malformed (edited by hand or by another version) and were dropped: what they stood for is decided anew.`,
 		);
 	}
+	let result: Tally;
 	try {
 		await settleRemovals(contract, entries, run);
 		const reading: Reading<L> = contract.read
@@ -288,45 +275,85 @@ export async function runSync<V, L>(
 			}
 			notes.push(`A real run would be refused: it ${guard.message}. ${description}`);
 		}
-		const result = settings.dryRun
-			? dryRun(contract, plan)
-			: await write(contract, plan, entries, control);
-		result.notes.unshift(...notes);
+		if (settings.dryRun) {
+			result = dryRun(contract, plan);
+			notes.push('Dry run: nothing was written and nothing remembered.');
+		} else {
+			result = await write(contract, plan, entries, control, progressReport(fns, words.title));
+		}
 		if (!settings.dryRun && !reading.incomplete && !run.cancelSignal?.aborted && contract.read) {
 			const keep = new Set<string>();
 			for (const entry of reading.existing) keep.add(contract.key(entry.id));
 			for (const row of rows) if (row.id !== undefined) keep.add(contract.key(row.id));
 			for (const key of [...entries.keys()]) if (!keep.has(key)) entries.delete(key);
 		}
-		return result;
 	} finally {
 		if (!settings.dryRun) memory.save();
 	}
+	const counts = Object.entries(result.counts).map(([action, n]) => `${n} ${action}`);
+	if (words.removeNote && result.counts[words.removed] > 0) notes.push(words.removeNote);
+	fns.addExecutionHints?.(
+		{
+			message: `${words.title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`,
+			location: 'outputPane',
+		},
+		...notes.map((message) => ({ message, location: 'outputPane' as const })),
+	);
+	return result.outcomes;
 }
 
-function updatedFields(words: SyncWords, changed: string[]): IDataObject {
-	return words.updateNote
-		? { changedFields: changed, note: words.updateNote }
-		: { changedFields: changed };
+/** About every tenth of the writes, and the last. */
+function progressReport(fns: SyncReport, title: string) {
+	let reported = -1;
+	return (done: number, total: number) => {
+		const step = Math.max(1, Math.ceil(total / 10));
+		if (done !== total && done - reported < step) return;
+		reported = done;
+		fns.sendMessageToUI?.(`${title}: ${done} of ${total} writes done`);
+	};
 }
 
-function emptyCounts(words: SyncWords): Record<string, number> {
-	return { [words.created]: 0, [words.updated]: 0, unchanged: 0, [words.removed]: 0, failed: 0 };
-}
+type Tally = Omit<ReturnType<typeof tally>, 'writes'>;
 
-function failedRows<V>(plan: SyncPlan<V, unknown>, outcomes: Map<number, ItemOutcome>) {
-	let failed = 0;
+type Write<V> = Extract<Decision<V>, { values: V }>;
+
+/** Failed and unchanged rows are settled by the plan; the rest are to be written. */
+function tally<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>, dryRun: boolean) {
+	const { words } = contract;
+	const outcomes = new Map<number, ItemOutcome>();
+	const counts = {
+		[words.created]: 0,
+		[words.updated]: 0,
+		unchanged: 0,
+		[words.removed]: 0,
+		failed: 0,
+	};
+	const writes: Array<Write<V>> = [];
 	for (const decision of plan.rows) {
-		if (decision.kind !== 'failed') continue;
-		outcomes.set(decision.row.itemIndex, { status: 'failed', error: decision.error as Error });
-		failed++;
+		const { itemIndex } = decision.row;
+		if (decision.kind === 'failed') {
+			outcomes.set(itemIndex, { status: 'failed', error: decision.error as Error });
+			counts.failed++;
+		} else if (decision.kind === 'same') {
+			const json = { action: 'unchanged', ...contract.echo(decision.id, decision.listed as L) };
+			outcomes.set(itemIndex, { status: 'done', json: dryRun ? { ...json, dryRun } : json });
+			counts.unchanged++;
+		} else writes.push(decision);
 	}
-	return failed;
+	return { outcomes, counts, writes };
 }
 
-function unchangedOutput<V, L>(contract: SyncContract<V, L>, decision: Decision<V>): IDataObject {
-	const { id, listed } = decision as Extract<Decision<V>, { kind: 'same' }>;
-	return { action: 'unchanged', ...contract.echo(id, listed as L | undefined) };
+function written<V>(
+	words: SyncWords,
+	counts: Record<string, number>,
+	{ kind, changed }: Write<V>,
+	output: IDataObject,
+): IDataObject {
+	const action = kind === 'new' ? words.created : words.updated;
+	counts[action]++;
+	if (kind === 'new') return { action, ...output };
+	const note = words.updateNote ? { note: words.updateNote } : {};
+	return { action, ...output, changedFields: changed, ...note };
 }
 
 function attachRemovals(outcomes: Map<number, ItemOutcome>, removals: IDataObject[]): void {
@@ -334,32 +361,14 @@ function attachRemovals(outcomes: Map<number, ItemOutcome>, removals: IDataObjec
 	const carrier = [...outcomes.entries()]
 		.sort(([a], [b]) => b - a)
 		.find(([, o]) => o.status === 'done') as [number, { json: IDataObject }] | undefined;
-	if (carrier) {
-		const [itemIndex, outcome] = carrier;
-		outcomes.set(itemIndex, { status: 'done', json: [outcome.json as IDataObject, ...removals] });
-	}
+	if (carrier) outcomes.set(carrier[0], { status: 'done', json: [carrier[1].json, ...removals] });
 }
 
-function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): SyncResult {
+function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): Tally {
 	const { words } = contract;
-	const outcomes = new Map<number, ItemOutcome>();
-	const counts = emptyCounts(words);
-	counts.failed = failedRows(plan, outcomes);
-	for (const decision of plan.rows) {
-		if (decision.kind === 'failed') continue;
-		let json: IDataObject;
-		if (decision.kind === 'same') {
-			json = unchangedOutput(contract, decision);
-			counts.unchanged++;
-		} else {
-			const action = decision.kind === 'new' ? words.created : words.updated;
-			counts[action]++;
-			json = {
-				action,
-				...contract.echo(decision.id, undefined),
-				...(decision.kind === 'changed' ? updatedFields(words, decision.changed) : {}),
-			};
-		}
+	const { outcomes, counts, writes } = tally(contract, plan, true);
+	for (const decision of writes) {
+		const json = written(words, counts, decision, contract.echo(decision.id, undefined));
 		outcomes.set(decision.row.itemIndex, { status: 'done', json: { ...json, dryRun: true } });
 	}
 	counts[words.removed] = plan.remove.length;
@@ -371,115 +380,89 @@ function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): SyncR
 			dryRun: true,
 		})),
 	);
-	return { outcomes, counts, notes: ['Dry run: nothing was written and nothing remembered.'] };
+	return { outcomes, counts };
 }
-
-type Task<V, L> = { write: Extract<Decision<V>, { values: V }> } | { remove: Existing<L> };
 
 async function write<V, L>(
 	contract: SyncContract<V, L>,
 	plan: SyncPlan<V, L>,
 	entries: Map<string, string>,
-	{ run, concurrency, stopAfterFailure, progress }: SyncControl,
-): Promise<SyncResult> {
+	{ run, concurrency, stopAfterFailure }: SyncControl,
+	progress: (done: number, total: number) => void,
+): Promise<Tally> {
 	const { words } = contract;
-	const outcomes = new Map<number, ItemOutcome>();
-	const counts = emptyCounts(words);
-	counts.failed = failedRows(plan, outcomes);
-	const tasks: Array<Task<V, L>> = [];
-	for (const decision of plan.rows) {
-		if (decision.kind === 'same') {
-			outcomes.set(decision.row.itemIndex, {
-				status: 'done',
-				json: unchangedOutput(contract, decision),
-			});
-			counts.unchanged++;
-		} else if (decision.kind !== 'failed') tasks.push({ write: decision });
-	}
+	const { outcomes, counts, writes } = tally(contract, plan, false);
 	// Without Continue On Fail, a row that cannot be written stops the run before any write.
 	if (stopAfterFailure && counts.failed > 0) {
-		for (const task of tasks)
-			if ('write' in task) outcomes.set(task.write.row.itemIndex, { status: 'notSent' });
-		return { outcomes, counts, notes: [] };
+		for (const { row } of writes) outcomes.set(row.itemIndex, { status: 'notSent' });
+		return { outcomes, counts };
 	}
-	tasks.push(...plan.remove.map((remove) => ({ remove })));
+	const tasks = [...writes, ...plan.remove];
 	const total = tasks.length;
 	let done = 0;
-	const halted = () => run.stopped || run.cancelSignal?.aborted === true;
 	const carrier = plan.rows.length > 0 ? plan.rows[plan.rows.length - 1].row.itemIndex : 0;
 	const removals: IDataObject[] = [];
 	let removalError: { error: unknown } | undefined;
-	progress?.(0, total);
+
+	const send = async (decision: Write<V>, place: PoolPlace) => {
+		const key = contract.key(decision.id);
+		const before = entries.get(key);
+		// Until confirmed, the platform may hold either version.
+		if (contract.claimsUnconfirmed) entries.set(key, before ?? OURS_UNCONFIRMED);
+		else entries.delete(key);
+		let answered = false;
+		try {
+			const { itemIndex } = decision.row;
+			const sent = await contract.write(itemIndex, decision.values, place);
+			answered = true;
+			if (sent.confirmed) entries.set(key, contract.fingerprint(decision.values));
+			const json = written(words, counts, decision, sent.output);
+			outcomes.set(itemIndex, { status: 'done', json });
+		} finally {
+			if (!answered && contract.claimsUnconfirmed) {
+				if (before === undefined) entries.delete(key);
+				else entries.set(key, before);
+			}
+		}
+	};
+	const remove = async (entry: Existing<L>, place: PoolPlace) => {
+		const key = contract.key(entry.id);
+		const sent = await contract.remove(carrier, entry, place, (tx) =>
+			entries.set(key, REMOVAL_PENDING + tx),
+		);
+		if (sent.confirmed && contract.keepsRemoved) entries.set(key, REMOVED);
+		else if (sent.confirmed) entries.delete(key);
+		counts[words.removed]++;
+		removals.push({ action: words.removed, ...sent.output });
+	};
+
+	progress(0, total);
 	await mapWithConcurrency(
 		tasks,
 		concurrency,
 		async (task, _index, place) => {
-			if ('write' in task) {
-				const { row, id, values, kind, changed } = task.write;
-				if (halted()) {
-					outcomes.set(row.itemIndex, { status: 'notSent' });
-					return;
-				}
-				const key = contract.key(id);
-				const before = entries.get(key);
-				// Until confirmed, the platform may hold either version.
-				if (contract.claimsUnconfirmed) entries.set(key, before ?? OURS_UNCONFIRMED);
-				else entries.delete(key);
-				try {
-					const { output, confirmed } = await contract.write(
-						row.itemIndex,
-						values,
-						place,
-						() => {},
-					);
-					if (confirmed) entries.set(key, contract.fingerprint(values));
-					const action = kind === 'new' ? words.created : words.updated;
-					counts[action]++;
-					outcomes.set(row.itemIndex, {
-						status: 'done',
-						json: {
-							action,
-							...output,
-							...(kind === 'changed' ? updatedFields(words, changed) : {}),
-						},
-					});
-				} catch (error) {
-					if (contract.claimsUnconfirmed) {
-						if (before === undefined) entries.delete(key);
-						else entries.set(key, before);
-					}
-					counts.failed++;
-					if (stopAfterFailure) run.stopped = true;
-					outcomes.set(row.itemIndex, { status: 'failed', error: error as Error });
-				} finally {
-					progress?.(++done, total);
-				}
+			const isWrite = 'row' in task;
+			if (run.stopped || run.cancelSignal?.aborted) {
+				if (isWrite) outcomes.set(task.row.itemIndex, { status: 'notSent' });
 				return;
 			}
-			if (halted()) return;
-			const entry = task.remove;
-			const key = contract.key(entry.id);
 			try {
-				const { output, confirmed } = await contract.remove(carrier, entry, place, (tx) =>
-					entries.set(key, REMOVAL_PENDING + tx),
-				);
-				if (confirmed) {
-					if (contract.keepsRemoved) entries.set(key, REMOVED);
-					else entries.delete(key);
-				}
-				counts[words.removed]++;
-				removals.push({ action: words.removed, ...output });
+				await (isWrite ? send(task, place) : remove(task, place));
 			} catch (error) {
 				counts.failed++;
 				if (stopAfterFailure) run.stopped = true;
-				removalError ??= { error };
-				removals.push({
-					action: 'failed',
-					...contract.echo(entry.id, undefined),
-					error: error instanceof Error ? error.message : String(error),
-				});
+				if (isWrite) {
+					outcomes.set(task.row.itemIndex, { status: 'failed', error: error as Error });
+				} else {
+					removalError ??= { error };
+					removals.push({
+						action: 'failed',
+						...contract.echo(task.id, undefined),
+						error: error instanceof Error ? error.message : String(error),
+					});
+				}
 			} finally {
-				progress?.(++done, total);
+				progress(++done, total);
 			}
 		},
 		run.cancelSignal,
@@ -487,7 +470,7 @@ async function write<V, L>(
 	attachRemovals(outcomes, removals);
 	// Without Continue On Fail a failed removal fails the run (row failures are the router's).
 	if (stopAfterFailure && removalError) throw run.mask(removalError.error);
-	return { outcomes, counts, notes: [] };
+	return { outcomes, counts };
 }
 
 /** Failed or unreadable removals are forgotten, so an entry still missing is removed again. */
@@ -510,42 +493,4 @@ async function settleRemovals<V, L>(
 		if (state === 'success' && contract.keepsRemoved) entries.set(key, REMOVED);
 		else entries.delete(key);
 	}
-}
-
-export interface SyncReport {
-	sendMessageToUI?(message: string): void;
-	addExecutionHints?(...hints: Array<{ message: string; location: 'outputPane' }>): void;
-}
-
-export async function runSyncReported<V, L>(
-	fns: SyncReport,
-	contract: SyncContract<V, L>,
-	rows: ReadonlyArray<SyncRow<V>>,
-	memory: Memory,
-	settings: SyncSettings,
-	control: Omit<SyncControl, 'progress'>,
-): Promise<Map<number, ItemOutcome>> {
-	const { title } = contract.words;
-	let reported = -1;
-	const result = await runSync(contract, rows, memory, settings, {
-		...control,
-		progress: (done, total) => {
-			// About every tenth of the writes, and the last.
-			const step = Math.max(1, Math.ceil(total / 10));
-			if (done !== total && done - reported < step) return;
-			reported = done;
-			fns.sendMessageToUI?.(`${title}: ${done} of ${total} writes done`);
-		},
-	});
-	const counts = Object.entries(result.counts).map(([action, n]) => `${n} ${action}`);
-	const { removed, removeNote } = contract.words;
-	if (removeNote && result.counts[removed] > 0) result.notes.push(removeNote);
-	fns.addExecutionHints?.(
-		{
-			message: `${title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`,
-			location: 'outputPane',
-		},
-		...result.notes.map((message) => ({ message, location: 'outputPane' as const })),
-	);
-	return result.outcomes;
 }

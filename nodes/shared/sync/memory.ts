@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 /** Static data per node and client; members grouped so rosters stay small; bad shapes dropped. */
 export const REMOVED = '!';
@@ -15,9 +15,7 @@ export interface Memory {
 	save(): void;
 }
 
-export interface MemoryStore {
-	getWorkflowStaticData(type: string): IDataObject;
-}
+export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,29 +30,22 @@ export function openMemory(store: MemoryStore, slot: string, scope: string): Mem
 	}
 	const scopes = data[slot] as IDataObject;
 	const stored = scopes[scope];
-	const entries = new Map<string, string>();
 	if (stored !== undefined && !isRecord(stored)) dropped++;
-	if (isRecord(stored)) {
-		const table = stored[MEMBERS];
-		const members = typeof table === 'string' ? table.split('\n') : [];
-		for (const [key, value] of Object.entries(stored)) {
-			if (key === MEMBERS) continue;
-			if (typeof value !== 'string') {
-				dropped++;
-				continue;
-			}
-			if (!value.includes(' ')) {
-				if (VALUE.test(value)) entries.set(key, value);
-				else dropped++;
-				continue;
-			}
-			for (const part of value.split('|')) {
-				const [index, remembered] = part.split(' ');
-				const member = members[Number(index)];
-				if (member && /^\d+$/.test(index) && VALUE.test(remembered ?? '')) {
-					entries.set(key + SEPARATOR + member, remembered);
-				} else dropped++;
-			}
+	const { [MEMBERS]: table, ...rest } = isRecord(stored) ? stored : {};
+	const members = typeof table === 'string' ? table.split('\n') : [];
+	const entries = new Map<string, string>();
+	for (const [key, value] of Object.entries(rest)) {
+		if (typeof value === 'string' && !value.includes(' ')) {
+			if (VALUE.test(value)) entries.set(key, value);
+			else dropped++;
+			continue;
+		}
+		for (const part of typeof value === 'string' ? value.split('|') : ['']) {
+			const [index, remembered] = part.split(' ');
+			const member = members[Number(index)];
+			if (member && /^\d+$/.test(index) && VALUE.test(remembered ?? '')) {
+				entries.set(key + SEPARATOR + member, remembered);
+			} else dropped++;
 		}
 	}
 	return {
@@ -74,15 +65,13 @@ function encode(entries: Map<string, string>): IDataObject {
 	const groups = new Map<string, string[]>();
 	const numbers = new Map<string, number>();
 	for (const [key, value] of entries) {
-		const cut = key.indexOf(SEPARATOR);
-		if (cut < 0) {
+		if (!key.includes(SEPARATOR)) {
 			flat[key] = value;
 			continue;
 		}
-		const member = key.slice(cut + 1);
+		const [group, member] = splitKey(key);
 		let number = numbers.get(member);
 		if (number === undefined) numbers.set(member, (number = numbers.size));
-		const group = key.slice(0, cut);
 		const list = groups.get(group) ?? [];
 		list.push(`${number} ${value}`);
 		groups.set(group, list);
