@@ -3,7 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { Deadline } from '../shared/pacing/time';
 import { excerpt } from '../shared/request/answer';
 import type { LrsRun } from '../XApi/transport';
-import { forEachStatementPage } from '../XApi/transport/statements';
+import { forEachStatementPage } from '../XApi/transport/statementPages';
 import type { Cursor } from './cursor';
 import {
 	emptyCursor,

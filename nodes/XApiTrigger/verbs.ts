@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { NOT_WELL_FORMED, wellFormed } from '../shared/items/input';
-import { IRI } from '../XApi/helpers/filters';
-import { COMPLETED_VERB, COMPLETED_VERBS, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
+import { COMPLETED_VERB, COMPLETED_VERBS, IRI, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
 
 /** Both completed IRIs the platform's documents use, space-separated (IRIs never contain spaces). */
 export const ANY_COMPLETED_VERB = COMPLETED_VERBS.join(' ');

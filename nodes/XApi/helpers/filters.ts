@@ -3,10 +3,7 @@ import { z } from 'zod';
 
 import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
 import { toXapiTimestamp } from './time';
-import { COMPLETED_VERB, VERB_OPTIONS } from './vocabulary';
-
-export const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { COMPLETED_VERB, IRI, UUID, VERB_OPTIONS } from './vocabulary';
 
 const agentEmail: INodeProperties = {
 	displayName: 'Agent Email',

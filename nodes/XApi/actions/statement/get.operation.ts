@@ -2,10 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { parseItemInput } from '../../../shared/items/input';
 import { optionsCollection } from '../../../shared/items/operation';
-import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
-import { statementIdSchema } from '../../helpers/statementInput';
-
 import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
@@ -13,19 +11,13 @@ import {
 	outputProperties,
 	shapeRecord,
 } from '../../../shared/items/output';
-import { parseItemInput } from '../../../shared/items/input';
+import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
+import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { getStatement } from '../../transport/statements';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Statement ID',
-		name: 'statementId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
-	},
+	STATEMENT_ID_FIELD,
 	...outputProperties(statementOutputForm),
 	optionsCollection([
 		{

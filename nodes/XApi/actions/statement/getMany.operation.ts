@@ -19,7 +19,7 @@ import { filterProperties, filtersSchema, statementQuery } from '../../helpers/f
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import type { PagingLimits } from '../../../shared/pacing/paging';
 import type { LrsRun } from '../../transport';
-import { forEachStatementPage } from '../../transport/statements';
+import { forEachStatementPage } from '../../transport/statementPages';
 
 /** Statements asked for per page; stores may send fewer and a `more` link. */
 export const PAGE_SIZE = 100;
