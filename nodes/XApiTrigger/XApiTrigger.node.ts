@@ -67,14 +67,12 @@ export class XApiTrigger implements INodeType {
 		const { qs, verbs } = pollFilters(this);
 		// An xAPI statements query takes one verb: several verbs are one query each.
 		const queries = verbs.length === 0 ? [qs] : verbs.map((verb) => ({ ...qs, verb }));
+		const run = (await openLrsRun(this)) as TriggerRun;
 		if (this.getMode() === 'manual') {
 			// A manual test shows the latest match as sample data and leaves the cursor alone.
-			const sampleRun = await openTriggerRun(this);
-			const latest = await latestStatement(sampleRun, queries);
-			return latest ? [emitted(this, sampleRun, [latest])] : null;
+			const latest = await latestStatement(run, queries);
+			return latest ? [emitted(this, run, [latest])] : null;
 		}
-
-		const run = await openTriggerRun(this);
 		const { endpoint } = run;
 		const key = cursorKey(
 			endpoint,
@@ -100,10 +98,6 @@ export class XApiTrigger implements INodeType {
 /** Masks every credential value the record store echoed. */
 function emitted(context: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
 	return context.helpers.returnJsonArray(run.maskOutput(shaped(context, statements)));
-}
-
-async function openTriggerRun(context: IPollFunctions): Promise<TriggerRun> {
-	return { ...(await openLrsRun(context)), fns: context };
 }
 
 /** Raw by default, so saved workflows keep working. */

@@ -41,15 +41,8 @@ export function readCursor(
 	continuing: readonly string[] = [],
 ): Cursor | undefined {
 	if (!value || typeof value !== 'object') return undefined;
-	const cursor = value as {
-		version?: unknown;
-		key?: unknown;
-		storedMs?: unknown;
-		recent?: unknown;
-	};
-	if (cursor.version !== CURSOR_VERSION && cursor.version !== OBJECT_CURSOR_VERSION) {
-		return undefined;
-	}
+	const cursor = value as Partial<Record<'version' | 'key' | 'storedMs' | 'recent', unknown>>;
+	if (![CURSOR_VERSION, OBJECT_CURSOR_VERSION].includes(cursor.version as number)) return undefined;
 	if (cursor.key !== key) {
 		const carriedOver =
 			continuing.includes(String(cursor.key)) && typeof cursor.storedMs === 'number';
@@ -89,12 +82,6 @@ export function savedCursor(cursor: Cursor): SavedCursor {
 
 export function emptyCursor(key: string): Cursor {
 	return { version: CURSOR_VERSION, key, recent: new Map() };
-}
-
-export function sinceFor(cursor: Cursor): string | undefined {
-	return cursor.storedMs === undefined
-		? undefined
-		: new Date(cursor.storedMs - OVERLAP_MS).toISOString();
 }
 
 export function storedMsOf(statement: SeenStatement): number | undefined {

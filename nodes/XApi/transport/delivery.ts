@@ -296,14 +296,7 @@ function isIdList(body: unknown): body is string[] {
 
 /** A 4xx that can be the statements' own fault, not the store's, network's or credentials'. */
 function isStatementsFault(status: number | undefined): boolean {
-	return (
-		status !== undefined &&
-		status >= 400 &&
-		status < 500 &&
-		status !== 401 &&
-		status !== 403 &&
-		status !== 429
-	);
+	return status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
 
 function describeBatch(batch: PendingStatement[]): string {

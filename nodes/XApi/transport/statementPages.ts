@@ -14,6 +14,9 @@ import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
 import { STATEMENTS_PATH } from './statements';
 
+/** Asked for per page; stores may send fewer and a `more` link. */
+export const STATEMENTS_PER_PAGE = 100;
+
 /** GET /statements without an id: a StatementResult (xAPI Communication 2.1). */
 const statementResultShape = z
 	.object({

@@ -19,10 +19,7 @@ import { filterProperties, filtersSchema, statementQuery } from '../../helpers/f
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import type { PagingLimits } from '../../../shared/pacing/paging';
 import type { LrsRun } from '../../transport';
-import { forEachStatementPage } from '../../transport/statementPages';
-
-/** Statements asked for per page; stores may send fewer and a `more` link. */
-export const PAGE_SIZE = 100;
+import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../../transport/statementPages';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -52,11 +49,7 @@ const inputSchema = z.object({
 	returnAll: z.boolean(),
 	limit: z.number().int('must be a whole number').positive('must be at least 1'),
 	filters: filtersSchema,
-	options: z
-		.object({
-			...pagingCeilingShape,
-		})
-		.strict(),
+	options: z.object(pagingCeilingShape).strict(),
 });
 
 const outputSchema = outputChoiceSchema(statementOutputForm);
@@ -79,13 +72,8 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
 	const query = statementQuery(input.filters, fns.getTimezone());
 	if ('problem' in query) {
-		throw new NodeOperationError(
-			fns.getNode(),
-			`Invalid input on item ${itemIndex}: ${query.problem}`,
-			{
-				itemIndex,
-			},
-		);
+		const message = `Invalid input on item ${itemIndex}: ${query.problem}`;
+		throw new NodeOperationError(fns.getNode(), message, { itemIndex });
 	}
 	return {
 		wanted: returnAll ? Infinity : input.limit,
@@ -104,7 +92,7 @@ export async function execute(
 	await forEachStatementPage(
 		run,
 		{
-			qs: { ...input.qs, limit: Math.min(PAGE_SIZE, input.wanted) },
+			qs: { ...input.qs, limit: Math.min(STATEMENTS_PER_PAGE, input.wanted) },
 			action: 'Listing statements',
 			itemIndex,
 			deadline: run.deadline(READ_DEADLINE_MS),

@@ -27,26 +27,29 @@ export const IDEMPOTENCY_KEY_FIELD: INodeProperties = {
 		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
 };
 
-export const ACTOR_EMAIL_FIELD: INodeProperties = {
-	displayName: 'Actor Email',
-	name: 'actorEmail',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'name@email.com',
-};
+/** Who did it: a name, and the e-mail that identifies them. */
+export function actorFields(
+	name: Partial<INodeProperties>,
+	email: Partial<INodeProperties> = {},
+): INodeProperties[] {
+	const field = { type: 'string', required: true, default: '' } as const;
+	return [
+		{ displayName: 'Actor Name', name: 'actorName', ...field, ...name },
+		{
+			displayName: 'Actor Email',
+			name: 'actorEmail',
+			...field,
+			placeholder: 'name@email.com',
+			...email,
+		},
+	];
+}
 
 export const statementFormFields = inFieldsMode([
-	{
-		displayName: 'Actor Name',
-		name: 'actorName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'Ada Lovelace',
-		description: "The learner's full name",
-	},
-	{ ...ACTOR_EMAIL_FIELD, description: 'Identifies the learner; sent as "mbox: mailto:…"' },
+	...actorFields(
+		{ placeholder: 'Ada Lovelace', description: "The learner's full name" },
+		{ description: 'Identifies the learner; sent as "mbox: mailto:…"' },
+	),
 	{
 		displayName: 'Verb',
 		name: 'verb',
@@ -245,6 +248,12 @@ export const optionalText = z
 	.optional()
 	.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined));
 
+const categorySchema = z.object({
+	id: optionalText,
+	name: optionalText,
+	description: optionalText,
+});
+
 /** Shape only; xAPI rules are the validator's job. */
 const statementFormSchema = z
 	.object({
@@ -266,19 +275,7 @@ const statementFormSchema = z
 				completion: z.boolean().optional(),
 				duration: optionalText,
 				registration: optionalText,
-				categories: z
-					.object({
-						category: z
-							.array(
-								z.object({
-									id: optionalText,
-									name: optionalText,
-									description: optionalText,
-								}),
-							)
-							.optional(),
-					})
-					.optional(),
+				categories: z.object({ category: z.array(categorySchema).optional() }).optional(),
 				instructorName: optionalText,
 				instructorHomePage: optionalText,
 				instructorAccountName: optionalText,

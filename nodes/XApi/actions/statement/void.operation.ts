@@ -13,7 +13,7 @@ import {
 import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { LrsRun } from '../../transport';
 import { sendStatements } from '../../transport/delivery';
-import { ACTOR_EMAIL_FIELD } from './statementForm';
+import { actorFields } from './statementForm';
 
 const properties: INodeProperties[] = [
 	{
@@ -24,15 +24,9 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{ ...STATEMENT_ID_FIELD, description: 'The ID of the statement to void' },
-	{
-		displayName: 'Actor Name',
-		name: 'actorName',
-		type: 'string',
-		required: true,
-		default: '',
+	...actorFields({
 		description: 'Who voids the statement, e.g. the administrator or the integration',
-	},
-	ACTOR_EMAIL_FIELD,
+	}),
 ];
 
 export const description = updateDisplayOptions(
