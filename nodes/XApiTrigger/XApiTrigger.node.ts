@@ -95,41 +95,33 @@ export class XApiTrigger implements INodeType {
 	}
 }
 
-/** Masks every credential value the record store echoed. */
-function emitted(context: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
-	return context.helpers.returnJsonArray(run.maskOutput(shaped(context, statements)));
+/** Raw by default, so saved workflows keep working; masks every credential value the store echoed. */
+function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
+	const { simplify } = fns.getNodeParameter('options', {}) as IDataObject;
+	const shaped = simplify === true ? statements.map(triggerSimplifiedStatement) : statements;
+	return fns.helpers.returnJsonArray(run.maskOutput(shaped));
 }
 
-/** Raw by default, so saved workflows keep working. */
-function shaped(context: IPollFunctions, statements: IDataObject[]): IDataObject[] {
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return options.simplify === true ? statements.map(triggerSimplifiedStatement) : statements;
-}
-
-function pollFilters(context: IPollFunctions): { qs: IDataObject; verbs: string[] } {
-	const filters = context.getNodeParameter('filters', {}) as unknown;
+function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
+	const filters = fns.getNodeParameter('filters', {}) as unknown;
 	const isObject = filters !== null && typeof filters === 'object' && !Array.isArray(filters);
 	const { verb, ...others } = isObject ? (filters as IDataObject) : ({} as IDataObject);
 	const verbs = verbsOf(verb);
-	if ('problem' in verbs) {
-		throw filtersError(context, `Invalid filters: ${verbs.problem}`);
-	}
+	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
 	// The other filters are checked as Get Many checks them.
 	const parsed = filtersSchema.safeParse(isObject ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => describeIssue(issue, 'filters'));
-		throw filtersError(context, `Invalid filters: ${problems.join('; ')}`);
+		throw filtersError(fns, problems.join('; '));
 	}
-	const query = statementQuery(parsed.data, context.getTimezone());
-	if ('problem' in query) {
-		throw filtersError(context, `Invalid filters: ${query.problem}`);
-	}
+	const query = statementQuery(parsed.data, fns.getTimezone());
+	if ('problem' in query) throw filtersError(fns, query.problem);
 	return { qs: query.qs, verbs: verbs.verbs };
 }
 
 /** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
-function filtersError(context: IPollFunctions, message: string): NodeOperationError {
-	return withFailure(new NodeOperationError(context.getNode(), message), {
+function filtersError(fns: IPollFunctions, problem: string): NodeOperationError {
+	return withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
 		cause: 'configuration-invalid',
 	});
 }

@@ -4,19 +4,8 @@ import { clientKey, clientRedactor, fingerprint } from '../../shared/request/cli
 import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/origin';
 import { Redactor } from '../../shared/request/redact';
 
-interface LrsCredentialFields {
-	endpoint?: unknown;
-	authentication?: unknown;
-	token?: unknown;
-	username?: unknown;
-	password?: unknown;
-	tokenUrl?: unknown;
-	clientId?: unknown;
-	clientSecret?: unknown;
-	scope?: unknown;
-	accessToken?: unknown;
-	accessTokenFor?: unknown;
-}
+/** As the credential saves them (credentials/XApiLrsApi.credentials.ts), each checked where it is read. */
+type LrsCredentialFields = Record<string, unknown>;
 
 export const XAPI_VERSION = '1.0.3';
 

@@ -67,7 +67,6 @@ export async function sendStatements(
 ): Promise<Map<number, ItemOutcome>> {
 	const pending = items.map(({ itemIndex, input }) => ({
 		itemIndex,
-		// The push endpoint gets the statement exactly as its page shows it.
 		statement: run.canRead ? input.statement : asPushed(input.statement),
 		idempotencyKey: input.idempotencyKey,
 	}));
@@ -129,7 +128,6 @@ class Delivery {
 			}
 			return;
 		}
-		// An event delivered twice in this run: stored already, not sent.
 		const batch = whole.filter((entry) => {
 			const earlier = this.storedHere.get(entry.statement.id.toLowerCase());
 			if (!earlier || !isSameStatement(entry.statement, earlier)) return true;

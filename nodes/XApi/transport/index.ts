@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -31,15 +32,6 @@ import {
 } from './authorization';
 
 const CREDENTIAL_TYPE = 'xApiLrsApi';
-
-interface LrsCredentials extends IDataObject {
-	endpoint: string;
-	authentication: 'token' | 'basic' | 'oauth2';
-	clientSecret?: string;
-	accessToken?: string;
-	requestsPerMinute?: number;
-	requestTimeout?: number;
-}
 
 interface LrsRequest {
 	method: IHttpRequestMethods;
@@ -84,7 +76,7 @@ const CALL_DEADLINE_MS = 3 * 60_000;
 /** One execution of the xAPI node, or one poll of the trigger. */
 export interface LrsRun extends Run {
 	readonly fns: IExecuteFunctions | IPollFunctions;
-	readonly credentials: LrsCredentials;
+	readonly credentials: ICredentialDataDecryptedObject;
 	readonly endpoint: string;
 	/** The origin the credentials belong to: requests and `more` links stay on it. */
 	readonly origin: string;
@@ -97,7 +89,7 @@ export interface LrsRun extends Run {
 }
 
 export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promise<LrsRun> {
-	const credentials = await fns.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
+	const credentials = await fns.getCredentials(CREDENTIAL_TYPE);
 	const endpoint = normalizedEndpoint(credentials.endpoint);
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
 		throw withFailure(
@@ -187,7 +179,7 @@ export function pacedRate(requestsPerMinute: number): number {
 
 /** Keyed by endpoint and credential identity: shared by every execution, whichever n8n credential. */
 function lrsThrottle(
-	credentials: LrsCredentials,
+	credentials: ICredentialDataDecryptedObject,
 	clientKey: string,
 	credentialId: string,
 ): RequestThrottle | undefined {

@@ -41,7 +41,9 @@ function normalizeActor(actor: Json): Json {
 	if (out.objectType === 'Agent') delete out.objectType;
 	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
 	if (Array.isArray(out.member)) {
-		out.member = out.member.map(normalizeActor).sort((a, b) => compare(canonical(a), canonical(b)));
+		out.member = out.member
+			.map(normalizeActor)
+			.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
 	}
 	return out;
 }
@@ -53,7 +55,10 @@ function normalizeObject(object: Json): Json {
 		case 'Activity':
 			return { id: object.id };
 		case 'StatementRef':
-			return { objectType: 'StatementRef', id: lowerCase(object.id) };
+			return {
+				objectType: 'StatementRef',
+				id: typeof object.id === 'string' ? object.id.toLowerCase() : object.id,
+			};
 		case 'SubStatement':
 			return normalizeStatement(object);
 		default:
@@ -105,16 +110,8 @@ function lowerCaseDomain(mbox: string): string {
 	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
 }
 
-function lowerCase(value: Json): Json {
-	return typeof value === 'string' ? value.toLowerCase() : value;
-}
-
 function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function compare(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function canonical(value: Json | undefined): string {

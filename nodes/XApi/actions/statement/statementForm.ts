@@ -304,7 +304,6 @@ const statementFormSchema = z
 
 type StatementForm = z.infer<typeof statementFormSchema>;
 
-/** Shape only; the statement's xAPI rules are checked when it is sent. */
 export function statementFromForm(
 	fns: IExecuteFunctions,
 	itemIndex: number,
