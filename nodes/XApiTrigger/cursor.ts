@@ -22,12 +22,7 @@ export interface Cursor {
 	recent: Map<string, number>;
 }
 
-export interface SavedCursor {
-	version: number;
-	key: string;
-	storedMs?: number;
-	recent: Array<[string, number]>;
-}
+export type SavedCursor = Omit<Cursor, 'recent'> & { recent: Array<[string, number]> };
 
 export interface SeenStatement {
 	id?: unknown;

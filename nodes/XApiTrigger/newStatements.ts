@@ -171,23 +171,16 @@ export async function latestStatement(
 ): Promise<IDataObject | undefined> {
 	const deadline = pollDeadline(run);
 	let latest: IDataObject | undefined;
+	const storedMs = (statement: IDataObject) => storedMsOf(statement) ?? -Infinity;
 	for (const qs of queries) {
-		let candidate: IDataObject | undefined;
 		await forEachStatementPage(
 			run,
 			{ qs: { ...qs, limit: 1 }, action: 'Reading the latest statement', deadline },
-			(page) => {
-				candidate = page[0];
+			([candidate]) => {
+				if (candidate && (!latest || storedMs(candidate) > storedMs(latest))) latest = candidate;
 				return false;
 			},
 		);
-		if (
-			candidate &&
-			(latest === undefined ||
-				(storedMsOf(candidate) ?? -Infinity) > (storedMsOf(latest) ?? -Infinity))
-		) {
-			latest = candidate;
-		}
 	}
 	return latest;
 }

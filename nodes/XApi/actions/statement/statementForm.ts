@@ -355,68 +355,52 @@ function buildStatement(
 	const verbId = form.verb === CUSTOM ? (form.customVerbId as string) : form.verb;
 	const activityType =
 		form.activityType === CUSTOM ? (form.customActivityType as string) : form.activityType;
-	return compact({
-		id: fields.statementId,
-		actor: { name: form.actorName, mbox: `mailto:${form.actorEmail}` },
-		verb: compact({ id: verbId, display: inLanguage(verbDisplayWord(verbId)) }),
-		object: {
-			objectType: 'Activity',
-			id: withEclId(form.activityId, fields.eclId),
-			definition: compact({
-				type: activityType,
-				name: inLanguage(form.activityName),
-				description: inLanguage(fields.activityDescription),
-			}),
-		},
-		result: resultOf(fields),
-		context: contextOf(fields, inLanguage),
-		timestamp,
-	});
-}
-
-function resultOf(fields: StatementForm['additionalFields']): Record<string, unknown> | undefined {
-	const result = compact({
-		score: fields.scoreScaled === undefined ? undefined : { scaled: fields.scoreScaled },
-		success: fields.success,
-		completion: fields.completion,
-		duration: fields.duration === undefined ? undefined : isoDuration(fields.duration),
-	});
-	return Object.keys(result).length > 0 ? result : undefined;
-}
-
-function contextOf(
-	fields: StatementForm['additionalFields'],
-	inLanguage: (value: string | undefined) => Record<string, string> | undefined,
-): Record<string, unknown> | undefined {
 	const categories = (fields.categories?.category ?? [])
 		.filter((category) => category.id || category.name || category.description)
-		.map((category) => {
-			const definition = compact({
-				name: inLanguage(category.name),
-				description: inLanguage(category.description),
-			});
-			return compact({
-				objectType: 'Activity',
+		.map((category) => ({
+			objectType: 'Activity',
+			...compact({
 				id: category.id,
-				definition: Object.keys(definition).length > 0 ? definition : undefined,
-			});
-		});
-	const hasInstructor =
-		fields.instructorName || fields.instructorHomePage || fields.instructorAccountName;
-	const hasAccount = fields.instructorHomePage || fields.instructorAccountName;
-	const context = compact({
-		registration: fields.registration,
-		contextActivities: categories.length > 0 ? { category: categories } : undefined,
-		instructor: hasInstructor
-			? compact({
+				definition: compact({
+					name: inLanguage(category.name),
+					description: inLanguage(category.description),
+				}),
+			}),
+		}));
+	return (
+		compact({
+			id: fields.statementId,
+			actor: { name: form.actorName, mbox: `mailto:${form.actorEmail}` },
+			verb: compact({ id: verbId, display: inLanguage(verbDisplayWord(verbId)) }),
+			object: {
+				objectType: 'Activity',
+				id: withEclId(form.activityId, fields.eclId),
+				definition: compact({
+					type: activityType,
+					name: inLanguage(form.activityName),
+					description: inLanguage(fields.activityDescription),
+				}),
+			},
+			result: compact({
+				score: fields.scoreScaled === undefined ? undefined : { scaled: fields.scoreScaled },
+				success: fields.success,
+				completion: fields.completion,
+				duration: fields.duration === undefined ? undefined : isoDuration(fields.duration),
+			}),
+			context: compact({
+				registration: fields.registration,
+				contextActivities: categories.length > 0 ? { category: categories } : undefined,
+				instructor: compact({
 					name: fields.instructorName,
-					account: hasAccount
-						? compact({ homePage: fields.instructorHomePage, name: fields.instructorAccountName })
-						: undefined,
-				})
-			: undefined,
-	});
-	return Object.keys(context).length > 0 ? context : undefined;
+					account: compact({
+						homePage: fields.instructorHomePage,
+						name: fields.instructorAccountName,
+					}),
+				}),
+			}),
+			timestamp,
+		}) ?? {}
+	);
 }
 
 /** Adds `ecl_id` to the activity IRI's query, before any fragment, leaving the rest as written. */
@@ -434,10 +418,10 @@ function isoDuration(value: string): string {
 	return /^\d+(\.\d+)?$/.test(value) ? `PT${value}S` : value;
 }
 
-function compact<T extends Record<string, unknown>>(value: T): T {
-	const out: Record<string, unknown> = {};
-	for (const [key, entry] of Object.entries(value)) if (entry !== undefined) out[key] = entry;
-	return out as T;
+/** Without its unset entries; nothing when none is set. */
+function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {
+	const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
+	return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 /** So that a problem reads "Activity ID: …" rather than "object.id: …". */
