@@ -14,7 +14,6 @@ export const MAX_REMEMBERED_IDS = 10_000;
 
 export interface Cursor {
 	version: number;
-	/** The record store and filters the cursor belongs to. */
 	key: string;
 	/** Undefined while the query matched nothing. */
 	storedMs?: number;

@@ -25,8 +25,7 @@ const POLL_DEADLINE_MS = 2 * 60_000;
 
 /** Shared by the per-verb queries (an xAPI statements query filters by one verb). */
 function pollDeadline(run: TriggerRun): Deadline {
-	const budget = pollBudgetMs(run);
-	return run.deadline(Math.min(POLL_DEADLINE_MS, budget * 0.8));
+	return run.deadline(Math.min(POLL_DEADLINE_MS, pollBudgetMs(run) * 0.8));
 }
 
 /** Unbounded where n8n does not say. */
@@ -164,7 +163,6 @@ function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number):
 	return emitted;
 }
 
-/** For a manual test of the trigger. */
 export async function latestStatement(
 	run: TriggerRun,
 	queries: IDataObject[],

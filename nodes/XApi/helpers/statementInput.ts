@@ -19,20 +19,14 @@ export function checkedStatement(
 ): StatementWithId {
 	const result = validateStatement(statement);
 	const broken = illFormedAt(statement);
-	const found = [
+	const issues = [
 		...(result.ok ? [] : result.issues),
 		...(broken ? [{ path: formatPath(broken), message: NOT_WELL_FORMED }] : []),
-	];
-	if (found.length > 0) {
-		const issues = found.map((issue) => ({ ...issue, path: labelOf(issue.path) }));
-		throw new NodeOperationError(
-			node,
-			`Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`,
-			{
-				itemIndex,
-				description: issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n'),
-			},
-		);
+	].map((issue) => ({ ...issue, path: labelOf(issue.path) }));
+	if (issues.length > 0) {
+		const description = issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n');
+		const message = `Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`;
+		throw new NodeOperationError(node, message, { itemIndex, description });
 	}
 	const original = statement as Statement;
 	// The id goes first so that it is the first thing seen in the output and in the store's logs.

@@ -36,18 +36,15 @@ const CREDENTIAL_TYPE = 'xApiLrsApi';
 interface LrsRequest {
 	method: IHttpRequestMethods;
 	path?: string;
-	/** An absolute URL instead of `path` (a resolved `more` link). */
 	url?: string;
 	qs?: IDataObject;
 	body?: unknown;
 	/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
 	safeToRepeat: boolean;
-	/** For error messages ("Sending the statement of item 2"). */
 	action: string;
 	itemIndex?: number;
 	deadline?: Deadline;
 	answer?: { schema: ZodTypeAny; is: string };
-	/** For a store that documents no answer body. */
 	allowEmpty?: boolean;
 	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
 	namesRecord?: boolean;
