@@ -27,10 +27,8 @@ export const triggerVerbFilter: INodeProperties = {
 
 const verbProblem = `filters.verb: must be a verb IRI, like ${COMPLETED_VERB}, or several separated by spaces`;
 
-export type VerbsOrProblem = { verbs: string[] } | { problem: string };
-
 /** Verbs are case-sensitive; repeats are dropped. */
-export function verbsOf(value: unknown): VerbsOrProblem {
+export function verbsOf(value: unknown): { verbs: string[] } | { problem: string } {
 	if (value === undefined || value === null) return { verbs: [] };
 	const given = Array.isArray(value) ? value : [value];
 	const verbs: string[] = [];

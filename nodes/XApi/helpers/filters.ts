@@ -104,16 +104,13 @@ export const filtersSchema = z
 	})
 	.strict();
 
-export type Filters = z.infer<typeof filtersSchema>;
-
-export type QueryOrProblem = { qs: IDataObject } | { problem: string };
-
 /** The GET /statements query for the filters; dates are read in the workflow's time zone. */
-export function statementQuery(filters: Filters, timezone: string): QueryOrProblem {
+export function statementQuery(
+	filters: z.infer<typeof filtersSchema>,
+	timezone: string,
+): { qs: IDataObject } | { problem: string } {
 	const qs: IDataObject = {};
-	if (filters.agentEmail) {
-		qs.agent = JSON.stringify({ mbox: `mailto:${filters.agentEmail}` });
-	}
+	if (filters.agentEmail) qs.agent = JSON.stringify({ mbox: `mailto:${filters.agentEmail}` });
 	if (filters.verb) qs.verb = filters.verb;
 	if (filters.activity) qs.activity = filters.activity;
 	if (filters.registration) qs.registration = filters.registration;

@@ -33,8 +33,7 @@ export function uuidV5(name: string, namespace: string): string {
 		.subarray(0, 16);
 	bytes[6] = (bytes[6] & 0x0f) | 0x50;
 	bytes[8] = (bytes[8] & 0x3f) | 0x80;
-	const hex = bytes.toString('hex');
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+	return bytes.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 }
 
 /** An expression's stray outer space is not another event; case is kept ("Order-1" ≠ "order-1"). */

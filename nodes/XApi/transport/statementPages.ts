@@ -56,14 +56,11 @@ export async function forEachStatementPage(
 	const { action, itemIndex } = walk;
 	const pages = new PageGuard(action, walk.limits ?? DEFAULT_PAGING_LIMITS);
 	const links = new LinkGuard(action);
-	let next: { path: string; qs: IDataObject } | { url: string } = {
-		path: STATEMENTS_PATH,
-		qs: walk.qs,
-	};
+	let url: string | undefined;
 	for (;;) {
 		const outcome = await tryLrsRequest(run, {
 			method: 'GET',
-			...next,
+			...(url ? { url } : { path: STATEMENTS_PATH, qs: walk.qs }),
 			safeToRepeat: true,
 			action,
 			itemIndex,
@@ -74,12 +71,12 @@ export async function forEachStatementPage(
 		const page = outcome.body as z.infer<typeof statementResultShape>;
 		const statements = page.statements as IDataObject[];
 		const more = page.more?.trim() ?? '';
-		const url = more && statements.length > 0 ? resolveMoreLink(run.endpoint, more) : undefined;
+		const nextUrl = more && statements.length > 0 ? resolveMoreLink(run.endpoint, more) : undefined;
 		let fresh: boolean[];
 		try {
 			pages.read(outcome.bytes);
 			fresh = pages.admit(statements.map(idOf));
-			if (url) links.follow(url);
+			if (nextUrl) links.follow(nextUrl);
 		} catch (error) {
 			throw new NodeOperationError(run.fns.getNode(), error as Error, {
 				itemIndex,
@@ -91,7 +88,7 @@ export async function forEachStatementPage(
 			{ headers: outcome.headers },
 		);
 		if (visited === false || !more || statements.length === 0) return;
-		if (!url) {
+		if (!nextUrl) {
 			throw new NodeOperationError(
 				run.fns.getNode(),
 				`The record store sent a "more" link that is not on its own host: ${run.redactor.text(more)}`,
@@ -101,7 +98,7 @@ export async function forEachStatementPage(
 				},
 			);
 		}
-		next = { url };
+		url = nextUrl;
 	}
 }
 

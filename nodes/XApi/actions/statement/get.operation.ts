@@ -4,7 +4,6 @@ import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
 import { optionsCollection } from '../../../shared/items/operation';
-import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
 	readOutputChoice,
@@ -43,9 +42,7 @@ const inputSchema = z.object({
 
 const outputSchema = outputChoiceSchema(statementOutputForm);
 
-type GetInput = z.infer<typeof inputSchema> & { output: OutputChoice };
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		options: fns.getNodeParameter('options', itemIndex, {}),
@@ -56,7 +53,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
 
 export async function execute(
 	run: LrsRun,
-	input: GetInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const statement = await getStatement(run, input.statementId, {

@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
-import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
 	readOutputChoice,
@@ -17,7 +16,6 @@ import {
 import { parseItemInput } from '../../../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
-import type { PagingLimits } from '../../../shared/pacing/paging';
 import type { LrsRun } from '../../transport';
 import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../../transport/statementPages';
 
@@ -54,14 +52,7 @@ const inputSchema = z.object({
 
 const outputSchema = outputChoiceSchema(statementOutputForm);
 
-interface GetManyInput {
-	wanted: number;
-	qs: IDataObject;
-	limits: PagingLimits;
-	output: OutputChoice;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		returnAll,
@@ -85,7 +76,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 
 export async function execute(
 	run: LrsRun,
-	input: GetManyInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
 	const statements: IDataObject[] = [];

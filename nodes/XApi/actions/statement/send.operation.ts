@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
-import type { StatementWithId } from '../../helpers/statementInput';
 import { checkedStatement } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
@@ -88,14 +87,7 @@ const idempotencyKeySchema = z
 	.object({ idempotencyKey: optionalText.refine(wellFormed, NOT_WELL_FORMED) })
 	.passthrough();
 
-export interface SendInput {
-	statement: StatementWithId;
-	/** Unset: the record store's default applies. */
-	batchSize?: number;
-	idempotencyKey?: string;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const node = fns.getNode();
 	const { batchSize } = parseItemInput(
 		node,
@@ -153,10 +145,10 @@ function withDerivedId(
 	return { ...target, id: statementIdFor(idempotencyKey) };
 }
 
-/** One batch size per run. */
+/** One batch size per run; unset, the record store's default. */
 export async function execute(
 	run: LrsRun,
-	items: Array<PreparedItem<SendInput>>,
+	items: Array<PreparedItem<ReturnType<typeof prepare>>>,
 	control: { stopAfterFailure: boolean },
 ): Promise<Map<number, ItemOutcome>> {
 	return await sendStatements(run, items, { ...control, batchSize: items[0]?.input.batchSize });
