@@ -73,24 +73,16 @@ export class XApiTrigger implements INodeType {
 			const latest = await latestStatement(run, queries);
 			return latest ? [emitted(this, run, [latest])] : null;
 		}
-		const { endpoint } = run;
-		const key = cursorKey(
-			endpoint,
-			verbs.length === 0 ? qs : { ...qs, verb: [...verbs].sort().join(' ') },
-		);
-		const continuing = isAnyCompleted(verbs)
-			? [cursorKey(endpoint, { ...qs, verb: COMPLETED_VERB })]
-			: [];
+		const key = cursorKey(run.endpoint, qs, verbs);
+		const continuing = isAnyCompleted(verbs) ? [cursorKey(run.endpoint, qs, [COMPLETED_VERB])] : [];
 		const staticData = this.getWorkflowStaticData('node');
 		const cursor = readCursor(staticData.cursor, key, continuing);
 		if (!cursor) {
-			staticData.cursor = savedCursor(
-				await startingCursor(run, queries, key),
-			) as unknown as IDataObject;
+			staticData.cursor = savedCursor(await startingCursor(run, queries, key));
 			return null;
 		}
 		const statements = await readNewStatements(run, queries, cursor);
-		staticData.cursor = savedCursor(prune(cursor)) as unknown as IDataObject;
+		staticData.cursor = savedCursor(prune(cursor));
 		return statements.length > 0 ? [emitted(this, run, statements)] : null;
 	}
 }
@@ -127,7 +119,8 @@ function filtersError(fns: IPollFunctions, problem: string): NodeOperationError 
 }
 
 /** A cursor belongs to one record store and one set of filters; changing either starts afresh. */
-function cursorKey(endpoint: string, qs: IDataObject): string {
+function cursorKey(endpoint: string, filters: IDataObject, verbs: string[]): string {
+	const qs = verbs.length === 0 ? filters : { ...filters, verb: [...verbs].sort().join(' ') };
 	const sorted = Object.keys(qs)
 		.sort()
 		.map((name) => `${name}=${String(qs[name])}`);

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 // Polls read from (newest `stored` seen − OVERLAP_MS) and skip remembered ids: `since` may be
 // exclusive (xAPI) or inclusive, and shared or late-visible timestamps are neither lost nor repeated.
 // One cursor serves all watched verbs: xAPI takes one verb per query, all read the same `stored` times.
@@ -20,8 +22,6 @@ export interface Cursor {
 	/** Ids within the overlap, with their `stored` ms. Any string is an id. */
 	recent: Map<string, number>;
 }
-
-export type SavedCursor = Omit<Cursor, 'recent'> & { recent: Array<[string, number]> };
 
 export interface SeenStatement {
 	id?: unknown;
@@ -65,12 +65,13 @@ function recentOf(value: unknown, pairs: boolean): Map<string, number> | undefin
 	return recent;
 }
 
-export function savedCursor(cursor: Cursor): SavedCursor {
+/** As the workflow's static data keeps it. */
+export function savedCursor(cursor: Cursor): IDataObject {
 	return {
 		version: CURSOR_VERSION,
 		key: cursor.key,
 		...(cursor.storedMs === undefined ? {} : { storedMs: cursor.storedMs }),
-		recent: [...cursor.recent],
+		recent: [...cursor.recent] as unknown as IDataObject[],
 	};
 }
 

@@ -152,10 +152,9 @@ class Delivery {
 			const sent = batch.map((entry) => entry.statement.id.toLowerCase());
 			// The push endpoint documents no answer body: ids are checked where it sends them.
 			const ids = !canRead && !isIdList(outcome.body) ? sent : (outcome.body as string[]);
-			if (ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i])) {
-				this.store(batch, false);
-				return;
-			}
+			const confirmed =
+				ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i]);
+			if (confirmed) return this.store(batch, false);
 			const error = new NodeApiError(
 				this.run.fns.getNode(),
 				{ message: 'unexpected answer' },
@@ -186,9 +185,8 @@ class Delivery {
 			return this.fail(batch[0], error);
 		}
 		if (status === 409) {
-			if (canRead && (single || outcome.repeated)) {
+			if (canRead && (single || outcome.repeated))
 				return await this.resolveConflictByReading(batch);
-			}
 			if (!single) return await this.sendHalves(batch);
 			return this.resolveConflict(batch[0], outcome.repeated, error);
 		}

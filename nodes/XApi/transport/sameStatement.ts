@@ -79,13 +79,12 @@ function normalizeContext(context: Json): Json {
 	if (out.team !== undefined) out.team = normalizeActor(out.team);
 	if (isObject(out.statement)) out.statement = normalizeObject(out.statement);
 	if (isObject(out.contextActivities)) {
-		const lists: JsonObject = {};
-		for (const [kind, value] of Object.entries(out.contextActivities)) {
-			// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
-			const list = Array.isArray(value) ? value : [value];
-			lists[kind] = list.map((activity) => normalizeObject(activity));
-		}
-		out.contextActivities = lists;
+		// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
+		const lists = Object.entries(out.contextActivities).map(([kind, value]) => [
+			kind,
+			(Array.isArray(value) ? value : [value]).map(normalizeObject),
+		]);
+		out.contextActivities = Object.fromEntries(lists) as JsonObject;
 	}
 	return out;
 }

@@ -286,19 +286,13 @@ const statementFormSchema = z
 			.strict(),
 	})
 	.superRefine((form, ctx) => {
-		if (form.verb === CUSTOM && !form.customVerbId) {
-			ctx.addIssue({
-				code: 'custom',
-				path: ['customVerbId'],
-				message: 'is required for a custom verb',
-			});
-		}
-		if (form.activityType === CUSTOM && !form.customActivityType) {
-			ctx.addIssue({
-				code: 'custom',
-				path: ['customActivityType'],
-				message: 'is required for a custom activity type',
-			});
+		const customs = [
+			['verb', 'customVerbId', 'verb'],
+			['activityType', 'customActivityType', 'activity type'],
+		] as const;
+		for (const [choice, custom, what] of customs) {
+			if (form[choice] !== CUSTOM || form[custom]) continue;
+			ctx.addIssue({ code: 'custom', path: [custom], message: `is required for a custom ${what}` });
 		}
 	});
 
