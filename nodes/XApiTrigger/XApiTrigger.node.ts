@@ -100,7 +100,6 @@ function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } 
 	const { verb, ...others } = isObject ? (filters as IDataObject) : ({} as IDataObject);
 	const verbs = verbsOf(verb);
 	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
-	// The other filters are checked as Get Many checks them.
 	const parsed = filtersSchema.safeParse(isObject ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => describeIssue(issue, 'filters'));

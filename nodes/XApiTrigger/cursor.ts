@@ -99,9 +99,7 @@ export function remember(cursor: Cursor, statement: SeenStatement, clockMs = Inf
 	const id = idOf(statement);
 	const storedMs = storedMsOf(statement);
 	const reached = storedMs === undefined ? undefined : Math.min(storedMs, clockMs);
-	if (reached !== undefined && (cursor.storedMs === undefined || reached > cursor.storedMs)) {
-		cursor.storedMs = reached;
-	}
+	if (reached !== undefined) cursor.storedMs = Math.max(reached, cursor.storedMs ?? -Infinity);
 	// A statement without `stored` (which stores must set) cannot move the cursor; its id still counts.
 	if (id !== undefined) cursor.recent.set(id, storedMs ?? cursor.storedMs ?? 0);
 }

@@ -41,12 +41,10 @@ export function verbsOf(value: unknown): { verbs: string[] } | { problem: string
 			if (!verbs.includes(iri)) verbs.push(iri);
 		}
 	}
-	if (verbs.length > MAX_VERBS) {
-		return {
-			problem: `filters.verb: at most ${MAX_VERBS} verbs (each is one more query on every poll)`,
-		};
-	}
-	return { verbs };
+	if (verbs.length <= MAX_VERBS) return { verbs };
+	return {
+		problem: `filters.verb: at most ${MAX_VERBS} verbs (each is one more query on every poll)`,
+	};
 }
 
 /** A cursor saved for the earlier one-IRI default carries over: an update neither replays nor skips. */

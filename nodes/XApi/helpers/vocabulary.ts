@@ -93,6 +93,5 @@ export function verbDisplayWord(iri: string): string | undefined {
 	} catch {
 		// A malformed escape: keep the segment as written.
 	}
-	word = word.replace(/[-_]+/g, ' ').trim();
-	return word || undefined;
+	return word.replace(/[-_]+/g, ' ').trim() || undefined;
 }

@@ -33,9 +33,7 @@ export function authorizationHeader(credentials: LrsCredentialFields): string {
 /** A token the HTTP layer would alter (line break, control, non-ASCII) is refused, without quoting it. */
 export function authorizationProblem(credentials: LrsCredentialFields): string | undefined {
 	// Basic is base64; an OAuth2 token is checked when it is issued.
-	if (credentials.authentication === 'basic' || credentials.authentication === 'oauth2') {
-		return undefined;
-	}
+	if (['basic', 'oauth2'].includes(credentials.authentication as string)) return undefined;
 	if (isHeaderSafe(authorizationHeader(credentials), { spaces: true })) return undefined;
 	return "The credential's Token holds a character that cannot be sent in an HTTP header (a line break, a control character or a non-ASCII character such as €): copy the token again from where it was given";
 }

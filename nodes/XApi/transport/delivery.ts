@@ -16,7 +16,6 @@ import { findStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 interface PendingStatement {
 	itemIndex: number;
 	statement: StatementWithId;
-	/** Set when the id is derived from this key: the same event always gets it. */
 	idempotencyKey?: string;
 }
 

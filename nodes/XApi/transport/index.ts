@@ -77,7 +77,6 @@ export interface LrsRun extends Run {
 	readonly endpoint: string;
 	/** The origin the credentials belong to: requests and `more` links stay on it. */
 	readonly origin: string;
-	/** Includes tokens issued during the run. */
 	readonly redactor: Redactor;
 	/** False for the platform's push endpoint (OAuth2): it only takes statements. */
 	readonly canRead: boolean;

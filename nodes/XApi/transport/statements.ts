@@ -53,7 +53,8 @@ async function readStatement(
 export async function getStatement(
 	run: LrsRun,
 	statementId: string,
-	{ voided = false, itemIndex }: { voided?: boolean; itemIndex?: number },
+	voided: boolean,
+	itemIndex: number,
 ): Promise<IDataObject> {
 	const read = await readStatement(
 		run,

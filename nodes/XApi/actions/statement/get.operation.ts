@@ -47,8 +47,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		options: fns.getNodeParameter('options', itemIndex, {}),
 	});
-	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
-	return { ...input, output };
+	return { ...input, output: readOutputChoice(fns, itemIndex, outputSchema, properties) };
 }
 
 export async function execute(
@@ -56,9 +55,6 @@ export async function execute(
 	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const statement = await getStatement(run, input.statementId, {
-		voided: input.options.voided,
-		itemIndex,
-	});
+	const statement = await getStatement(run, input.statementId, input.options.voided, itemIndex);
 	return shapeRecord(statement, input.output, simplifiedStatement);
 }

@@ -127,9 +127,8 @@ function withDerivedId(
 	statement: unknown,
 	idempotencyKey: string,
 ): unknown {
-	if (typeof statement !== 'object' || statement === null || Array.isArray(statement)) {
+	if (typeof statement !== 'object' || statement === null || Array.isArray(statement))
 		return statement;
-	}
 	const target = statement as Record<string, unknown>;
 	if (target.id !== undefined && target.id !== null && target.id !== '') {
 		throw new NodeOperationError(

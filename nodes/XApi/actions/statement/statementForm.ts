@@ -419,34 +419,34 @@ function compact(value: Record<string, unknown>): Record<string, unknown> | unde
 }
 
 /** So that a problem reads "Activity ID: …" rather than "object.id: …". */
-const FORM_LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
-	[/^actor\.name$/, () => 'Actor Name'],
-	[/^actor(\.mbox)?$/, () => 'Actor Email'],
-	[/^verb(\.id)?$/, () => 'Verb'],
-	[/^object(\.id)?$/, () => 'Activity ID'],
-	[/^object\.definition\.type$/, () => 'Activity Type'],
-	[/^object\.definition\.name/, () => 'Activity Name'],
-	[/^object\.definition\.description/, () => 'Additional Fields → Activity Description'],
-	[/^result\.score(\.scaled)?$/, () => 'Additional Fields → Score (Scaled)'],
-	[/^result\.success$/, () => 'Additional Fields → Success'],
-	[/^result\.completion$/, () => 'Additional Fields → Completion'],
-	[/^result\.duration$/, () => 'Additional Fields → Duration'],
-	[/^context\.registration$/, () => 'Additional Fields → Registration'],
+const FORM_LABELS: Array<[RegExp, string]> = [
+	[/^actor\.name$/, 'Actor Name'],
+	[/^actor(\.mbox)?$/, 'Actor Email'],
+	[/^verb(\.id)?$/, 'Verb'],
+	[/^object(\.id)?$/, 'Activity ID'],
+	[/^object\.definition\.type$/, 'Activity Type'],
+	[/^object\.definition\.name/, 'Activity Name'],
+	[/^object\.definition\.description/, 'Additional Fields → Activity Description'],
+	[/^result\.score(\.scaled)?$/, 'Additional Fields → Score (Scaled)'],
+	[/^result\.success$/, 'Additional Fields → Success'],
+	[/^result\.completion$/, 'Additional Fields → Completion'],
+	[/^result\.duration$/, 'Additional Fields → Duration'],
+	[/^context\.registration$/, 'Additional Fields → Registration'],
 	[
 		/^context\.contextActivities\.category\[(\d+)\](\.id)?/,
-		(m) => `Additional Fields → Categories → ID (category ${Number(m[1]) + 1})`,
+		'Additional Fields → Categories → ID (category #)',
 	],
-	[/^context\.instructor\.name$/, () => 'Additional Fields → Instructor Name'],
-	[/^context\.instructor\.account\.homePage$/, () => 'Additional Fields → Instructor Home Page'],
-	[/^context\.instructor\.account\.name$/, () => 'Additional Fields → Instructor Account Name'],
-	[/^timestamp$/, () => 'Additional Fields → Timestamp'],
-	[/^id$/, () => 'Additional Fields → Statement ID'],
+	[/^context\.instructor\.name$/, 'Additional Fields → Instructor Name'],
+	[/^context\.instructor\.account\.homePage$/, 'Additional Fields → Instructor Home Page'],
+	[/^context\.instructor\.account\.name$/, 'Additional Fields → Instructor Account Name'],
+	[/^timestamp$/, 'Additional Fields → Timestamp'],
+	[/^id$/, 'Additional Fields → Statement ID'],
 ];
 
 export function formLabelOf(path: string): string {
 	for (const [pattern, label] of FORM_LABELS) {
 		const match = pattern.exec(path);
-		if (match) return label(match);
+		if (match) return label.replace('#', String(Number(match[1]) + 1));
 	}
 	return path;
 }
