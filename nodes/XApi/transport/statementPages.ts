@@ -75,7 +75,9 @@ export async function forEachStatementPage(
 		let fresh: boolean[];
 		try {
 			pages.read(outcome.bytes);
-			fresh = pages.admit(statements.map(idOf));
+			fresh = pages.admit(
+				statements.map(({ id }) => (typeof id === 'string' ? id.toLowerCase() : undefined)),
+			);
 			if (nextUrl) links.follow(nextUrl);
 		} catch (error) {
 			throw new NodeOperationError(run.fns.getNode(), error as Error, {
@@ -100,8 +102,4 @@ export async function forEachStatementPage(
 		}
 		url = nextUrl;
 	}
-}
-
-function idOf(statement: IDataObject): string | undefined {
-	return typeof statement.id === 'string' ? statement.id.toLowerCase() : undefined;
 }
