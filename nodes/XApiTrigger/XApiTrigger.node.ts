@@ -67,81 +67,59 @@ export class XApiTrigger implements INodeType {
 		const { qs, verbs } = pollFilters(this);
 		// An xAPI statements query takes one verb: several verbs are one query each.
 		const queries = verbs.length === 0 ? [qs] : verbs.map((verb) => ({ ...qs, verb }));
+		const run = (await openLrsRun(this)) as TriggerRun;
 		if (this.getMode() === 'manual') {
 			// A manual test shows the latest match as sample data and leaves the cursor alone.
-			const sampleRun = await openTriggerRun(this);
-			const latest = await latestStatement(sampleRun, queries);
-			return latest ? [emitted(this, sampleRun, [latest])] : null;
+			const latest = await latestStatement(run, queries);
+			return latest ? [emitted(this, run, [latest])] : null;
 		}
-
-		const run = await openTriggerRun(this);
-		const { endpoint } = run;
-		const key = cursorKey(
-			endpoint,
-			verbs.length === 0 ? qs : { ...qs, verb: [...verbs].sort().join(' ') },
-		);
-		const continuing = isAnyCompleted(verbs)
-			? [cursorKey(endpoint, { ...qs, verb: COMPLETED_VERB })]
-			: [];
+		const key = cursorKey(run.endpoint, qs, verbs);
+		const continuing = isAnyCompleted(verbs) ? [cursorKey(run.endpoint, qs, [COMPLETED_VERB])] : [];
 		const staticData = this.getWorkflowStaticData('node');
 		const cursor = readCursor(staticData.cursor, key, continuing);
 		if (!cursor) {
-			staticData.cursor = savedCursor(
-				await startingCursor(run, queries, key),
-			) as unknown as IDataObject;
+			staticData.cursor = savedCursor(await startingCursor(run, queries, key));
 			return null;
 		}
 		const statements = await readNewStatements(run, queries, cursor);
-		staticData.cursor = savedCursor(prune(cursor)) as unknown as IDataObject;
+		staticData.cursor = savedCursor(prune(cursor));
 		return statements.length > 0 ? [emitted(this, run, statements)] : null;
 	}
 }
 
-/** Masks every credential value the record store echoed. */
-function emitted(context: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
-	return context.helpers.returnJsonArray(run.maskOutput(shaped(context, statements)));
+/** Raw by default, so saved workflows keep working; masks every credential value the store echoed. */
+function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]) {
+	const { simplify } = fns.getNodeParameter('options', {}) as IDataObject;
+	const shaped = simplify === true ? statements.map(triggerSimplifiedStatement) : statements;
+	return fns.helpers.returnJsonArray(run.maskOutput(shaped));
 }
 
-async function openTriggerRun(context: IPollFunctions): Promise<TriggerRun> {
-	return { ...(await openLrsRun(context)), fns: context };
-}
-
-/** Raw by default, so saved workflows keep working. */
-function shaped(context: IPollFunctions, statements: IDataObject[]): IDataObject[] {
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return options.simplify === true ? statements.map(triggerSimplifiedStatement) : statements;
-}
-
-function pollFilters(context: IPollFunctions): { qs: IDataObject; verbs: string[] } {
-	const filters = context.getNodeParameter('filters', {}) as unknown;
+function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
+	const filters = fns.getNodeParameter('filters', {}) as unknown;
 	const isObject = filters !== null && typeof filters === 'object' && !Array.isArray(filters);
 	const { verb, ...others } = isObject ? (filters as IDataObject) : ({} as IDataObject);
 	const verbs = verbsOf(verb);
-	if ('problem' in verbs) {
-		throw filtersError(context, `Invalid filters: ${verbs.problem}`);
-	}
-	// The other filters are checked as Get Many checks them.
+	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
 	const parsed = filtersSchema.safeParse(isObject ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => describeIssue(issue, 'filters'));
-		throw filtersError(context, `Invalid filters: ${problems.join('; ')}`);
+		throw filtersError(fns, problems.join('; '));
 	}
-	const query = statementQuery(parsed.data, context.getTimezone());
-	if ('problem' in query) {
-		throw filtersError(context, `Invalid filters: ${query.problem}`);
-	}
+	const query = statementQuery(parsed.data, fns.getTimezone());
+	if ('problem' in query) throw filtersError(fns, query.problem);
 	return { qs: query.qs, verbs: verbs.verbs };
 }
 
 /** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
-function filtersError(context: IPollFunctions, message: string): NodeOperationError {
-	return withFailure(new NodeOperationError(context.getNode(), message), {
+function filtersError(fns: IPollFunctions, problem: string): NodeOperationError {
+	return withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
 		cause: 'configuration-invalid',
 	});
 }
 
 /** A cursor belongs to one record store and one set of filters; changing either starts afresh. */
-function cursorKey(endpoint: string, qs: IDataObject): string {
+function cursorKey(endpoint: string, filters: IDataObject, verbs: string[]): string {
+	const qs = verbs.length === 0 ? filters : { ...filters, verb: [...verbs].sort().join(' ') };
 	const sorted = Object.keys(qs)
 		.sort()
 		.map((name) => `${name}=${String(qs[name])}`);

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 // Polls read from (newest `stored` seen − OVERLAP_MS) and skip remembered ids: `since` may be
 // exclusive (xAPI) or inclusive, and shared or late-visible timestamps are neither lost nor repeated.
 // One cursor serves all watched verbs: xAPI takes one verb per query, all read the same `stored` times.
@@ -14,19 +16,11 @@ export const MAX_REMEMBERED_IDS = 10_000;
 
 export interface Cursor {
 	version: number;
-	/** The record store and filters the cursor belongs to. */
 	key: string;
 	/** Undefined while the query matched nothing. */
 	storedMs?: number;
 	/** Ids within the overlap, with their `stored` ms. Any string is an id. */
 	recent: Map<string, number>;
-}
-
-export interface SavedCursor {
-	version: number;
-	key: string;
-	storedMs?: number;
-	recent: Array<[string, number]>;
 }
 
 export interface SeenStatement {
@@ -41,15 +35,8 @@ export function readCursor(
 	continuing: readonly string[] = [],
 ): Cursor | undefined {
 	if (!value || typeof value !== 'object') return undefined;
-	const cursor = value as {
-		version?: unknown;
-		key?: unknown;
-		storedMs?: unknown;
-		recent?: unknown;
-	};
-	if (cursor.version !== CURSOR_VERSION && cursor.version !== OBJECT_CURSOR_VERSION) {
-		return undefined;
-	}
+	const cursor = value as Partial<Record<'version' | 'key' | 'storedMs' | 'recent', unknown>>;
+	if (![CURSOR_VERSION, OBJECT_CURSOR_VERSION].includes(cursor.version as number)) return undefined;
 	if (cursor.key !== key) {
 		const carriedOver =
 			continuing.includes(String(cursor.key)) && typeof cursor.storedMs === 'number';
@@ -78,23 +65,18 @@ function recentOf(value: unknown, pairs: boolean): Map<string, number> | undefin
 	return recent;
 }
 
-export function savedCursor(cursor: Cursor): SavedCursor {
+/** As the workflow's static data keeps it. */
+export function savedCursor(cursor: Cursor): IDataObject {
 	return {
 		version: CURSOR_VERSION,
 		key: cursor.key,
 		...(cursor.storedMs === undefined ? {} : { storedMs: cursor.storedMs }),
-		recent: [...cursor.recent],
+		recent: [...cursor.recent] as unknown as IDataObject[],
 	};
 }
 
 export function emptyCursor(key: string): Cursor {
 	return { version: CURSOR_VERSION, key, recent: new Map() };
-}
-
-export function sinceFor(cursor: Cursor): string | undefined {
-	return cursor.storedMs === undefined
-		? undefined
-		: new Date(cursor.storedMs - OVERLAP_MS).toISOString();
 }
 
 export function storedMsOf(statement: SeenStatement): number | undefined {
@@ -117,9 +99,7 @@ export function remember(cursor: Cursor, statement: SeenStatement, clockMs = Inf
 	const id = idOf(statement);
 	const storedMs = storedMsOf(statement);
 	const reached = storedMs === undefined ? undefined : Math.min(storedMs, clockMs);
-	if (reached !== undefined && (cursor.storedMs === undefined || reached > cursor.storedMs)) {
-		cursor.storedMs = reached;
-	}
+	if (reached !== undefined) cursor.storedMs = Math.max(reached, cursor.storedMs ?? -Infinity);
 	// A statement without `stored` (which stores must set) cannot move the cursor; its id still counts.
 	if (id !== undefined) cursor.recent.set(id, storedMs ?? cursor.storedMs ?? 0);
 }

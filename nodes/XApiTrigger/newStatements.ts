@@ -3,7 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { Deadline } from '../shared/pacing/time';
 import { excerpt } from '../shared/request/answer';
 import type { LrsRun } from '../XApi/transport';
-import { forEachStatementPage } from '../XApi/transport/statements';
+import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../XApi/transport/statementPages';
 import type { Cursor } from './cursor';
 import {
 	emptyCursor,
@@ -14,12 +14,9 @@ import {
 	OVERLAP_MS,
 	prune,
 	remember,
-	sinceFor,
 	storedMsOf,
 } from './cursor';
 import { StoreClock } from './storeClock';
-
-const PAGE_SIZE = 100;
 
 /** The rest come with the next poll, in order. */
 export const MAX_STATEMENTS_PER_POLL = 1_000;
@@ -28,8 +25,7 @@ const POLL_DEADLINE_MS = 2 * 60_000;
 
 /** Shared by the per-verb queries (an xAPI statements query filters by one verb). */
 function pollDeadline(run: TriggerRun): Deadline {
-	const budget = pollBudgetMs(run);
-	return run.deadline(Math.min(POLL_DEADLINE_MS, budget * 0.8));
+	return run.deadline(Math.min(POLL_DEADLINE_MS, pollBudgetMs(run) * 0.8));
 }
 
 /** Unbounded where n8n does not say. */
@@ -54,27 +50,24 @@ export async function startingCursor(
 		let read = 0;
 		await forEachStatementPage(
 			run,
-			{ qs: { ...qs, limit: PAGE_SIZE }, action: 'Reading the newest statements', deadline },
+			{
+				qs: { ...qs, limit: STATEMENTS_PER_PAGE },
+				action: 'Reading the newest statements',
+				deadline,
+			},
 			(page, answer) => {
 				clock.read(answer.headers);
 				for (const statement of page) {
 					const storedMs = storedMsOf(statement);
-					if (storedMs !== undefined && storedMs > clock.nowMs()) {
-						// Remembered, so it never counts as new; history starts at the newest one before it.
-						remember(cursor, statement, clock.nowMs());
-						ahead.push(statement);
-						if (++read >= MAX_REMEMBERED_IDS) return false;
-						continue;
+					// One stored ahead of the clock is remembered, so it never counts as new; history
+					// starts at the newest one before it.
+					const isAhead = storedMs !== undefined && storedMs > clock.nowMs();
+					if (isAhead) ahead.push(statement);
+					else if (storedMs !== undefined) {
+						newestMs ??= storedMs;
+						if (storedMs < newestMs - OVERLAP_MS) return false;
 					}
-					newestMs ??= storedMs;
-					if (
-						storedMs !== undefined &&
-						newestMs !== undefined &&
-						storedMs < newestMs - OVERLAP_MS
-					) {
-						return false;
-					}
-					remember(cursor, statement);
+					remember(cursor, statement, isAhead ? clock.nowMs() : undefined);
 					if (++read >= MAX_REMEMBERED_IDS) return false;
 				}
 				return newestMs !== undefined;
@@ -98,8 +91,8 @@ export async function readNewStatements(
 	queries: IDataObject[],
 	cursor: Cursor,
 ): Promise<IDataObject[]> {
-	const since = sinceFor(cursor);
 	const sinceMs = cursor.storedMs === undefined ? -Infinity : cursor.storedMs - OVERLAP_MS;
+	const since = cursor.storedMs === undefined ? undefined : new Date(sinceMs).toISOString();
 	const startedAt = Date.now();
 	// Stop reading well inside the time n8n gives a poll, and leave the rest to the next one.
 	const budgetMs = pollBudgetMs(run) / 2;
@@ -110,13 +103,12 @@ export async function readNewStatements(
 		// Each query gets its share of the time, so that the last one too reads at least a page.
 		const readUntilMs = (budgetMs * (index + 1)) / queries.length;
 		const read: QueryRead = { found: [], readThroughMs: undefined };
-		let stoppedEarly = false;
 		// A statement without `stored` (which stores must set) keeps its place after the one before it.
 		let lastMs = sinceMs;
 		await forEachStatementPage(
 			run,
 			{
-				qs: { ...qs, ascending: true, limit: PAGE_SIZE, ...(since ? { since } : {}) },
+				qs: { ...qs, ascending: true, limit: STATEMENTS_PER_PAGE, ...(since ? { since } : {}) },
 				action: 'Reading new statements',
 				deadline,
 			},
@@ -124,21 +116,16 @@ export async function readNewStatements(
 				clock.read(answer.headers);
 				for (const statement of page) {
 					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
-					if (hasSeen(cursor, statement)) continue;
-					read.found.push({ statement, storedMs: lastMs });
-					if (read.found.length >= MAX_STATEMENTS_PER_POLL) {
-						stoppedEarly = true;
-						return false;
-					}
+					if (!hasSeen(cursor, statement)) read.found.push({ statement, storedMs: lastMs });
+					if (read.found.length >= MAX_STATEMENTS_PER_POLL) break;
 				}
-				if (page.length > 0 && Date.now() - startedAt >= readUntilMs) {
-					stoppedEarly = true;
-					return false;
-				}
-				return true;
+				const stop =
+					read.found.length >= MAX_STATEMENTS_PER_POLL ||
+					(page.length > 0 && Date.now() - startedAt >= readUntilMs);
+				if (stop) read.readThroughMs = lastMs;
+				return !stop;
 			},
 		);
-		if (stoppedEarly) read.readThroughMs = lastMs;
 		reads.push(read);
 	}
 	const emitted = emitInStoredOrder(reads, cursor, clock.nowMs());
@@ -159,9 +146,7 @@ function warnAhead(run: TriggerRun, ahead: IDataObject[], clock: StoreClock): vo
 }
 
 function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number): IDataObject[] {
-	const horizonMs = Math.min(
-		...reads.map((read) => (read.readThroughMs === undefined ? Infinity : read.readThroughMs)),
-	);
+	const horizonMs = Math.min(...reads.map((read) => read.readThroughMs ?? Infinity));
 	const merged = reads.flatMap((read) => read.found).filter((entry) => entry.storedMs <= horizonMs);
 	// A stable sort: statements stored at the same time keep the order their query gave them.
 	if (reads.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
@@ -178,30 +163,22 @@ function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number):
 	return emitted;
 }
 
-/** For a manual test of the trigger. */
 export async function latestStatement(
 	run: TriggerRun,
 	queries: IDataObject[],
 ): Promise<IDataObject | undefined> {
 	const deadline = pollDeadline(run);
 	let latest: IDataObject | undefined;
+	const storedMs = (statement: IDataObject) => storedMsOf(statement) ?? -Infinity;
 	for (const qs of queries) {
-		let candidate: IDataObject | undefined;
 		await forEachStatementPage(
 			run,
 			{ qs: { ...qs, limit: 1 }, action: 'Reading the latest statement', deadline },
-			(page) => {
-				candidate = page[0];
+			([candidate]) => {
+				if (candidate && (!latest || storedMs(candidate) > storedMs(latest))) latest = candidate;
 				return false;
 			},
 		);
-		if (
-			candidate &&
-			(latest === undefined ||
-				(storedMsOf(candidate) ?? -Infinity) > (storedMsOf(latest) ?? -Infinity))
-		) {
-			latest = candidate;
-		}
 	}
 	return latest;
 }

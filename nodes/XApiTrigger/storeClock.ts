@@ -32,9 +32,7 @@ export class StoreClock {
 
 	read(headers: Record<string, unknown>): void {
 		const ms = clockOf(headers);
-		if (ms !== undefined && (this.latestMs === undefined || ms > this.latestMs)) {
-			this.latestMs = ms;
-		}
+		if (ms !== undefined) this.latestMs = Math.max(ms, this.latestMs ?? -Infinity);
 	}
 
 	nowMs(): number {

@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { NOT_WELL_FORMED, wellFormed } from '../shared/items/input';
-import { IRI } from '../XApi/helpers/filters';
-import { COMPLETED_VERB, COMPLETED_VERBS, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
+import { COMPLETED_VERB, COMPLETED_VERBS, IRI, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
 
 /** Both completed IRIs the platform's documents use, space-separated (IRIs never contain spaces). */
 export const ANY_COMPLETED_VERB = COMPLETED_VERBS.join(' ');
@@ -28,10 +27,8 @@ export const triggerVerbFilter: INodeProperties = {
 
 const verbProblem = `filters.verb: must be a verb IRI, like ${COMPLETED_VERB}, or several separated by spaces`;
 
-export type VerbsOrProblem = { verbs: string[] } | { problem: string };
-
 /** Verbs are case-sensitive; repeats are dropped. */
-export function verbsOf(value: unknown): VerbsOrProblem {
+export function verbsOf(value: unknown): { verbs: string[] } | { problem: string } {
 	if (value === undefined || value === null) return { verbs: [] };
 	const given = Array.isArray(value) ? value : [value];
 	const verbs: string[] = [];
@@ -44,12 +41,10 @@ export function verbsOf(value: unknown): VerbsOrProblem {
 			if (!verbs.includes(iri)) verbs.push(iri);
 		}
 	}
-	if (verbs.length > MAX_VERBS) {
-		return {
-			problem: `filters.verb: at most ${MAX_VERBS} verbs (each is one more query on every poll)`,
-		};
-	}
-	return { verbs };
+	if (verbs.length <= MAX_VERBS) return { verbs };
+	return {
+		problem: `filters.verb: at most ${MAX_VERBS} verbs (each is one more query on every poll)`,
+	};
 }
 
 /** A cursor saved for the earlier one-IRI default carries over: an update neither replays nor skips. */

@@ -3,10 +3,7 @@ import { z } from 'zod';
 
 import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
 import { toXapiTimestamp } from './time';
-import { COMPLETED_VERB, VERB_OPTIONS } from './vocabulary';
-
-export const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { COMPLETED_VERB, IRI, UUID, VERB_OPTIONS } from './vocabulary';
 
 const agentEmail: INodeProperties = {
 	displayName: 'Agent Email',
@@ -107,16 +104,13 @@ export const filtersSchema = z
 	})
 	.strict();
 
-export type Filters = z.infer<typeof filtersSchema>;
-
-export type QueryOrProblem = { qs: IDataObject } | { problem: string };
-
 /** The GET /statements query for the filters; dates are read in the workflow's time zone. */
-export function statementQuery(filters: Filters, timezone: string): QueryOrProblem {
+export function statementQuery(
+	filters: z.infer<typeof filtersSchema>,
+	timezone: string,
+): { qs: IDataObject } | { problem: string } {
 	const qs: IDataObject = {};
-	if (filters.agentEmail) {
-		qs.agent = JSON.stringify({ mbox: `mailto:${filters.agentEmail}` });
-	}
+	if (filters.agentEmail) qs.agent = JSON.stringify({ mbox: `mailto:${filters.agentEmail}` });
 	if (filters.verb) qs.verb = filters.verb;
 	if (filters.activity) qs.activity = filters.activity;
 	if (filters.registration) qs.registration = filters.registration;

@@ -14,37 +14,33 @@ export function textOf(map: unknown): string | undefined {
 	return (english ?? entries[0])?.[1];
 }
 
-export const STATEMENT_PROPERTIES = [
-	'id',
-	'actor',
-	'verb',
-	'object',
-	'result',
-	'context',
-	'timestamp',
-	'stored',
-	'authority',
-	'version',
-	'attachments',
-] as const;
-
-/** At most 10, as n8n's guidelines for tools ask. */
-export const SIMPLIFIED_STATEMENT_FIELDS = [
-	'statementId',
-	'actorName',
-	'actorEmail',
-	'verb',
-	'verbId',
-	'activityId',
-	'activityName',
-	'result',
-	'timestamp',
-] as const;
-
 export const statementOutputForm: OutputForm = {
 	records: 'statements',
-	simplifiedFields: SIMPLIFIED_STATEMENT_FIELDS,
-	selectableFields: STATEMENT_PROPERTIES,
+	/** At most 10, as n8n's guidelines for tools ask. */
+	simplifiedFields: [
+		'statementId',
+		'actorName',
+		'actorEmail',
+		'verb',
+		'verbId',
+		'activityId',
+		'activityName',
+		'result',
+		'timestamp',
+	],
+	selectableFields: [
+		'id',
+		'actor',
+		'verb',
+		'object',
+		'result',
+		'context',
+		'timestamp',
+		'stored',
+		'authority',
+		'version',
+		'attachments',
+	],
 };
 
 export function simplifiedStatement(statement: IDataObject): IDataObject {

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { randomUUID } from 'crypto';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Statement } from '../validation';
 import { illFormedAt, NOT_WELL_FORMED } from '../../shared/items/input';
 import { formatIssues, formatPath, validateStatement } from '../validation';
+import { UUID } from './vocabulary';
 
 export type StatementWithId = Statement & { id: string };
 
@@ -18,63 +19,30 @@ export function checkedStatement(
 ): StatementWithId {
 	const result = validateStatement(statement);
 	const broken = illFormedAt(statement);
-	const found = [
+	const issues = [
 		...(result.ok ? [] : result.issues),
 		...(broken ? [{ path: formatPath(broken), message: NOT_WELL_FORMED }] : []),
-	];
-	if (found.length > 0) {
-		const issues = found.map((issue) => ({ ...issue, path: labelOf(issue.path) }));
-		throw new NodeOperationError(
-			node,
-			`Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`,
-			{
-				itemIndex,
-				description: issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n'),
-			},
-		);
+	].map((issue) => ({ ...issue, path: labelOf(issue.path) }));
+	if (issues.length > 0) {
+		const description = issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n');
+		const message = `Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`;
+		throw new NodeOperationError(node, message, { itemIndex, description });
 	}
 	const original = statement as Statement;
 	// The id goes first so that it is the first thing seen in the output and in the store's logs.
 	return { id: original.id ?? randomUUID(), ...original } as StatementWithId;
 }
 
-/** So that a problem reads "Activity ID: …" rather than "object.id: …". */
-const FORM_LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
-	[/^actor\.name$/, () => 'Actor Name'],
-	[/^actor(\.mbox)?$/, () => 'Actor Email'],
-	[/^verb(\.id)?$/, () => 'Verb'],
-	[/^object(\.id)?$/, () => 'Activity ID'],
-	[/^object\.definition\.type$/, () => 'Activity Type'],
-	[/^object\.definition\.name/, () => 'Activity Name'],
-	[/^object\.definition\.description/, () => 'Additional Fields → Activity Description'],
-	[/^result\.score(\.scaled)?$/, () => 'Additional Fields → Score (Scaled)'],
-	[/^result\.success$/, () => 'Additional Fields → Success'],
-	[/^result\.completion$/, () => 'Additional Fields → Completion'],
-	[/^result\.duration$/, () => 'Additional Fields → Duration'],
-	[/^context\.registration$/, () => 'Additional Fields → Registration'],
-	[
-		/^context\.contextActivities\.category\[(\d+)\](\.id)?/,
-		(m) => `Additional Fields → Categories → ID (category ${Number(m[1]) + 1})`,
-	],
-	[/^context\.instructor\.name$/, () => 'Additional Fields → Instructor Name'],
-	[/^context\.instructor\.account\.homePage$/, () => 'Additional Fields → Instructor Home Page'],
-	[/^context\.instructor\.account\.name$/, () => 'Additional Fields → Instructor Account Name'],
-	[/^timestamp$/, () => 'Additional Fields → Timestamp'],
-	[/^id$/, () => 'Additional Fields → Statement ID'],
-];
-
-export function formLabelOf(path: string): string {
-	for (const [pattern, label] of FORM_LABELS) {
-		const match = pattern.exec(path);
-		if (match) return label(match);
-	}
-	return path;
-}
-
 export const statementIdSchema = z
 	.string()
 	.trim()
-	.regex(
-		/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-		'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)',
-	);
+	.regex(UUID, 'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)');
+
+export const STATEMENT_ID_FIELD: INodeProperties = {
+	displayName: 'Statement ID',
+	name: 'statementId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
+};

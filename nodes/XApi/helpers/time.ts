@@ -10,9 +10,8 @@ export function toXapiTimestamp(value: unknown, timezone: string): string | unde
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
-	if (HAS_OFFSET.test(text) && /T/i.test(text)) {
-		return DateTime.fromISO(text, { setZone: true }).isValid ? text : undefined;
-	}
+	const withOffset = HAS_OFFSET.test(text) && /T/i.test(text);
+	if (withOffset) return DateTime.fromISO(text, { setZone: true }).isValid ? text : undefined;
 	const local = DateTime.fromISO(text.replace(' ', 'T'), { zone: timezone });
 	return local.isValid ? (local.toUTC().toISO() ?? undefined) : undefined;
 }

@@ -8,6 +8,9 @@ export const COMPLETE_VERB = 'http://activitystrea.ms/schema/1.0/complete';
 export const COMPLETED_VERBS = [COMPLETED_VERB, COMPLETE_VERB];
 export const CUSTOM = 'custom';
 
+export const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 interface VerbEntry {
 	name: string;
 	iri: string;
@@ -90,6 +93,5 @@ export function verbDisplayWord(iri: string): string | undefined {
 	} catch {
 		// A malformed escape: keep the segment as written.
 	}
-	word = word.replace(/[-_]+/g, ' ').trim();
-	return word || undefined;
+	return word.replace(/[-_]+/g, ' ').trim() || undefined;
 }

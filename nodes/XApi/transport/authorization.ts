@@ -3,32 +3,27 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 import {
 	authorizedFor,
 	clientKey,
+	clientRedactor,
 	fingerprint,
 	isHeaderSafe,
 	originOf,
+	Redactor,
 } from '../../shared/request/secrets';
 
-interface OAuth2Fields {
-	endpoint?: unknown;
-	tokenUrl?: unknown;
-	clientId?: unknown;
-	clientSecret?: unknown;
-	scope?: unknown;
-}
+/** As the credential saves them (credentials/XApiLrsApi.credentials.ts), each checked where it is read. */
+type LrsCredentialFields = Record<string, unknown>;
 
 export const XAPI_VERSION = '1.0.3';
 
+export const DEFAULT_REQUEST_TIMEOUT_SEC = 60;
+
+/** The push endpoint allows 10 requests per 10 s (platform-docs 002); Token and Basic: unpaced unless set. */
+export const DEFAULT_OAUTH2_REQUESTS_PER_MINUTE = 60;
+
+export const DEFAULT_SCOPE = 'xapi:write';
+
 /** OAuth2: only while the credential holds the values the token was issued for (else 401: n8n asks anew). */
-export function authorizationHeader(
-	credentials: OAuth2Fields & {
-		authentication?: unknown;
-		token?: unknown;
-		username?: unknown;
-		password?: unknown;
-		accessToken?: unknown;
-		accessTokenFor?: unknown;
-	},
-): string {
+export function authorizationHeader(credentials: LrsCredentialFields): string {
 	if (credentials.authentication === 'oauth2') {
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 		const current = token !== '' && credentials.accessTokenFor === oauth2FingerprintOf(credentials);
@@ -42,16 +37,10 @@ export function authorizationHeader(
 }
 
 /** A token the HTTP layer would alter (line break, control, non-ASCII) is refused, without quoting it. */
-export function authorizationProblem(credentials: {
-	authentication?: unknown;
-	token?: unknown;
-}): string | undefined {
+export function authorizationProblem(credentials: LrsCredentialFields): string | undefined {
 	// Basic is base64; an OAuth2 token is checked when it is issued.
-	if (credentials.authentication === 'basic' || credentials.authentication === 'oauth2') {
-		return undefined;
-	}
-	const header = authorizationHeader(credentials);
-	if (isHeaderSafe(header, { spaces: true })) return undefined;
+	if (['basic', 'oauth2'].includes(credentials.authentication as string)) return undefined;
+	if (isHeaderSafe(authorizationHeader(credentials), { spaces: true })) return undefined;
 	return "The credential's Token holds a character that cannot be sent in an HTTP header (a line break, a control character or a non-ASCII character such as €): copy the token again from where it was given";
 }
 
@@ -62,22 +51,18 @@ export function normalizedEndpoint(endpoint: unknown): string {
 		.replace(/\/statements$/i, '');
 }
 
-/** Documented as `{host}/api/lrs/v1/xapi/oauth2/token`. */
-export const TOKEN_PATH = '/oauth2/token';
-
-export const DEFAULT_SCOPE = 'xapi:write';
-
-export function scopeOf(credentials: { scope?: unknown }): string {
+export function scopeOf(credentials: LrsCredentialFields): string {
 	return String(credentials.scope ?? '').trim() || DEFAULT_SCOPE;
 }
 
-export function tokenUrlOf(credentials: { endpoint?: unknown; tokenUrl?: unknown }): string {
+/** Documented as `{host}/api/lrs/v1/xapi/oauth2/token`. */
+export function tokenUrlOf(credentials: LrsCredentialFields): string {
 	const given = String(credentials.tokenUrl ?? '').trim();
-	return given || `${normalizedEndpoint(credentials.endpoint)}${TOKEN_PATH}`;
+	return given || `${normalizedEndpoint(credentials.endpoint)}/oauth2/token`;
 }
 
 /** An OAuth2 token is only ever sent with exactly the values it was issued for. */
-export function oauth2FingerprintOf(credentials: OAuth2Fields): string {
+export function oauth2FingerprintOf(credentials: LrsCredentialFields): string {
 	return fingerprint(
 		'xapi-oauth2',
 		normalizedEndpoint(credentials.endpoint),
@@ -88,36 +73,22 @@ export function oauth2FingerprintOf(credentials: OAuth2Fields): string {
 	);
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_SEC = 60;
-
 /** Authorization goes only to the record store's own origin: nothing else receives a secret. */
 export function withLrsAuthorization(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): IHttpRequestOptions {
-	const header = authorizationHeader(credentials);
 	const problem = authorizationProblem(credentials);
 	if (problem) throw new Error(problem);
 	return authorizedFor(
 		requestOptions,
 		originOf(normalizedEndpoint(credentials.endpoint)),
-		header || undefined,
-		{
-			'X-Experience-API-Version': XAPI_VERSION,
-		},
+		authorizationHeader(credentials) || undefined,
+		{ 'X-Experience-API-Version': XAPI_VERSION },
 	);
 }
 
-/** The push endpoint allows 10 requests per 10 s (platform-docs 002); Token and Basic: unpaced unless set. */
-export const DEFAULT_OAUTH2_REQUESTS_PER_MINUTE = 60;
-
-export function lrsClientKey(credentials: {
-	endpoint?: unknown;
-	authentication?: unknown;
-	clientId?: unknown;
-	username?: unknown;
-	token?: unknown;
-}): string {
+export function lrsClientKey(credentials: LrsCredentialFields): string {
 	const endpoint = `xapi:${normalizedEndpoint(credentials.endpoint)}`;
 	switch (credentials.authentication) {
 		case 'oauth2':
@@ -127,4 +98,16 @@ export function lrsClientKey(credentials: {
 		default:
 			return clientKey(endpoint, `token:${fingerprint(String(credentials.token ?? '').trim())}`);
 	}
+}
+
+/** OAuth2: the client's mask, which knows every secret and token issued to it. */
+export function lrsRedactor(credentials: LrsCredentialFields): Redactor {
+	if (credentials.authentication === 'oauth2') {
+		return clientRedactor(
+			lrsClientKey(credentials),
+			credentials.clientSecret,
+			credentials.accessToken,
+		);
+	}
+	return new Redactor([credentials.token, credentials.password, authorizationHeader(credentials)]);
 }

@@ -1,66 +1,93 @@
 import { createHash } from 'crypto';
 
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
+import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
+import type { StatementWithId } from '../helpers/statementInput';
+import { UUID } from '../helpers/vocabulary';
 import type { Statement } from '../validation';
 import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
 import { canonicalStatement, isSameStatement } from './sameStatement';
 import { findStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
-/** One item's statement, its id fixed so that any attempt can be repeated. */
-export interface PendingStatement {
+interface PendingStatement {
 	itemIndex: number;
-	statement: Statement & { id: string };
-	/** Set when the id is derived from this key: the same event always gets it. */
+	statement: StatementWithId;
 	idempotencyKey?: string;
 }
 
-export type DeliveryOutcome =
-	| {
-			status: 'stored';
-			alreadyStored: boolean;
-			/** `other`: other content already under this derived id (not stored, not failed); `unknown`: unreadable. */
-			content?: 'other' | 'unknown';
-	  }
-	| { status: 'failed'; error: NodeApiError | NodeOperationError }
-	| { status: 'notSent'; reason?: string };
+/** Never changes (published in the README): a new namespace would store resent events twice. */
+export const STATEMENT_ID_NAMESPACE = '1c00e23b-464b-4b02-b45d-d56d4ad34dd3';
+
+/** RFC 9562 section 5.5 (RFC 4122 section 4.3); the same as Python's `uuid.uuid5`. */
+export function uuidV5(name: string, namespace: string): string {
+	if (!UUID.test(namespace)) throw new Error(`Not a UUID: ${namespace}`);
+	const bytes = createHash('sha1')
+		.update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+		.update(Buffer.from(name, 'utf8'))
+		.digest()
+		.subarray(0, 16);
+	bytes[6] = (bytes[6] & 0x0f) | 0x50;
+	bytes[8] = (bytes[8] & 0x3f) | 0x80;
+	return bytes.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
+}
+
+/** An expression's stray outer space is not another event; case is kept ("Order-1" ≠ "order-1"). */
+export function statementIdFor(idempotencyKey: string): string {
+	return uuidV5(idempotencyKey.trim(), STATEMENT_ID_NAMESPACE);
+}
+
+/** 50-fold fewer requests, bodies far below stores' limits, a rejected batch narrowed in six halvings. */
+export const DEFAULT_BATCH_SIZE = 50;
+
+const CONTENT_NOTES = {
+	other: (id: string) =>
+		`The record store already holds another statement with id ${id}, derived from this idempotency key: the event was recorded before with other content, and this statement was not stored. Use another idempotency key if this is a different event.`,
+	unknown: (id: string) =>
+		`The record store already holds a statement with id ${id}, derived from this idempotency key, and cannot be read to compare it with this one: if the event's values changed since it was first sent, the first version stays recorded.`,
+};
 
 /** The push endpoint documents no answer body: anything JSON, or nothing. */
 const undocumentedAnswer = z.unknown();
 
-export interface DeliveryOptions {
-	batchSize: number;
-	/** After a failure that is not one statement's fault (auth, server, network), send nothing more. */
-	stopAfterFailure: boolean;
-}
-
-/** A store takes or rejects a batch whole: a 400, 409 or 413 halves it until the culprits stand alone. */
-export async function deliverStatements(
+/**
+ * A store takes or rejects a batch whole: a 400, 409 or 413 halves it until the culprits stand alone.
+ * The store may already have a statement: a repeat after a lost answer, or an event resent under its key.
+ */
+export async function sendStatements(
 	run: LrsRun,
-	pending: PendingStatement[],
-	options: DeliveryOptions,
-): Promise<Map<number, DeliveryOutcome>> {
-	const delivery = new Delivery(run, options.stopAfterFailure);
-	for (const batch of batchesOf(pending, options.batchSize)) await delivery.send(batch);
-	return delivery.outcomes;
+	items: Array<PreparedItem<{ statement: StatementWithId; idempotencyKey?: string }>>,
+	options: { batchSize?: number; stopAfterFailure: boolean },
+	describe: (statement: StatementWithId) => IDataObject = () => ({}),
+): Promise<Map<number, ItemOutcome>> {
+	const pending = items.map(({ itemIndex, input }) => ({
+		itemIndex,
+		statement: run.canRead ? input.statement : asPushed(input.statement),
+		idempotencyKey: input.idempotencyKey,
+	}));
+	// The push endpoint documents one statement per request, no arrays.
+	const batchSize = options.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
+	const delivery = new Delivery(run, options.stopAfterFailure, describe);
+	for (const batch of batchesOf(pending, batchSize)) await delivery.send(batch);
+	const notSent: ItemOutcome = { status: 'notSent' };
+	return new Map(
+		pending.map(({ itemIndex }) => [itemIndex, delivery.outcomes.get(itemIndex) ?? notSent]),
+	);
 }
 
 /** The actor's `objectType` given, as the push endpoint's page shows; the same statement for xAPI. */
-export function asPushed<S extends Statement>(statement: S): S {
+function asPushed(statement: StatementWithId): StatementWithId {
 	const actor = statement.actor as unknown as Record<string, unknown> | undefined;
 	if (!actor || typeof actor !== 'object' || actor.objectType !== undefined) return statement;
 	if (Array.isArray(actor.member)) return statement;
-	return { ...statement, actor: { ...actor, objectType: 'Agent' } };
-}
-
-export function requestBody(batch: PendingStatement[]): Statement | Statement[] {
-	return batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement);
+	return { ...statement, actor: { ...actor, objectType: 'Agent' } } as StatementWithId;
 }
 
 /** Consecutive batches; a repeated id starts a new batch, since stores reject such a batch. */
-export function batchesOf(pending: PendingStatement[], batchSize: number): PendingStatement[][] {
+function batchesOf(pending: PendingStatement[], batchSize: number): PendingStatement[][] {
 	const batches: PendingStatement[][] = [];
 	let current: PendingStatement[] = [];
 	let ids = new Set<string>();
@@ -79,7 +106,7 @@ export function batchesOf(pending: PendingStatement[], batchSize: number): Pendi
 }
 
 class Delivery {
-	readonly outcomes = new Map<number, DeliveryOutcome>();
+	readonly outcomes = new Map<number, ItemOutcome>();
 
 	/** By lower-case id: a repeat within the run is not sent again. */
 	private readonly storedHere = new Map<string, Statement>();
@@ -89,6 +116,7 @@ class Delivery {
 	constructor(
 		private readonly run: LrsRun,
 		private readonly stopAfterFailure: boolean,
+		private readonly describe: (statement: StatementWithId) => IDataObject,
 	) {}
 
 	async send(whole: PendingStatement[]): Promise<void> {
@@ -98,35 +126,34 @@ class Delivery {
 			}
 			return;
 		}
-		// An event delivered twice in this run: stored already, not sent.
 		const batch = whole.filter((entry) => {
 			const earlier = this.storedHere.get(entry.statement.id.toLowerCase());
 			if (!earlier || !isSameStatement(entry.statement, earlier)) return true;
-			this.outcomes.set(entry.itemIndex, { status: 'stored', alreadyStored: true });
+			this.done(entry, true);
 			return false;
 		});
 		if (batch.length === 0) return;
+		const { canRead } = this.run;
 		const outcome = await tryLrsRequest(this.run, {
 			method: 'POST',
 			path: STATEMENTS_PATH,
-			body: requestBody(batch),
+			body: batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement),
 			// Every statement carries its id from the first attempt on: a repeat cannot duplicate.
 			safeToRepeat: true,
 			action: describeBatch(batch),
 			itemIndex: batch[0].itemIndex,
-			answer: this.run.canRead
+			answer: canRead
 				? { schema: storedIdsShape, is: 'the ids of the stored statements' }
 				: { schema: undocumentedAnswer, is: 'an answer' },
-			allowEmpty: !this.run.canRead,
+			allowEmpty: !canRead,
 		});
 		if (outcome.ok) {
 			const sent = batch.map((entry) => entry.statement.id.toLowerCase());
 			// The push endpoint documents no answer body: ids are checked where it sends them.
-			const ids = !this.run.canRead && !isIdList(outcome.body) ? sent : (outcome.body as string[]);
-			if (ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i])) {
-				this.store(batch, false);
-				return;
-			}
+			const ids = !canRead && !isIdList(outcome.body) ? sent : (outcome.body as string[]);
+			const confirmed =
+				ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i]);
+			if (confirmed) return this.store(batch, false);
 			const error = new NodeApiError(
 				this.run.fns.getNode(),
 				{ message: 'unexpected answer' },
@@ -140,30 +167,31 @@ class Delivery {
 			this.stoppedBecause = 'the record store confirmed other statement ids than the ones sent';
 			return;
 		}
+		const { status, error } = outcome;
 		const single = batch.length === 1;
-		if (!this.run.canRead && isRefusedStatement(outcome.status)) {
-			// The push endpoint refuses unknown content or learners with undocumented 4xx statuses.
-			if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status!));
-			return await this.sendHalves(batch);
+		// The push endpoint refuses unknown content or learners with undocumented 4xx statuses.
+		const refused =
+			status === 400 ||
+			status === 413 ||
+			(!canRead && isStatementsFault(status) && status !== 408 && status !== 409);
+		if (refused) {
+			if (!single) return await this.sendHalves(batch);
+			const hint =
+				status === 413
+					? 'This one statement is larger than the record store accepts.'
+					: 'The record store rejected this statement.';
+			error.description = error.description ? `${hint}\n${error.description}` : hint;
+			return this.fail(batch[0], error);
 		}
-		switch (outcome.status) {
-			case 400:
-			case 413:
-				if (single) return this.fail(batch[0], withHint(outcome.error, outcome.status));
-				return await this.sendHalves(batch);
-			case 409:
-				if (this.run.canRead && (single || outcome.repeated)) {
-					return await this.resolveConflictByReading(batch);
-				}
-				if (!single) return await this.sendHalves(batch);
-				return this.resolveConflict(batch[0], outcome.repeated, outcome.error);
-			default:
-				for (const entry of batch) this.fail(entry, outcome.error);
-				// Auth, server or network failures would fail every later batch too, each after its deadline.
-				if (this.stopAfterFailure || !isStatementsFault(outcome.status)) {
-					this.stoppedBecause = outcome.error.message;
-				}
+		if (status === 409) {
+			if (canRead && (single || outcome.repeated))
+				return await this.resolveConflictByReading(batch);
+			if (!single) return await this.sendHalves(batch);
+			return this.resolveConflict(batch[0], outcome.repeated, error);
 		}
+		for (const entry of batch) this.fail(entry, error);
+		// Auth, server or network failures would fail every later batch too, each after its deadline.
+		if (this.stopAfterFailure || !isStatementsFault(status)) this.stoppedBecause = error.message;
 	}
 
 	private async sendHalves(batch: PendingStatement[]): Promise<void> {
@@ -178,7 +206,7 @@ class Delivery {
 		const alike = keyed
 			? recordedAlike(this.run.clientKey, entry.statement.id, entry.statement)
 			: undefined;
-		if (alike === false) return this.storeOtherContent(entry);
+		if (alike === false) return this.done(entry, true, 'other');
 		if (alike || repeated) return this.store([entry], true);
 		if (keyed) return this.store([entry], true, 'unknown');
 		this.fail(entry, this.conflictError(entry, cause));
@@ -192,7 +220,7 @@ class Delivery {
 			if ('error' in lookup) this.fail(entry, lookup.error);
 			else if (!lookup.found) missing.push(entry);
 			else if (isSameStatement(entry.statement, lookup.statement)) this.store([entry], true);
-			else if (entry.idempotencyKey !== undefined) this.storeOtherContent(entry);
+			else if (entry.idempotencyKey !== undefined) this.done(entry, true, 'other');
 			else this.fail(entry, this.conflictError(entry));
 		}
 		if (missing.length === 0) return;
@@ -207,18 +235,36 @@ class Delivery {
 			const { id } = entry.statement;
 			const keyed = entry.idempotencyKey !== undefined;
 			const repeat = keyed && recordedAlike(this.run.clientKey, id, entry.statement) === true;
-			this.outcomes.set(entry.itemIndex, {
-				status: 'stored',
-				alreadyStored: alreadyStored || repeat,
-				content,
-			});
+			this.done(entry, alreadyStored || repeat, content);
 			this.storedHere.set(id.toLowerCase(), entry.statement);
 			if (keyed && !content) rememberRecorded(this.run.clientKey, id, entry.statement);
 		}
 	}
 
-	private storeOtherContent(entry: PendingStatement): void {
-		this.outcomes.set(entry.itemIndex, { status: 'stored', alreadyStored: true, content: 'other' });
+	/** `other`: other content already under this derived id (not stored, not failed); `unknown`: unreadable. */
+	private done(
+		{ itemIndex, statement, idempotencyKey }: PendingStatement,
+		alreadyStored: boolean,
+		content?: 'other' | 'unknown',
+	): void {
+		const recorded =
+			content === 'other'
+				? 'already recorded with other content'
+				: alreadyStored
+					? 'already recorded'
+					: 'recorded';
+		this.outcomes.set(itemIndex, {
+			status: 'done',
+			json: {
+				statementId: statement.id,
+				...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+				...this.describe(statement),
+				alreadyStored,
+				recorded,
+				...(content ? { note: CONTENT_NOTES[content](statement.id) } : {}),
+				statement: statement as unknown as IDataObject,
+			},
+		});
 	}
 
 	private fail(entry: PendingStatement, error: NodeApiError | NodeOperationError): void {
@@ -242,35 +288,9 @@ function isIdList(body: unknown): body is string[] {
 	return Array.isArray(body) && body.every((id) => typeof id === 'string');
 }
 
-/** The push endpoint's refusal of the statement itself (unknown content or learner, malformed, too large). */
-function isRefusedStatement(status: number | undefined): boolean {
-	return (
-		status !== undefined &&
-		status >= 400 &&
-		status < 500 &&
-		![401, 403, 408, 409, 429].includes(status)
-	);
-}
-
 /** A 4xx that can be the statements' own fault, not the store's, network's or credentials'. */
 function isStatementsFault(status: number | undefined): boolean {
-	return (
-		status !== undefined &&
-		status >= 400 &&
-		status < 500 &&
-		status !== 401 &&
-		status !== 403 &&
-		status !== 429
-	);
-}
-
-function withHint(error: NodeApiError, status: number): NodeApiError {
-	const hint =
-		status === 413
-			? 'This one statement is larger than the record store accepts.'
-			: 'The record store rejected this statement.';
-	error.description = error.description ? `${hint}\n${error.description}` : hint;
-	return error;
+	return status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
 
 function describeBatch(batch: PendingStatement[]): string {
@@ -290,21 +310,17 @@ const MAX_CLIENTS = 100;
 
 const recorded = new Map<string, Map<string, string>>();
 
-export function contentDigest(statement: unknown): string {
+function contentDigest(statement: unknown): string {
 	return createHash('sha256').update(canonicalStatement(statement)).digest('hex').slice(0, 32);
 }
 
 /** true: seen stored with the same content; false: with other content; undefined: never seen. */
-export function recordedAlike(
-	clientKey: string,
-	id: string,
-	statement: unknown,
-): boolean | undefined {
+function recordedAlike(clientKey: string, id: string, statement: unknown): boolean | undefined {
 	const digest = recorded.get(clientKey)?.get(id.toLowerCase());
 	return digest === undefined ? undefined : digest === contentDigest(statement);
 }
 
-export function rememberRecorded(clientKey: string, id: string, statement: unknown): void {
+function rememberRecorded(clientKey: string, id: string, statement: unknown): void {
 	let ids = recorded.get(clientKey);
 	if (ids) recorded.delete(clientKey);
 	else ids = new Map();

@@ -1,84 +1,56 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
-	INode,
 	IPollFunctions,
 	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-
 import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
-import { Deadline } from '../../shared/pacing/time';
+import type { Deadline } from '../../shared/pacing/time';
 import { clientThrottle } from '../../shared/pacing/clients';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
 import { apiError, HttpProblem, requestTimeoutMs, withFailure } from '../../shared/request/failure';
-import { liveClientRedactor, Redactor } from '../../shared/request/secrets';
+import { liveClientRedactor } from '../../shared/request/secrets';
+import type { Redactor } from '../../shared/request/secrets';
 import {
-	authorizationHeader,
 	authorizationProblem,
 	DEFAULT_OAUTH2_REQUESTS_PER_MINUTE,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	lrsClientKey,
+	lrsRedactor,
 	normalizedEndpoint,
 	XAPI_VERSION,
 } from './authorization';
-import { oauth2ClientKey, oauth2Redactor } from './oauth2';
 
-export const CREDENTIAL_TYPE = 'xApiLrsApi';
+const CREDENTIAL_TYPE = 'xApiLrsApi';
 
-export type LrsFunctions = IExecuteFunctions | IPollFunctions;
-
-export interface LrsCredentials extends IDataObject {
-	endpoint: string;
-	authentication: 'token' | 'basic' | 'oauth2';
-	token?: string;
-	username?: string;
-	password?: string;
-	clientId?: string;
-	clientSecret?: string;
-	scope?: string;
-	tokenUrl?: string;
-	accessToken?: string;
-	requestsPerMinute?: number;
-	requestTimeout?: number;
-}
-
-export interface LrsRequest {
+interface LrsRequest {
 	method: IHttpRequestMethods;
 	path?: string;
-	/** An absolute URL instead of `path` (a resolved `more` link). */
 	url?: string;
 	qs?: IDataObject;
 	body?: unknown;
 	/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
 	safeToRepeat: boolean;
-	/** For error messages ("Sending the statement of item 2"). */
 	action: string;
 	itemIndex?: number;
 	deadline?: Deadline;
 	answer?: { schema: ZodTypeAny; is: string };
-	/** For a store that documents no answer body. */
 	allowEmpty?: boolean;
 	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
 	namesRecord?: boolean;
 }
 
-export type LrsOutcome =
-	| {
-			ok: true;
-			body: unknown;
-			attempts: number;
-			bytes: number;
-			/** Names in lower case. */
-			headers: Record<string, unknown>;
-	  }
+type LrsOutcome =
+	| { ok: true; body: unknown; bytes: number; headers: Record<string, unknown> }
 	| {
 			ok: false;
 			status?: number;
@@ -95,16 +67,15 @@ const LRS_HEADERS = {
 	'X-Experience-API-Version': XAPI_VERSION,
 };
 
-export const CALL_DEADLINE_MS = 3 * 60_000;
+const CALL_DEADLINE_MS = 3 * 60_000;
 
 /** One execution of the xAPI node, or one poll of the trigger. */
 export interface LrsRun extends Run {
-	readonly fns: LrsFunctions;
-	readonly credentials: LrsCredentials;
+	readonly fns: IExecuteFunctions | IPollFunctions;
+	readonly credentials: ICredentialDataDecryptedObject;
 	readonly endpoint: string;
 	/** The origin the credentials belong to: requests and `more` links stay on it. */
 	readonly origin: string;
-	/** Includes tokens issued during the run. */
 	readonly redactor: Redactor;
 	/** False for the platform's push endpoint (OAuth2): it only takes statements. */
 	readonly canRead: boolean;
@@ -112,43 +83,28 @@ export interface LrsRun extends Run {
 	readonly clientKey: string;
 }
 
-export function endpointOf(node: INode, credentials: LrsCredentials): string {
+export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promise<LrsRun> {
+	const credentials = await fns.getCredentials(CREDENTIAL_TYPE);
 	const endpoint = normalizedEndpoint(credentials.endpoint);
 	if (!/^https?:\/\/[^/?#\s]+/i.test(endpoint)) {
 		throw withFailure(
 			new NodeOperationError(
-				node,
+				fns.getNode(),
 				`The xAPI endpoint of the credential is not an http(s) address: "${lrsRedactor(credentials).text(endpoint)}"`,
 				{ description: 'Set it to the xAPI base, e.g. https://lrs.example.com/data/xAPI' },
 			),
 			{ cause: 'configuration-invalid' },
 		);
 	}
-	return endpoint;
-}
-
-export function lrsRedactor(credentials: LrsCredentials): Redactor {
-	if (credentials.authentication === 'oauth2') return oauth2Redactor(credentials);
-	const header = authorizationHeader(credentials);
-	return new Redactor([credentials.token, credentials.password, header]);
-}
-
-export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
-	const credentials = await fns.getCredentials<LrsCredentials>(CREDENTIAL_TYPE);
-	const endpoint = endpointOf(fns.getNode(), credentials);
 	const problem = authorizationProblem(credentials);
 	if (problem) throw new NodeOperationError(fns.getNode(), problem);
-	// Output masks built once; for OAuth2 the client's live one, which learns tokens issued meanwhile.
-	const outputMasks =
-		credentials.authentication === 'oauth2'
-			? liveClientRedactor(
-					oauth2ClientKey(credentials),
-					credentials.clientSecret,
-					credentials.accessToken,
-				)
-			: lrsRedactor(credentials);
+	const clientKey = lrsClientKey(credentials);
+	const oauth2 = credentials.authentication === 'oauth2';
+	// For OAuth2 the client's live mask, which learns tokens issued meanwhile.
+	const outputMasks = oauth2
+		? liveClientRedactor(clientKey, credentials.clientSecret, credentials.accessToken)
+		: lrsRedactor(credentials);
 	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
-	const pacing = lrsPacing(credentials, credentialId);
 	return openRun(
 		fns,
 		{ errorMasks: () => lrsRedactor(credentials), outputMasks },
@@ -160,9 +116,9 @@ export async function openLrsRun(fns: LrsFunctions): Promise<LrsRun> {
 			get redactor() {
 				return lrsRedactor(credentials);
 			},
-			canRead: credentials.authentication !== 'oauth2',
-			throttle: pacing?.throttle,
-			clientKey: lrsClientKey(credentials),
+			canRead: !oauth2,
+			throttle: lrsThrottle(credentials, clientKey, credentialId),
+			clientKey,
 		},
 	);
 }
@@ -188,13 +144,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 		const body = request.answer
 			? documentedAnswer(answer, request.answer.schema, request.answer.is)
 			: answer.body;
-		return {
-			ok: true,
-			body,
-			attempts: answer.attempts,
-			bytes: answer.bytes,
-			headers: answer.headers,
-		};
+		return { ok: true, body, bytes: answer.bytes, headers: answer.headers };
 	} catch (failure) {
 		const problem = failure instanceof HttpProblem ? failure : undefined;
 		return {
@@ -211,27 +161,8 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 	}
 }
 
-export async function lrsRequest(run: LrsRun, request: LrsRequest): Promise<unknown> {
-	const outcome = await tryLrsRequest(run, request);
-	if (!outcome.ok) throw outcome.error;
-	return outcome.body;
-}
-
-// xAPI makes `more` host-relative; some stores send it absolute or relative to the endpoint.
-// Links to another host are refused: the request would carry the credentials.
-export function resolveMoreLink(endpoint: string, more: string): string | undefined {
-	const base = new URL(`${endpoint}/`);
-	let target: URL;
-	try {
-		target = new URL(more, base);
-	} catch {
-		return undefined;
-	}
-	return target.origin === base.origin ? target.toString() : undefined;
-}
-
 /** The platform counts its budget over this window. */
-export const PUSH_WINDOW_MS = 10_000;
+const PUSH_WINDOW_MS = 10_000;
 
 // Even spacing (the throttle never bursts) that keeps any PUSH_WINDOW_MS within its share even
 // when a request fires WINDOW_MARGIN_MS early; at the default, 58 a minute.
@@ -241,32 +172,17 @@ export function pacedRate(requestsPerMinute: number): number {
 	return Math.max(1, Math.floor(60_000 / spacingMs));
 }
 
-export interface LrsPacing {
-	throttle: RequestThrottle;
-	requestsPerMinute: number;
-}
-
 /** Keyed by endpoint and credential identity: shared by every execution, whichever n8n credential. */
-export function lrsPacing(
-	credentials: {
-		endpoint?: unknown;
-		authentication?: unknown;
-		requestsPerMinute?: unknown;
-		clientId?: unknown;
-		username?: unknown;
-		token?: unknown;
-	},
+function lrsThrottle(
+	credentials: ICredentialDataDecryptedObject,
+	clientKey: string,
 	credentialId: string,
-): LrsPacing | undefined {
+): RequestThrottle | undefined {
 	const asked = Number(credentials.requestsPerMinute);
 	const oauth2 = credentials.authentication === 'oauth2';
 	const requestsPerMinute =
 		Number.isFinite(asked) && asked > 0 ? asked : oauth2 ? DEFAULT_OAUTH2_REQUESTS_PER_MINUTE : 0;
 	if (requestsPerMinute <= 0) return undefined;
-	const shared = clientThrottle(
-		lrsClientKey(credentials),
-		credentialId,
-		oauth2 ? pacedRate(requestsPerMinute) : requestsPerMinute,
-	);
-	return { throttle: shared.throttle, requestsPerMinute };
+	const rate = oauth2 ? pacedRate(requestsPerMinute) : requestsPerMinute;
+	return clientThrottle(clientKey, credentialId, rate).throttle;
 }

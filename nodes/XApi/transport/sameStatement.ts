@@ -41,7 +41,9 @@ function normalizeActor(actor: Json): Json {
 	if (out.objectType === 'Agent') delete out.objectType;
 	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
 	if (Array.isArray(out.member)) {
-		out.member = out.member.map(normalizeActor).sort((a, b) => compare(canonical(a), canonical(b)));
+		out.member = out.member
+			.map(normalizeActor)
+			.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
 	}
 	return out;
 }
@@ -53,7 +55,10 @@ function normalizeObject(object: Json): Json {
 		case 'Activity':
 			return { id: object.id };
 		case 'StatementRef':
-			return { objectType: 'StatementRef', id: lowerCase(object.id) };
+			return {
+				objectType: 'StatementRef',
+				id: typeof object.id === 'string' ? object.id.toLowerCase() : object.id,
+			};
 		case 'SubStatement':
 			return normalizeStatement(object);
 		default:
@@ -74,13 +79,12 @@ function normalizeContext(context: Json): Json {
 	if (out.team !== undefined) out.team = normalizeActor(out.team);
 	if (isObject(out.statement)) out.statement = normalizeObject(out.statement);
 	if (isObject(out.contextActivities)) {
-		const lists: JsonObject = {};
-		for (const [kind, value] of Object.entries(out.contextActivities)) {
-			// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
-			const list = Array.isArray(value) ? value : [value];
-			lists[kind] = list.map((activity) => normalizeObject(activity));
-		}
-		out.contextActivities = lists;
+		// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
+		const lists = Object.entries(out.contextActivities).map(([kind, value]) => [
+			kind,
+			(Array.isArray(value) ? value : [value]).map(normalizeObject),
+		]);
+		out.contextActivities = Object.fromEntries(lists) as JsonObject;
 	}
 	return out;
 }
@@ -105,16 +109,8 @@ function lowerCaseDomain(mbox: string): string {
 	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
 }
 
-function lowerCase(value: Json): Json {
-	return typeof value === 'string' ? value.toLowerCase() : value;
-}
-
 function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function compare(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function canonical(value: Json | undefined): string {

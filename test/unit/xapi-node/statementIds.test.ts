@@ -2,7 +2,7 @@ import {
 	STATEMENT_ID_NAMESPACE,
 	statementIdFor,
 	uuidV5,
-} from '../../../nodes/XApi/transport/statementIds';
+} from '../../../nodes/XApi/transport/delivery';
 
 /*
  * The vectors were computed with Python's standard library, independently of this code:

@@ -2,30 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { parseItemInput } from '../../../shared/items/input';
 import { optionsCollection } from '../../../shared/items/operation';
-import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
-import { statementIdSchema } from '../../helpers/statementInput';
-
-import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
 	readOutputChoice,
 	outputProperties,
 	shapeRecord,
 } from '../../../shared/items/output';
-import { parseItemInput } from '../../../shared/items/input';
+import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
+import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { getStatement } from '../../transport/statements';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Statement ID',
-		name: 'statementId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
-	},
+	STATEMENT_ID_FIELD,
 	...outputProperties(statementOutputForm),
 	optionsCollection([
 		{
@@ -51,25 +42,19 @@ const inputSchema = z.object({
 
 const outputSchema = outputChoiceSchema(statementOutputForm);
 
-type GetInput = z.infer<typeof inputSchema> & { output: OutputChoice };
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		options: fns.getNodeParameter('options', itemIndex, {}),
 	});
-	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
-	return { ...input, output };
+	return { ...input, output: readOutputChoice(fns, itemIndex, outputSchema, properties) };
 }
 
 export async function execute(
 	run: LrsRun,
-	input: GetInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const statement = await getStatement(run, input.statementId, {
-		voided: input.options.voided,
-		itemIndex,
-	});
+	const statement = await getStatement(run, input.statementId, input.options.voided, itemIndex);
 	return shapeRecord(statement, input.output, simplifiedStatement);
 }

@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
-import type { OutputChoice } from '../../../shared/items/output';
 import {
 	outputChoiceSchema,
 	readOutputChoice,
@@ -17,12 +16,8 @@ import {
 import { parseItemInput } from '../../../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
-import type { PagingLimits } from '../../../shared/pacing/paging';
 import type { LrsRun } from '../../transport';
-import { forEachStatementPage } from '../../transport/statements';
-
-/** Statements asked for per page; stores may send fewer and a `more` link. */
-export const PAGE_SIZE = 100;
+import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../../transport/statementPages';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -52,23 +47,12 @@ const inputSchema = z.object({
 	returnAll: z.boolean(),
 	limit: z.number().int('must be a whole number').positive('must be at least 1'),
 	filters: filtersSchema,
-	options: z
-		.object({
-			...pagingCeilingShape,
-		})
-		.strict(),
+	options: z.object(pagingCeilingShape).strict(),
 });
 
 const outputSchema = outputChoiceSchema(statementOutputForm);
 
-interface GetManyInput {
-	wanted: number;
-	qs: IDataObject;
-	limits: PagingLimits;
-	output: OutputChoice;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		returnAll,
@@ -79,13 +63,8 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
 	const query = statementQuery(input.filters, fns.getTimezone());
 	if ('problem' in query) {
-		throw new NodeOperationError(
-			fns.getNode(),
-			`Invalid input on item ${itemIndex}: ${query.problem}`,
-			{
-				itemIndex,
-			},
-		);
+		const message = `Invalid input on item ${itemIndex}: ${query.problem}`;
+		throw new NodeOperationError(fns.getNode(), message, { itemIndex });
 	}
 	return {
 		wanted: returnAll ? Infinity : input.limit,
@@ -97,14 +76,14 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput
 
 export async function execute(
 	run: LrsRun,
-	input: GetManyInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
 	const statements: IDataObject[] = [];
 	await forEachStatementPage(
 		run,
 		{
-			qs: { ...input.qs, limit: Math.min(PAGE_SIZE, input.wanted) },
+			qs: { ...input.qs, limit: Math.min(STATEMENTS_PER_PAGE, input.wanted) },
 			action: 'Listing statements',
 			itemIndex,
 			deadline: run.deadline(READ_DEADLINE_MS),

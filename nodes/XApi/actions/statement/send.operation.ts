@@ -2,20 +2,21 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
-import { checkedStatement, formLabelOf } from '../../helpers/statementInput';
-import type { StatementWithId } from '../../helpers/statementInput';
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
+import { checkedStatement } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
-import { buildStatement, statementFormSchema } from './buildStatement';
-import { statementIdFor } from '../../transport/statementIds';
-import { sendStatements } from './sendStatements';
-import { IDEMPOTENCY_KEY_FIELD, statementFormFields } from './sendFields';
+import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
+import {
+	formLabelOf,
+	IDEMPOTENCY_KEY_FIELD,
+	optionalText,
+	statementFormFields,
+	statementFromForm,
+} from './statementForm';
 
-/** 50-fold fewer requests, bodies far below stores' limits, a rejected batch narrowed in six halvings. */
-export const DEFAULT_BATCH_SIZE = 50;
-export const MAX_BATCH_SIZE = 500;
+const MAX_BATCH_SIZE = 500;
 
 const properties: INodeProperties[] = [
 	{
@@ -83,23 +84,10 @@ const optionsSchema = z
 	.strict();
 
 const idempotencyKeySchema = z
-	.object({
-		idempotencyKey: z
-			.union([z.string(), z.number()])
-			.optional()
-			.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined))
-			.refine(wellFormed, NOT_WELL_FORMED),
-	})
+	.object({ idempotencyKey: optionalText.refine(wellFormed, NOT_WELL_FORMED) })
 	.passthrough();
 
-export interface SendInput {
-	statement: StatementWithId;
-	/** Unset: the record store's default applies (see execute). */
-	batchSize?: number;
-	idempotencyKey?: string;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const node = fns.getNode();
 	const { batchSize } = parseItemInput(
 		node,
@@ -108,8 +96,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
 		fns.getNodeParameter('options', itemIndex, {}),
 		'Invalid options',
 	);
-	const inputMode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;
-	const fromForm = inputMode !== 'json';
+	const fromForm = fns.getNodeParameter('inputMode', itemIndex, 'fields') !== 'json';
 	const { idempotencyKey } = parseItemInput(
 		node,
 		itemIndex,
@@ -119,16 +106,15 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
 		properties,
 	);
 	const statement = fromForm
-		? statementFromForm(fns, itemIndex)
+		? statementFromForm(fns, itemIndex, properties)
 		: statementFromJson(fns, itemIndex);
 	const keyed =
 		idempotencyKey === undefined
 			? statement
 			: withDerivedId(fns, itemIndex, statement, idempotencyKey);
 	// Built from the form, a problem is named by the form's field; in JSON, by its path.
-	const labels = fromForm ? formLabelOf : undefined;
 	return {
-		statement: checkedStatement(node, itemIndex, keyed, labels),
+		statement: checkedStatement(node, itemIndex, keyed, fromForm ? formLabelOf : undefined),
 		batchSize,
 		idempotencyKey,
 	};
@@ -136,18 +122,17 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SendInput {
 
 /** A copy; an id given as well is refused: which should win cannot be guessed. */
 function withDerivedId(
-	context: IExecuteFunctions,
+	fns: IExecuteFunctions,
 	itemIndex: number,
 	statement: unknown,
 	idempotencyKey: string,
 ): unknown {
-	if (typeof statement !== 'object' || statement === null || Array.isArray(statement)) {
+	if (typeof statement !== 'object' || statement === null || Array.isArray(statement))
 		return statement;
-	}
 	const target = statement as Record<string, unknown>;
 	if (target.id !== undefined && target.id !== null && target.id !== '') {
 		throw new NodeOperationError(
-			context.getNode(),
+			fns.getNode(),
 			`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
 			{
 				itemIndex,
@@ -159,60 +144,25 @@ function withDerivedId(
 	return { ...target, id: statementIdFor(idempotencyKey) };
 }
 
+/** One batch size per run; unset, the record store's default. */
 export async function execute(
 	run: LrsRun,
-	items: Array<PreparedItem<SendInput>>,
+	items: Array<PreparedItem<ReturnType<typeof prepare>>>,
 	control: { stopAfterFailure: boolean },
 ): Promise<Map<number, ItemOutcome>> {
-	// One batch size per run; the push endpoint documents one statement per request, no arrays.
-	const batchSize = items[0]?.input.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
-	return await sendStatements(run, items, { batchSize, ...control });
+	return await sendStatements(run, items, { ...control, batchSize: items[0]?.input.batchSize });
 }
 
-function statementFromJson(context: IExecuteFunctions, itemIndex: number): unknown {
-	const value = context.getNodeParameter('statement', itemIndex) as unknown;
+function statementFromJson(fns: IExecuteFunctions, itemIndex: number): unknown {
+	const value = fns.getNodeParameter('statement', itemIndex) as unknown;
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value) as unknown;
 	} catch (error) {
 		throw new NodeOperationError(
-			context.getNode(),
+			fns.getNode(),
 			`The statement of item ${itemIndex} is not valid JSON: ${(error as Error).message}`,
 			{ itemIndex },
 		);
 	}
-}
-
-function statementFromForm(context: IExecuteFunctions, itemIndex: number): unknown {
-	const parameter = (name: string, fallback: unknown = '') =>
-		context.getNodeParameter(name, itemIndex, fallback) as unknown;
-	const verb = parameter('verb');
-	const activityType = parameter('activityType');
-	const form = parseItemInput(
-		context.getNode(),
-		itemIndex,
-		statementFormSchema,
-		{
-			actorName: parameter('actorName'),
-			actorEmail: parameter('actorEmail'),
-			verb,
-			customVerbId: verb === 'custom' ? parameter('customVerbId') : undefined,
-			activityId: parameter('activityId'),
-			activityType,
-			customActivityType: activityType === 'custom' ? parameter('customActivityType') : undefined,
-			activityName: parameter('activityName'),
-			additionalFields: parameter('additionalFields', {}),
-		},
-		'Invalid input',
-		properties,
-	);
-	const { statement, badTimestamp } = buildStatement(form, context.getTimezone());
-	if (badTimestamp !== undefined) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Invalid input on item ${itemIndex}: Additional Fields → Timestamp: "${badTimestamp}" is not a date and time`,
-			{ itemIndex },
-		);
-	}
-	return statement;
 }

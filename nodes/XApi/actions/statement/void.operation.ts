@@ -3,13 +3,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
-import { checkedStatement, statementIdSchema } from '../../helpers/statementInput';
-import type { StatementWithId } from '../../helpers/statementInput';
-import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
+import type { StatementWithId } from '../../helpers/statementInput';
+import {
+	checkedStatement,
+	STATEMENT_ID_FIELD,
+	statementIdSchema,
+} from '../../helpers/statementInput';
+import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { LrsRun } from '../../transport';
-import { DEFAULT_BATCH_SIZE } from './send.operation';
-import { sendStatements } from './sendStatements';
+import { sendStatements } from '../../transport/delivery';
+import { actorFields } from './statementForm';
 
 const properties: INodeProperties[] = [
 	{
@@ -19,31 +23,10 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Statement ID',
-		name: 'statementId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
-		description: 'The ID of the statement to void',
-	},
-	{
-		displayName: 'Actor Name',
-		name: 'actorName',
-		type: 'string',
-		required: true,
-		default: '',
+	{ ...STATEMENT_ID_FIELD, description: 'The ID of the statement to void' },
+	...actorFields({
 		description: 'Who voids the statement, e.g. the administrator or the integration',
-	},
-	{
-		displayName: 'Actor Email',
-		name: 'actorEmail',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'name@email.com',
-	},
+	}),
 ];
 
 export const description = updateDisplayOptions(
@@ -63,12 +46,7 @@ const inputSchema = z.object({
 		.transform((value) => value.replace(/^mailto:/i, '')),
 });
 
-interface VoidInput {
-	statement: StatementWithId;
-	voidedStatementId: string;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): VoidInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number): { statement: StatementWithId } {
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		actorName: fns.getNodeParameter('actorName', itemIndex),
@@ -79,21 +57,15 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): VoidInput {
 		verb: { id: VOIDED_VERB, display: { 'en-US': 'voided' } },
 		object: { objectType: 'StatementRef', id: input.statementId },
 	};
-	return {
-		statement: checkedStatement(fns.getNode(), itemIndex, voiding),
-		voidedStatementId: input.statementId,
-	};
+	return { statement: checkedStatement(fns.getNode(), itemIndex, voiding) };
 }
 
 export async function execute(
 	run: LrsRun,
-	items: Array<PreparedItem<VoidInput>>,
+	items: Array<PreparedItem<{ statement: StatementWithId }>>,
 	control: { stopAfterFailure: boolean },
 ): Promise<Map<number, ItemOutcome>> {
-	return await sendStatements(
-		run,
-		items,
-		{ batchSize: run.canRead ? DEFAULT_BATCH_SIZE : 1, ...control },
-		(statement) => ({ voidedStatementId: (statement.object as { id: string }).id }),
-	);
+	return await sendStatements(run, items, control, (statement) => ({
+		voidedStatementId: (statement.object as { id: string }).id,
+	}));
 }

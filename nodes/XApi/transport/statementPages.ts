@@ -1,0 +1,105 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
+
+import type { Deadline } from '../../shared/pacing/time';
+import type { PagingLimits } from '../../shared/pacing/paging';
+import {
+	DEFAULT_PAGING_LIMITS,
+	LinkGuard,
+	PageGuard,
+	PagingError,
+} from '../../shared/pacing/paging';
+import type { LrsRun } from './index';
+import { tryLrsRequest } from './index';
+import { STATEMENTS_PATH } from './statements';
+
+/** Asked for per page; stores may send fewer and a `more` link. */
+export const STATEMENTS_PER_PAGE = 100;
+
+/** GET /statements without an id: a StatementResult (xAPI Communication 2.1). */
+const statementResultShape = z
+	.object({
+		statements: z.array(z.record(z.string(), z.unknown())),
+		more: z.string().optional(),
+	})
+	.passthrough();
+
+// xAPI makes `more` host-relative; some stores send it absolute or relative to the endpoint.
+// Links to another host are refused: the request would carry the credentials.
+function resolveMoreLink(endpoint: string, more: string): string | undefined {
+	const base = new URL(`${endpoint}/`);
+	let target: URL;
+	try {
+		target = new URL(more, base);
+	} catch {
+		return undefined;
+	}
+	return target.origin === base.origin ? target.toString() : undefined;
+}
+
+/** Guarded so a store cannot keep the walk going forever or emit a statement twice. */
+export async function forEachStatementPage(
+	run: LrsRun,
+	walk: {
+		qs: IDataObject;
+		action: string;
+		itemIndex?: number;
+		deadline: Deadline;
+		limits?: PagingLimits;
+	},
+	visit: (
+		statements: IDataObject[],
+		answer: { headers: Record<string, unknown> },
+	) => boolean | Promise<boolean>,
+): Promise<void> {
+	const { action, itemIndex } = walk;
+	const pages = new PageGuard(action, walk.limits ?? DEFAULT_PAGING_LIMITS);
+	const links = new LinkGuard(action);
+	let url: string | undefined;
+	for (;;) {
+		const outcome = await tryLrsRequest(run, {
+			method: 'GET',
+			...(url ? { url } : { path: STATEMENTS_PATH, qs: walk.qs }),
+			safeToRepeat: true,
+			action,
+			itemIndex,
+			deadline: walk.deadline,
+			answer: { schema: statementResultShape, is: 'a StatementResult' },
+		});
+		if (!outcome.ok) throw outcome.error;
+		const page = outcome.body as z.infer<typeof statementResultShape>;
+		const statements = page.statements as IDataObject[];
+		const more = page.more?.trim() ?? '';
+		const nextUrl = more && statements.length > 0 ? resolveMoreLink(run.endpoint, more) : undefined;
+		let fresh: boolean[];
+		try {
+			pages.read(outcome.bytes);
+			fresh = pages.admit(
+				statements.map(({ id }) => (typeof id === 'string' ? id.toLowerCase() : undefined)),
+			);
+			if (nextUrl) links.follow(nextUrl);
+		} catch (error) {
+			throw new NodeOperationError(run.fns.getNode(), error as Error, {
+				itemIndex,
+				description: error instanceof PagingError ? error.hint : undefined,
+			});
+		}
+		const visited = await visit(
+			statements.filter((_, i) => fresh[i]),
+			{ headers: outcome.headers },
+		);
+		if (visited === false || !more || statements.length === 0) return;
+		if (!nextUrl) {
+			throw new NodeOperationError(
+				run.fns.getNode(),
+				`The record store sent a "more" link that is not on its own host: ${run.redactor.text(more)}`,
+				{
+					itemIndex,
+					description: 'It was not followed, so that the credentials stay with the record store.',
+				},
+			);
+		}
+		url = nextUrl;
+	}
+}
