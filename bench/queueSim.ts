@@ -4,9 +4,10 @@
  * throttle of nodes/shared/pacing against the sandbox's throttle, for 1, 2 and 4 workers at the
  * default rate, workers joining and leaving mid-run, and another system spending part of the
  * budget. Seconds per scenario; the figures to compare throttle designs before the real queue
- * bench (npm run bench:queue). `npx tsx bench/queueSim.ts [scenario …]`.
+ * bench (npm run bench:queue). `npx tsx bench/queueSim.ts [scenario …]`
+ * (names containing any argument; SIM_SEED=n places the sends from a seeded random).
  */
-import { simulateSharedBudget, type SharedBudgetRun } from './queue/sharedBudget';
+import { seededRandom, simulateSharedBudget, type SharedBudgetRun } from './queue/sharedBudget';
 
 // jest's own fake clock (no type declarations ship with it).
 const FakeTimers = require('@sinonjs/fake-timers') as {
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
 	console.log('| scenario | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |');
 	console.log('|---|---|---|---|---|---|---|---|---|');
 	for (const name of names) {
+		if (process.env.SIM_SEED) Math.random = seededRandom(Number(process.env.SIM_SEED));
 		const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
 		try {
 			const r = await simulateSharedBudget({ ...SCENARIOS[name], advance: (ms) => clock.tickAsync(ms) });

@@ -60,6 +60,17 @@ export interface SharedBudgetResult {
 	timeline: string;
 }
 
+/** Random numbers the same on every run (mulberry32), for places in the slot that cannot flake. */
+export function seededRandom(seed = 1): () => number {
+	let state = seed;
+	return () => {
+		state = (state + 0x6d2b79f5) | 0;
+		let t = Math.imul(state ^ (state >>> 15), 1 | state);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
 export async function simulateSharedBudget(run: SharedBudgetRun): Promise<SharedBudgetResult> {
 	const ceiling = run.ceilingPerMin ?? 300;
 	const rate = run.requestsPerMinute ?? ceiling;

@@ -10,7 +10,7 @@ import {
 	WINDOW_MARGIN_MS,
 } from '../../../nodes/shared/pacing/throttle';
 import { Throttle as ServiceThrottle } from '../../../sandbox/throttle';
-import { simulateSharedBudget } from '../../../bench/queue/sharedBudget';
+import { seededRandom, simulateSharedBudget } from '../../../bench/queue/sharedBudget';
 
 // Time here is jest's fake clock: the tests check order, spacing and counts, not speed.
 // Sends at the start of their slots (the throttle places each at random in its first half).
@@ -24,15 +24,9 @@ afterEach(() => {
 	random.mockRestore();
 });
 
-/** Random places in the slot, the same on every run (mulberry32), so a simulation cannot flake. */
-function seededRandom(seed = 1): void {
-	let state = seed;
-	random.mockImplementation(() => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	});
+/** Random places in the slot, the same on every run, so a simulation cannot flake. */
+function seedRandom(seed = 1): void {
+	random.mockImplementation(seededRandom(seed));
 }
 
 async function startsOf(
@@ -243,7 +237,7 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 	test.each([2, 3, 4])(
 		'%i processes at the default rate, sharing no memory, converge to the shared ceiling and lose nothing',
 		async (processes) => {
-			seededRandom();
+			seedRandom();
 			const service = new ServiceThrottle(300); // the sandbox's: a one-second bucket and a sliding minute
 			const started = Date.now();
 			const stopAt = started + 10 * 60_000;
@@ -289,7 +283,7 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 
 describe('RequestThrottle: workers joining and leaving (queue mode, simulated)', () => {
 	test('a worker stopped and one started mid-run: nothing given up, the budget kept busy', async () => {
-		seededRandom();
+		seedRandom();
 		const result = await simulateSharedBudget({
 			workers: [{ leaveAtMs: 40_000 }, {}, { joinAtMs: 20_000 }],
 			executions: 12,
