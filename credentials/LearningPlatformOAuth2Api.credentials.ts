@@ -8,8 +8,11 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport/credential';
-import { issueAccessToken, withAccessToken } from '../nodes/LearningPlatform/transport/token';
+import {
+	DEFAULT_REQUEST_TIMEOUT_SEC,
+	issueAccessToken,
+	withAccessToken,
+} from '../nodes/LearningPlatform/transport/credential';
 import { redirectTestRules } from '../nodes/shared/request/origin';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {

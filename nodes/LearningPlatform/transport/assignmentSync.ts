@@ -1,13 +1,13 @@
 import { createHash } from 'crypto';
 
+import type { Deadline } from '../../shared/pacing/time';
 import type { SyncContract } from '../../shared/sync/engine';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
 import type { CourseWrite } from './courses';
-import { lookAlike, refusal } from './courseSync';
+import { lmsSync, lookAlike } from './courseSync';
 import type { LmsRun } from './index';
-import { sendThenConfirm, transactionState } from './transactions';
 
 /** The platform cannot list assignments: only pairs this node assigned (from memory) are withdrawn. */
 
@@ -32,12 +32,10 @@ export function assignmentSyncContract(
 	run: LmsRun,
 	write: () => CourseWrite,
 ): SyncContract<PairValues, never> {
-	const send =
+	const { send, ...shared } = lmsSync(run, write);
+	const post =
 		(itemIndex: number, assignment: Assignment, onAccepted?: (tx: string) => void) =>
-		async (
-			writeRun: LmsRun,
-			settings: { waitForCompletion: false; deadline: CourseWrite['deadline'] },
-		) =>
+		async (writeRun: LmsRun, settings: { waitForCompletion: false; deadline: Deadline }) =>
 			await sendAssignment(writeRun, itemIndex, assignment, { ...settings, onAccepted });
 	return {
 		words: {
@@ -71,26 +69,17 @@ export function assignmentSyncContract(
 			return { email, externalId };
 		},
 		write: async (itemIndex, values, place) =>
-			await sendThenConfirm(
-				run,
-				itemIndex,
-				write(),
-				place,
-				send(itemIndex, { operation: 'assign', ...values }),
-			),
+			await send(itemIndex, place, post(itemIndex, { operation: 'assign', ...values })),
 		remove: async (carrier, pair, place, onAccepted) => {
 			const [email, externalId] = splitKey(pair.id);
-			return await sendThenConfirm(
-				run,
+			return await send(
 				carrier,
-				write(),
 				place,
-				send(carrier, { operation: 'withdraw', email, externalId }, onAccepted),
+				post(carrier, { operation: 'withdraw', email, externalId }, onAccepted),
 			);
 		},
-		settle: async (transactionId) => await transactionState(run, transactionId),
 		keepsRemoved: false,
 		claimsUnconfirmed: true,
-		refusal: refusal(run),
+		...shared,
 	};
 }

@@ -1,20 +1,14 @@
 import { createHash } from 'crypto';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Change, Existing, Reading, SyncContract } from '../../shared/sync/engine';
-import type { IndexedCourse } from './catalog';
+import type { PoolPlace } from '../../shared/items/operation';
+import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/engine';
 import type { CourseValues } from './courseContract';
-import {
-	COURSE_FIELDS,
-	EXTERNAL_ID_FIELD,
-	labelOf,
-	LISTED_FIELDS,
-	STATUS_FIELD,
-	valuesFromListing,
-} from './courseContract';
-import { archiveListedCourse, forEachCoursePage, upsertCourse } from './courses';
-import type { CourseWrite } from './courses';
+import { COURSE_FIELDS, labelOf, LISTED_FIELDS, STATUS_FIELD } from './courseContract';
+import type { CourseWrite, IndexedCourse } from './courses';
+import { archiveListedCourse, forEachCoursePage, indexedCourse, upsertCourse } from './courses';
 import type { LmsRun } from './index';
+import type { PostUnconfirmed } from './transactions';
 import { sendThenConfirm, transactionState } from './transactions';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
@@ -116,9 +110,15 @@ export function compareCourse(
 	return { kind: 'changed', changed: changed.map(labelOf) };
 }
 
-export function refusal(run: LmsRun) {
-	return (message: string, itemIndex: number, description: string) =>
-		new NodeOperationError(run.fns.getNode(), message, { itemIndex, description });
+/** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */
+export function lmsSync(run: LmsRun, write: () => CourseWrite) {
+	return {
+		send: async (itemIndex: number, place: PoolPlace, post: PostUnconfirmed): Promise<Sent> =>
+			await sendThenConfirm(run, itemIndex, write(), place, post),
+		settle: async (transactionId: string) => await transactionState(run, transactionId),
+		refusal: (message: string, itemIndex: number, description: string) =>
+			new NodeOperationError(run.fns.getNode(), message, { itemIndex, description }),
+	};
 }
 
 async function readCatalog(
@@ -131,12 +131,8 @@ async function readCatalog(
 		0,
 		{ deadline: run.deadline(LIST_DEADLINE_MS, { startsAtFirstSlot: true }) },
 		(courses) => {
-			for (const course of courses) {
-				const listed = valuesFromListing(course);
-				const externalId = listed[EXTERNAL_ID_FIELD];
-				if (typeof externalId !== 'string' && typeof externalId !== 'number') continue;
-				const id = course.id === undefined || course.id === null ? undefined : String(course.id);
-				existing.push({ id: String(externalId), listed: { id, listed } });
+			for (const entry of courses.map(indexedCourse)) {
+				if (entry) existing.push({ id: entry[0], listed: entry[1] });
 			}
 			return true;
 		},
@@ -158,6 +154,7 @@ export function courseSyncContract(
 	write: () => CourseWrite,
 	memory: ReadonlyMap<string, string>,
 ): SyncContract<CourseValues, IndexedCourse> {
+	const { send, ...shared } = lmsSync(run, write);
 	return {
 		words: {
 			title: 'Sync Catalog',
@@ -193,10 +190,8 @@ export function courseSyncContract(
 		fingerprint,
 		echo: (externalId, current) => ({ externalId, courseId: current?.id }),
 		write: async (itemIndex, values, place) =>
-			await sendThenConfirm(
-				run,
+			await send(
 				itemIndex,
-				write(),
 				place,
 				async (writeRun, settings) =>
 					await upsertCourse(writeRun, itemIndex, values, {
@@ -205,10 +200,8 @@ export function courseSyncContract(
 					}),
 			),
 		remove: async (carrier, course, place, onAccepted) =>
-			await sendThenConfirm(
-				run,
+			await send(
 				carrier,
-				write(),
 				place,
 				async (writeRun, settings) =>
 					await archiveListedCourse(
@@ -223,9 +216,8 @@ export function courseSyncContract(
 						},
 					),
 			),
-		settle: async (transactionId) => await transactionState(run, transactionId),
 		keepsRemoved: true,
 		claimsUnconfirmed: false,
-		refusal: refusal(run),
+		...shared,
 	};
 }

@@ -205,16 +205,18 @@ export async function confirmWrite(
 	};
 }
 
+export type PostUnconfirmed = (
+	writeRun: LmsRun,
+	write: { waitForCompletion: false; deadline: Deadline },
+) => Promise<IDataObject>;
+
 /** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
 export async function sendThenConfirm(
 	run: LmsRun,
 	itemIndex: number,
 	settings: { waitForCompletion: boolean; deadline: Deadline },
 	place: { release(): void },
-	post: (
-		writeRun: LmsRun,
-		write: { waitForCompletion: false; deadline: Deadline },
-	) => Promise<IDataObject>,
+	post: PostUnconfirmed,
 ): Promise<{ output: IDataObject; confirmed: boolean }> {
 	const writeRun: LmsRun = {
 		...run,

@@ -1,5 +1,5 @@
 import type { LmsRun } from '../../../nodes/LearningPlatform/transport';
-import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/catalog';
+import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/courses';
 import type { CourseValues } from '../../../nodes/LearningPlatform/transport/courseContract';
 import {
 	courseSyncContract,

@@ -13,23 +13,23 @@ import { writeOptions, writeOptionsSchema, writeSettings } from '../common/write
 
 /** The due and assigned dates of Assign and Sync Assignments. */
 export const DATES: INodeProperties = additionalFields([
-		{
-			displayName: 'Assigned Date',
-			name: 'assignedDate',
-			type: 'string',
-			default: '',
-			placeholder: 'YYYY-MM-DD',
-			description:
-				'The day of the assignment, as YYYY-MM-DD; the platform uses the day it receives it otherwise',
-		},
-		{
-			displayName: 'Due Date',
-			name: 'dueDate',
-			type: 'string',
-			default: '',
-			placeholder: 'YYYY-MM-DD',
-			description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
-		},
+	{
+		displayName: 'Assigned Date',
+		name: 'assignedDate',
+		type: 'string',
+		default: '',
+		placeholder: 'YYYY-MM-DD',
+		description:
+			'The day of the assignment, as YYYY-MM-DD; the platform uses the day it receives it otherwise',
+	},
+	{
+		displayName: 'Due Date',
+		name: 'dueDate',
+		type: 'string',
+		default: '',
+		placeholder: 'YYYY-MM-DD',
+		description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
+	},
 ]);
 
 export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObject {
