@@ -12,7 +12,7 @@ import {
 	typeMessages,
 } from '../../shared/items/input';
 
-/** The course fields, declared once (the form half is actions/common/courseForm.ts). */
+/** The course fields, declared once (the form half is actions/common/form.ts). */
 export interface CourseField {
 	param: string;
 	api: string;

@@ -11,7 +11,7 @@ import type { Existing, SyncRow } from '../../../nodes/shared/sync/engine';
 import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/engine';
 import { REMOVAL_PENDING, REMOVED } from '../../../nodes/shared/sync/memory';
 import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courseContract';
-import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/courseJson';
+import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/courseInput';
 
 const ARCHIVED = REMOVED;
 const ARCHIVE_PENDING = REMOVAL_PENDING;

@@ -8,8 +8,13 @@ import { additionalFields } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
+import {
+	coursePicker,
+	pickedCourse,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../common/form';
 
 /** The due and assigned dates of Assign and Sync Assignments. */
 export const DATES: INodeProperties = additionalFields([

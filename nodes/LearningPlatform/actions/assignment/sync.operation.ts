@@ -5,7 +5,7 @@ import { parseItemInput } from '../../../shared/items/input';
 import type { SyncRow } from '../../../shared/sync/engine';
 import type { PairValues } from '../../transport/assignmentSync';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
-import { pickedCourse } from '../common/coursePicker';
+import { pickedCourse } from '../common/form';
 import type { SyncInput as SyncRowInput } from '../common/syncOptions';
 import { syncExecute, syncOptions } from '../common/syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';

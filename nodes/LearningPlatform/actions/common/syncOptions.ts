@@ -11,8 +11,8 @@ import { lmsClientKey } from '../../transport/credential';
 import { lmsConcurrency } from '../../transport/run';
 import type { CourseWrite } from '../../transport/courses';
 import { scopeKey } from '../../transport/courseSync';
-import type { WriteOptions } from './writeOptions';
-import { writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
+import type { WriteOptions } from './form';
+import { writeOptions, writeOptionsSchema, writeSettings } from './form';
 
 interface SyncOptionWords {
 	resource: 'course' | 'assignment';

@@ -8,10 +8,17 @@ import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
 import { courseValuesSchema } from '../../transport/courseContract';
 import { archiveCourse } from '../../transport/courses';
-import { additionalFieldsProperty, spoken, unlistedFieldNames } from '../common/courseForm';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
-import type { WriteOptions } from '../common/writeOptions';
+import {
+	additionalFieldsProperty,
+	coursePicker,
+	pickedCourse,
+	spoken,
+	unlistedFieldNames,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../common/form';
+import type { WriteOptions } from '../common/form';
 
 const properties: INodeProperties[] = [
 	coursePicker(

@@ -6,7 +6,7 @@ import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { getCourse } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
+import { coursePicker, pickedCourse } from '../common/form';
 
 const properties: INodeProperties[] = [
 	coursePicker(

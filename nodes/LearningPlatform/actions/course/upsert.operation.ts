@@ -8,8 +8,8 @@ import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
 import { courseInputProperties, readCourse } from '../common/courseInput';
-import type { WriteOptions } from '../common/writeOptions';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
+import type { WriteOptions } from '../common/form';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../common/form';
 
 const properties: INodeProperties[] = [
 	{

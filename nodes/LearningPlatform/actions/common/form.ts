@@ -1,6 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
 
-import { additionalFields } from '../../../shared/items/operation';
+import type { PoolPlace } from '../../../shared/items/operation';
+import { additionalFields, optionsCollection } from '../../../shared/items/operation';
+import type { LmsRun } from '../../transport';
 import type { CourseField, CourseOperation } from '../../transport/courseContract';
 import {
 	COURSE_FIELDS,
@@ -9,17 +12,12 @@ import {
 	additionalFieldsFor,
 	labelOf,
 } from '../../transport/courseContract';
+import type { CourseWrite } from '../../transport/courses';
 
-/** Each course field's editor control, keyed by parameter; the field table is in courseContract.ts. */
+/** The form parts operations share: each course field's control (the field table is in courseContract.ts), the course picker and the options of every write. */
 
 /** A field's control without its name and label (both come from the table). */
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
-
-const CONTENT_TYPES = [
-	{ name: 'Article', value: 'article' },
-	{ name: 'Course', value: 'course' },
-	{ name: 'Video', value: 'video' },
-];
 
 const commaList = (effect: string): Control => ({
 	type: 'string',
@@ -77,13 +75,11 @@ const CONTROLS: Record<string, Control> = {
 	channelIds: commaList('channel IDs. Channels not listed are removed from the content.'),
 	contentType: {
 		type: 'options',
-		options: CONTENT_TYPES,
 		default: 'course',
 		description: 'What the content is; learners can filter search results by it',
 	},
 	courseType: {
 		type: 'options',
-		options: CONTENT_TYPES,
 		default: 'course',
 		description: "A second type the platform's samples send with the same values",
 	},
@@ -135,15 +131,7 @@ const CONTROLS: Record<string, Control> = {
 			},
 		],
 	},
-	level: {
-		type: 'options',
-		options: [
-			{ name: 'Beginner', value: 'beginner' },
-			{ name: 'Intermediate', value: 'intermediate' },
-			{ name: 'Advanced', value: 'advanced' },
-		],
-		default: 'beginner',
-	},
+	level: { type: 'options', default: 'beginner' },
 	publishedAt: {
 		type: 'string',
 		default: '',
@@ -154,20 +142,24 @@ const CONTROLS: Record<string, Control> = {
 	skills: commaList('skills; content is searchable by them'),
 	status: {
 		type: 'options',
-		options: [
-			{ name: 'Active', value: 'active' },
-			{ name: 'Archived', value: 'archived' },
-		],
 		default: 'active',
 		description: 'Archived content cannot be made active again',
 	},
 	tags: commaList('tags; content is searchable by them'),
 };
 
+/** A choice's options are its schema's values, so the form offers exactly what is accepted. */
 export function formProperty(field: CourseField): INodeProperties {
 	const control = CONTROLS[field.param];
 	if (!control) throw new Error(`The course field ${field.param} has no form control`);
-	return { ...control, displayName: field.label, name: field.param } as INodeProperties;
+	const property = { ...control, displayName: field.label, name: field.param } as INodeProperties;
+	if (control.type === 'options') {
+		property.options = (field.schema as z.ZodEnum<[string, ...string[]]>).options.map((value) => ({
+			name: value[0].toUpperCase() + value.slice(1),
+			value,
+		}));
+	}
+	return property;
 }
 
 export function topProperties(): INodeProperties[] {
@@ -201,3 +193,108 @@ export function listedFieldNames(): string[] {
 		(field) => LISTED_FIELDS.includes(field.api) && field.param !== 'externalId',
 	).map((field) => labelOf(field.api));
 }
+
+/** A plain string (from an expression or an older workflow) is still accepted. */
+export function coursePicker(
+	description: string,
+	{
+		displayName = 'Course',
+		firstMode = 'list',
+	}: { displayName?: string; firstMode?: 'list' | 'id' } = {},
+): INodeProperties {
+	return {
+		displayName,
+		name: 'externalId',
+		type: 'resourceLocator',
+		default: { mode: firstMode, value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a course…',
+				typeOptions: { searchListMethod: 'searchCourses', searchable: true },
+			},
+			{
+				displayName: 'By External ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. onboarding-101',
+			},
+		],
+	};
+}
+
+/** Upsert's External ID is a picker too, so switching operations never moves a picker's value. */
+export function pickedCourse(fns: IExecuteFunctions, itemIndex: number): unknown {
+	return fns.getNodeParameter('externalId', itemIndex, '', { extractValue: true });
+}
+
+const KEEP_CURRENT_VALUES: INodeProperties = {
+	displayName: 'Keep Current Values',
+	name: 'keepCurrentValues',
+	type: 'boolean',
+	default: false,
+	// The field lists come from the field table, so they cannot drift from it.
+	description: `Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (${spoken(listedFieldNames(), 'and')}; not ${spoken(unlistedFieldNames('upsert'))}). The output names the fields kept and those the platform will clear.`,
+};
+
+/** `options` of every write: the platform accepts writes asynchronously. */
+export function writeOptions(
+	resource: string,
+	operations: string[],
+	{ keepCurrentValues = false }: { keepCurrentValues?: boolean } = {},
+): INodeProperties {
+	return optionsCollection(
+		[
+			...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 120,
+				description:
+					'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
+			},
+			{
+				displayName: 'Wait for Completion',
+				name: 'waitForCompletion',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
+			},
+		],
+		{ displayOptions: { show: { resource: [resource], operation: operations } } },
+	);
+}
+
+export const writeOptionsSchema = z
+	.object({
+		waitForCompletion: z.boolean().default(true),
+		timeout: z
+			.number()
+			.positive('must be more than 0 seconds')
+			.max(24 * 3600, 'must be at most 86400 seconds (a day)')
+			.default(120),
+		keepCurrentValues: z.boolean().default(false),
+	})
+	.strict();
+
+export type WriteOptions = z.infer<typeof writeOptionsSchema>;
+
+/** The deadline counts from the item's first request; its pool place is given back once accepted. */
+export function writeSettings(run: LmsRun, options: WriteOptions, place?: PoolPlace): CourseWrite {
+	return {
+		whileWaiting: place && (() => place.release()),
+		waitForCompletion: options.waitForCompletion,
+		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
+	};
+}
+
+/** What a write answers, as its tool description says it. */
+export const CONFIRMED_OR_WHY =
+	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';
