@@ -5,7 +5,6 @@ import type {
 } from 'n8n-workflow';
 
 import { READ_DEADLINE_MS } from '../transport';
-import { NAME_FIELD, URL_FIELD } from '../transport/courseContract';
 import { forEachCoursePage, indexedCourse } from '../transport/courses';
 import { openLmsRun } from '../transport/run';
 
@@ -36,10 +35,10 @@ export async function searchCourses(
 			for (const entry of courses.map(indexedCourse)) {
 				if (!entry) continue;
 				const [externalId, { listed }] = entry;
-				const listedName = listed[NAME_FIELD];
+				const listedName = listed.name;
 				const name = typeof listedName === 'string' ? listedName : externalId;
 				if (wanted && !`${name} ${externalId}`.toLowerCase().includes(wanted)) continue;
-				const url = listed[URL_FIELD];
+				const url = listed.url;
 				results.push({
 					name: `${name} (${externalId})`,
 					value: externalId,

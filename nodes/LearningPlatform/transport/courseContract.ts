@@ -343,8 +343,6 @@ export function valuesFromListing(course: IDataObject): CourseValues {
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
 
 export const EXTERNAL_ID_FIELD = 'external_id';
-export const NAME_FIELD = 'name';
-export const URL_FIELD = 'url';
 export const STATUS_FIELD = 'status';
 
 /** The platform replaces the whole course: optional fields neither side supplied are cleared. */
@@ -368,51 +366,4 @@ export function mergeWithListing(
 
 export function labelOf(api: string): string {
 	return COURSE_FIELDS.find((f) => f.api === api)?.label ?? api;
-}
-
-/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
-export const LISTING_ITEM_FIELDS = [
-	'id',
-	'name',
-	'description',
-	'images',
-	'url',
-	'external_id',
-	'additional_metadata',
-	'source_id',
-	'organization_id',
-	'tags',
-	'published_at',
-	'duration',
-	'duration_sec',
-	'restricted_groups',
-	'groups',
-	'channels',
-	'ecl_id',
-	'is_private',
-	'prices_data',
-	'ecl_source_id',
-] as const;
-
-/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
-export const SIMPLIFIED_COURSE_FIELDS = [
-	'id',
-	'external_id',
-	'name',
-	'url',
-	'description',
-	'tags',
-	'published_at',
-	'duration_sec',
-	'is_private',
-	'prices_data',
-] as const;
-
-/** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
-export function simplifiedCourse(course: IDataObject): IDataObject {
-	const simplified: IDataObject = {};
-	for (const field of SIMPLIFIED_COURSE_FIELDS) {
-		if (course[field] !== undefined) simplified[field] = course[field];
-	}
-	return simplified;
 }

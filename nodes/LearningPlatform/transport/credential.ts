@@ -1,21 +1,11 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IHttpRequestHelper,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { requestClientToken } from '../../shared/request/clientCredentials';
-import {
-	clientKey,
-	clientRedactor,
-	fingerprint,
-	holdClientBack,
-	rememberSecret,
-	sharedToken,
-} from '../../shared/request/clientSecrets';
+import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
 import { authorizedFor, originOf } from '../../shared/request/origin';
-import { requestTimeoutMs } from '../../shared/request/retry';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
 
@@ -50,37 +40,6 @@ export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): s
 		String(credentials.clientId ?? '').trim(),
 		String(credentials.clientSecret ?? ''),
 	);
-}
-
-/** preAuthentication: one token shared by concurrent requests, saved with its fingerprint. */
-export async function issueAccessToken(
-	this: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
-): Promise<{ accessToken: string; accessTokenFor: string }> {
-	const clientSecret = String(credentials.clientSecret ?? '');
-	const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : undefined;
-	const key = lmsClientKey(credentials);
-	const accessToken = await sharedToken(
-		key,
-		clientSecret,
-		stale || undefined,
-		async () =>
-			await requestClientToken(this, {
-				url: `${baseUrlOf(credentials)}/api/oauth/token`,
-				clientId: String(credentials.clientId ?? '').trim(),
-				clientSecret,
-				secretIn: 'query',
-				from: 'the platform',
-				refused: { statuses: [401], check: 'the client ID and secret' },
-				// Another process may be spending the client's budget: a 429 holds the client back and is tried again.
-				attempts: 12,
-				throttled: (waitMs) => holdClientBack(key, waitMs),
-				timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
-				redactor: clientRedactor(key, clientSecret),
-				issued: (token) => rememberSecret(key, token),
-			}),
-	);
-	return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 }
 
 /** authenticate: the token goes only with the values it was issued for; else a 401 gets a new one. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice, OutputForm } from '../../../shared/items/output';
 import {
+	definedOnly,
 	outputChoiceSchema,
 	readOutputChoice,
 	outputProperties,
@@ -17,12 +18,49 @@ import {
 import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import {
-	LISTING_ITEM_FIELDS,
-	SIMPLIFIED_COURSE_FIELDS,
-	simplifiedCourse,
-} from '../../transport/courseContract';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
+
+/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
+const LISTING_ITEM_FIELDS = [
+	'id',
+	'name',
+	'description',
+	'images',
+	'url',
+	'external_id',
+	'additional_metadata',
+	'source_id',
+	'organization_id',
+	'tags',
+	'published_at',
+	'duration',
+	'duration_sec',
+	'restricted_groups',
+	'groups',
+	'channels',
+	'ecl_id',
+	'is_private',
+	'prices_data',
+	'ecl_source_id',
+] as const;
+
+/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
+export const SIMPLIFIED_COURSE_FIELDS = [
+	'id',
+	'external_id',
+	'name',
+	'url',
+	'description',
+	'tags',
+	'published_at',
+	'duration_sec',
+	'is_private',
+	'prices_data',
+] as const;
+
+/** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
+const simplifiedCourse = (course: IDataObject) =>
+	definedOnly(Object.fromEntries(SIMPLIFIED_COURSE_FIELDS.map((field) => [field, course[field]])));
 
 const outputForm: OutputForm = {
 	records: 'courses',
