@@ -1,11 +1,10 @@
 import { createHash } from 'crypto';
 
-import type { Deadline } from '../../shared/pacing/time';
 import type { SyncContract } from '../../shared/sync/engine';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
-import type { CourseWrite } from './courses';
+import type { PostUnconfirmed, WriteSettings } from './transactions';
 import { lmsSync, lookAlike } from './courseSync';
 import type { LmsRun } from './index';
 
@@ -30,12 +29,16 @@ export function datesFingerprint(values: PairValues): string {
 
 export function assignmentSyncContract(
 	run: LmsRun,
-	write: () => CourseWrite,
+	write: () => WriteSettings,
 ): SyncContract<PairValues, never> {
 	const { send, ...shared } = lmsSync(run, write);
 	const post =
-		(itemIndex: number, assignment: Assignment, onAccepted?: (tx: string) => void) =>
-		async (writeRun: LmsRun, settings: { waitForCompletion: false; deadline: Deadline }) =>
+		(
+			itemIndex: number,
+			assignment: Assignment,
+			onAccepted?: (tx: string) => void,
+		): PostUnconfirmed =>
+		async (writeRun, settings) =>
 			await sendAssignment(writeRun, itemIndex, assignment, { ...settings, onAccepted });
 	return {
 		words: {

@@ -5,10 +5,10 @@ import type { PoolPlace } from '../../shared/items/operation';
 import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/engine';
 import type { CourseValues } from './courseContract';
 import { COURSE_FIELDS, labelOf, LISTED_FIELDS, STATUS_FIELD } from './courseContract';
-import type { CourseWrite, IndexedCourse } from './courses';
+import type { IndexedCourse } from './courses';
 import { archiveListedCourse, forEachCoursePage, indexedCourse, upsertCourse } from './courses';
 import type { LmsRun } from './index';
-import type { PostUnconfirmed } from './transactions';
+import type { PostUnconfirmed, WriteSettings } from './transactions';
 import { sendThenConfirm, transactionState } from './transactions';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
@@ -111,7 +111,7 @@ export function compareCourse(
 }
 
 /** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */
-export function lmsSync(run: LmsRun, write: () => CourseWrite) {
+export function lmsSync(run: LmsRun, write: () => WriteSettings) {
 	return {
 		send: async (itemIndex: number, place: PoolPlace, post: PostUnconfirmed): Promise<Sent> =>
 			await sendThenConfirm(run, itemIndex, write(), place, post),
@@ -151,7 +151,7 @@ async function readCatalog(
 
 export function courseSyncContract(
 	run: LmsRun,
-	write: () => CourseWrite,
+	write: () => WriteSettings,
 	memory: ReadonlyMap<string, string>,
 ): SyncContract<CourseValues, IndexedCourse> {
 	const { send, ...shared } = lmsSync(run, write);

@@ -15,6 +15,7 @@ import {
 } from './courseContract';
 import type { LmsRun } from './index';
 import { lmsRequest } from './index';
+import type { WriteSettings } from './transactions';
 import { postWrite } from './transactions';
 
 /** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
@@ -158,20 +159,12 @@ function notInCatalog(
 	);
 }
 
-export interface CourseWrite {
-	waitForCompletion: boolean;
-	deadline: Deadline;
-	/** Called once the write was accepted and the item only waits for its transaction. */
-	whileWaiting?: () => void;
-	onAccepted?: (transactionId: string) => void;
-}
-
 /** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
 export async function upsertCourse(
 	run: LmsRun,
 	itemIndex: number,
 	given: CourseValues,
-	{ keepCurrentValues, ...write }: CourseWrite & { keepCurrentValues: boolean },
+	{ keepCurrentValues, ...write }: WriteSettings & { keepCurrentValues: boolean },
 ): Promise<IDataObject> {
 	const externalId = String(given[EXTERNAL_ID_FIELD]);
 	let values = given;
@@ -204,7 +197,7 @@ export async function archiveCourse(
 	itemIndex: number,
 	externalId: string,
 	given: CourseValues,
-	write: CourseWrite,
+	write: WriteSettings,
 ): Promise<IDataObject> {
 	const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
 	if (!current) throw notInCatalog(run, itemIndex, externalId, 'Archive');
@@ -217,7 +210,7 @@ export async function archiveListedCourse(
 	externalId: string,
 	current: IndexedCourse,
 	given: CourseValues,
-	write: CourseWrite,
+	write: WriteSettings,
 ): Promise<IDataObject> {
 	const merged = mergeWithListing(
 		{ ...given, [EXTERNAL_ID_FIELD]: externalId },

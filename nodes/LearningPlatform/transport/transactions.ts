@@ -141,17 +141,20 @@ export async function waitForTransaction(
 /** After a first check that found the transaction running, waits start here and grow by half. */
 const WRITE_POLL_INTERVAL_SEC = 1;
 
-export interface Write {
-	path: string;
-	body: IDataObject;
-	action: string;
+export interface WriteSettings {
 	waitForCompletion: boolean;
 	/** Bounds the write and, when waiting, the wait. */
 	deadline: Deadline;
-	echo: IDataObject;
 	/** Called once the write was accepted and the item only waits for its transaction. */
 	whileWaiting?: () => void;
 	onAccepted?: (transactionId: string) => void;
+}
+
+interface Write extends WriteSettings {
+	path: string;
+	body: IDataObject;
+	action: string;
+	echo: IDataObject;
 }
 
 /** An acceptance without a transaction is an unexpected answer, never a success. */
@@ -214,7 +217,7 @@ export type PostUnconfirmed = (
 export async function sendThenConfirm(
 	run: LmsRun,
 	itemIndex: number,
-	settings: { waitForCompletion: boolean; deadline: Deadline },
+	settings: WriteSettings,
 	place: { release(): void },
 	post: PostUnconfirmed,
 ): Promise<{ output: IDataObject; confirmed: boolean }> {

@@ -12,7 +12,7 @@ import {
 	additionalFieldsFor,
 	labelOf,
 } from '../../transport/courseContract';
-import type { CourseWrite } from '../../transport/courses';
+import type { WriteSettings } from '../../transport/transactions';
 
 /** The form parts operations share: each course field's control (the field table is in courseContract.ts), the course picker and the options of every write. */
 
@@ -287,7 +287,11 @@ export const writeOptionsSchema = z
 export type WriteOptions = z.infer<typeof writeOptionsSchema>;
 
 /** The deadline counts from the item's first request; its pool place is given back once accepted. */
-export function writeSettings(run: LmsRun, options: WriteOptions, place?: PoolPlace): CourseWrite {
+export function writeSettings(
+	run: LmsRun,
+	options: WriteOptions,
+	place?: PoolPlace,
+): WriteSettings {
 	return {
 		whileWaiting: place && (() => place.release()),
 		waitForCompletion: options.waitForCompletion,

@@ -9,7 +9,7 @@ import { openMemory } from '../../../shared/sync/memory';
 import type { LmsRun } from '../../transport';
 import { lmsClientKey } from '../../transport/credential';
 import { lmsConcurrency } from '../../transport/run';
-import type { CourseWrite } from '../../transport/courses';
+import type { WriteSettings } from '../../transport/transactions';
 import { scopeKey } from '../../transport/courseSync';
 import type { WriteOptions } from './form';
 import { writeOptions, writeOptionsSchema, writeSettings } from './form';
@@ -106,7 +106,7 @@ export function syncExecute<V, L>({
 }: {
 	slot: string;
 	settings: (options: SyncOptionValues) => SyncSettings;
-	contract: (run: LmsRun, write: () => CourseWrite, memory: Memory) => SyncContract<V, L>;
+	contract: (run: LmsRun, write: () => WriteSettings, memory: Memory) => SyncContract<V, L>;
 }) {
 	return async (
 		run: LmsRun,
