@@ -82,31 +82,6 @@ export const baseSchema = z.object({
 
 export type AssignmentInput = z.infer<typeof baseSchema> & { operation: AssignmentOperation };
 
-/** Reads and checks one item; `extra` holds the operation's own parameters. */
-function prepareAssignment(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	operation: AssignmentOperation,
-	extra: IDataObject,
-	form: INodeProperties[],
-): AssignmentInput {
-	const schema = operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema;
-	const input = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		schema,
-		{
-			email: fns.getNodeParameter('email', itemIndex),
-			externalId: pickedCourse(fns, itemIndex),
-			...extra,
-			options: fns.getNodeParameter('options', itemIndex, {}),
-		},
-		'Invalid input',
-		form,
-	);
-	return { ...input, operation };
-}
-
 /** Builds an assignment operation: shared fields and body, plus the operation's own parameters. */
 export function assignmentOperation(
 	operation: AssignmentOperation,
@@ -120,8 +95,20 @@ export function assignmentOperation(
 			form,
 		),
 		prepare(fns: IExecuteFunctions, itemIndex: number) {
-			const extra = readOwn(fns, itemIndex);
-			return prepareAssignment(fns, itemIndex, operation, extra, form);
+			const input = parseItemInput(
+				fns.getNode(),
+				itemIndex,
+				operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema,
+				{
+					email: fns.getNodeParameter('email', itemIndex),
+					externalId: pickedCourse(fns, itemIndex),
+					...readOwn(fns, itemIndex),
+					options: fns.getNodeParameter('options', itemIndex, {}),
+				},
+				'Invalid input',
+				form,
+			);
+			return { ...input, operation };
 		},
 		async execute(run: LmsRun, input: AssignmentInput, itemIndex: number, place: PoolPlace) {
 			const { options, ...assignment } = input;

@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
-import type { SyncRow } from '../../../shared/sync/engine';
 import type { PairValues } from '../../transport/assignmentSync';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
 import { pickedCourse } from '../common/form';
 import type { SyncInput as SyncRowInput } from '../common/syncOptions';
-import { syncExecute, syncOptions } from '../common/syncOptions';
+import { syncExecute, syncOptions, syncRow } from '../common/syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
 export const kind = 'batch';
@@ -46,15 +45,6 @@ const schema = baseSchema.omit({ endDate: true, options: true });
 
 type SyncInput = SyncRowInput<PairValues>;
 
-function readPair(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	raw: IDataObject,
-): SyncRow<PairValues> {
-	const values = parseItemInput(fns.getNode(), itemIndex, schema, raw, 'Invalid input', properties);
-	return { itemIndex, id: pairId(values.email, values.externalId), values };
-}
-
 /** The pair an invalid row names, where its email and course can be read at all. */
 function namedPair(raw: IDataObject): string | undefined {
 	const { email, externalId } = raw;
@@ -77,14 +67,23 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 		'Invalid options',
 		properties,
 	);
-	// Without Continue On Fail an invalid row stops the run before anything is sent.
-	if (!fns.continueOnFail()) return { row: readPair(fns, itemIndex, raw), options: chosen };
-	try {
-		return { row: readPair(fns, itemIndex, raw), options: chosen };
-	} catch (error) {
-		// With it, the row still names its pair, which is then never withdrawn.
-		return { row: { itemIndex, id: namedPair(raw), error }, options: chosen };
-	}
+	const row = syncRow(
+		fns,
+		itemIndex,
+		() => {
+			const values = parseItemInput(
+				fns.getNode(),
+				itemIndex,
+				schema,
+				raw,
+				'Invalid input',
+				properties,
+			);
+			return { id: pairId(values.email, values.externalId), values };
+		},
+		() => namedPair(raw),
+	);
+	return { row, options: chosen };
 }
 
 export const execute = syncExecute({

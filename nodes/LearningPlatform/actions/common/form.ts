@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { parseItemInput } from '../../../shared/items/input';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
@@ -15,6 +17,30 @@ import {
 import type { WriteSettings } from '../../transport/transactions';
 
 /** The form parts operations share: each course field's control (the field table is in courseContract.ts), the course picker and the options of every write. */
+
+/** An operation's form, shown for its resource and operation, and one item read from it and checked. */
+export function operationForm<S extends z.ZodTypeAny>(
+	[resource, operation]: [string, string],
+	properties: INodeProperties[],
+	schema: S,
+	read: (fns: IExecuteFunctions, itemIndex: number) => unknown,
+) {
+	return {
+		description: updateDisplayOptions(
+			{ show: { resource: [resource], operation: [operation] } },
+			properties,
+		),
+		prepare: (fns: IExecuteFunctions, itemIndex: number): z.output<S> =>
+			parseItemInput(
+				fns.getNode(),
+				itemIndex,
+				schema,
+				read(fns, itemIndex),
+				'Invalid input',
+				properties,
+			),
+	};
+}
 
 /** A field's control without its name and label (both come from the table). */
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;

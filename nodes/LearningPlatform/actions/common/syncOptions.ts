@@ -98,6 +98,21 @@ export interface SyncInput<V> {
 	options: SyncOptionValues;
 }
 
+/** Without Continue On Fail an invalid row stops the run before anything is sent; with it, the row still names its entry, which is then never removed. */
+export function syncRow<V>(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	read: () => { id: string; values: V },
+	named: () => string | undefined,
+): SyncRow<V> {
+	if (!fns.continueOnFail()) return { itemIndex, ...read() };
+	try {
+		return { itemIndex, ...read() };
+	} catch (error) {
+		return { itemIndex, id: named(), error };
+	}
+}
+
 /** A sync operation's `execute`: its memory for this client, its contract, the engine. */
 export function syncExecute<V, L>({
 	slot,

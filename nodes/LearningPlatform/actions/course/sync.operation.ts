@@ -3,13 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
-import type { SyncRow } from '../../../shared/sync/engine';
 import type { CourseValues } from '../../transport/courseContract';
 import { EXTERNAL_ID_FIELD } from '../../transport/courseContract';
 import { courseSyncContract } from '../../transport/courseSync';
 import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
 import type { SyncInput as SyncRowInput } from '../common/syncOptions';
-import { syncExecute, syncOptions } from '../common/syncOptions';
+import { syncExecute, syncOptions, syncRow } from '../common/syncOptions';
 
 export const kind = 'batch';
 
@@ -57,18 +56,16 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 		'Invalid options',
 		properties,
 	);
-	// Without Continue On Fail an invalid row stops the run before anything is sent.
-	if (!fns.continueOnFail()) return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
-	try {
-		return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
-	} catch (error) {
-		// With it, the row still names its course, which is then never archived.
-		return { row: { itemIndex, id: readableExternalId(fns, itemIndex), error }, options };
-	}
-}
-
-function rowOf(values: CourseValues, itemIndex: number): SyncRow<CourseValues> {
-	return { itemIndex, id: String(values[EXTERNAL_ID_FIELD]), values };
+	const row = syncRow(
+		fns,
+		itemIndex,
+		() => {
+			const values = readCourse(fns, itemIndex);
+			return { id: String(values[EXTERNAL_ID_FIELD]), values };
+		},
+		() => readableExternalId(fns, itemIndex),
+	);
+	return { row, options };
 }
 
 export const execute = syncExecute({
