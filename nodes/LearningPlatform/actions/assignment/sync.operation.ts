@@ -45,6 +45,11 @@ const schema = baseSchema.omit({ endDate: true, options: true });
 
 type SyncInput = SyncRowInput<PairValues>;
 
+function readPair(fns: IExecuteFunctions, itemIndex: number, raw: IDataObject) {
+	const values = parseItemInput(fns.getNode(), itemIndex, schema, raw, 'Invalid input', properties);
+	return { id: pairId(values.email, values.externalId), values };
+}
+
 /** The pair an invalid row names, where its email and course can be read at all. */
 function namedPair(raw: IDataObject): string | undefined {
 	const { email, externalId } = raw;
@@ -70,17 +75,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 	const row = syncRow(
 		fns,
 		itemIndex,
-		() => {
-			const values = parseItemInput(
-				fns.getNode(),
-				itemIndex,
-				schema,
-				raw,
-				'Invalid input',
-				properties,
-			);
-			return { id: pairId(values.email, values.externalId), values };
-		},
+		() => readPair(fns, itemIndex, raw),
 		() => namedPair(raw),
 	);
 	return { row, options: chosen };

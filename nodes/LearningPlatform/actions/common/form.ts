@@ -42,6 +42,23 @@ export function operationForm<S extends z.ZodTypeAny>(
 	};
 }
 
+/** The item's Options, checked: an error names the item and each option as "Options → …". */
+export function readOptions<T>(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	properties: INodeProperties[],
+): T {
+	return parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		z.object({ options: schema }),
+		{ options: fns.getNodeParameter('options', itemIndex, {}) },
+		'Invalid options',
+		properties,
+	).options as T;
+}
+
 /** A field's control without its name and label (both come from the table). */
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 

@@ -102,14 +102,14 @@ export interface SyncInput<V> {
 export function syncRow<V>(
 	fns: IExecuteFunctions,
 	itemIndex: number,
-	read: () => { id: string; values: V },
-	named: () => string | undefined,
+	read: (fns: IExecuteFunctions, itemIndex: number) => { id: string; values: V },
+	named: (fns: IExecuteFunctions, itemIndex: number) => string | undefined,
 ): SyncRow<V> {
-	if (!fns.continueOnFail()) return { itemIndex, ...read() };
+	if (!fns.continueOnFail()) return { itemIndex, ...read(fns, itemIndex) };
 	try {
-		return { itemIndex, ...read() };
+		return { itemIndex, ...read(fns, itemIndex) };
 	} catch (error) {
-		return { itemIndex, id: named(), error };
+		return { itemIndex, id: named(fns, itemIndex), error };
 	}
 }
 

@@ -1,12 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
 import type { CourseValues } from '../../transport/courseContract';
 import { EXTERNAL_ID_FIELD } from '../../transport/courseContract';
 import { courseSyncContract } from '../../transport/courseSync';
 import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
+import { readOptions } from '../common/form';
 import type { SyncInput as SyncRowInput } from '../common/syncOptions';
 import { syncExecute, syncOptions, syncRow } from '../common/syncOptions';
 
@@ -43,29 +42,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const optionsSchema = z.object({ options: options.schema });
-
 type SyncInput = SyncRowInput<CourseValues>;
 
+function courseRow(fns: IExecuteFunctions, itemIndex: number) {
+	const values = readCourse(fns, itemIndex);
+	return { id: String(values[EXTERNAL_ID_FIELD]), values };
+}
+
 export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
-	const { options } = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		optionsSchema,
-		{ options: fns.getNodeParameter('options', itemIndex, {}) },
-		'Invalid options',
-		properties,
-	);
-	const row = syncRow(
-		fns,
-		itemIndex,
-		() => {
-			const values = readCourse(fns, itemIndex);
-			return { id: String(values[EXTERNAL_ID_FIELD]), values };
-		},
-		() => readableExternalId(fns, itemIndex),
-	);
-	return { row, options };
+	const chosen = readOptions(fns, itemIndex, options.schema, properties);
+	const row = syncRow(fns, itemIndex, courseRow, readableExternalId);
+	return { row, options: chosen };
 }
 
 export const execute = syncExecute({

@@ -1,15 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
 import type { PoolPlace } from '../../../shared/items/operation';
-import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import type { CourseValues } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
 import { courseInputProperties, readCourse } from '../common/courseInput';
 import type { WriteOptions } from '../common/form';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/form';
+import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from '../common/form';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,8 +27,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const optionsSchema = z.object({ options: writeOptionsSchema });
-
 interface UpsertInput {
 	values: CourseValues;
 	options: WriteOptions;
@@ -38,15 +34,7 @@ interface UpsertInput {
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): UpsertInput {
 	const values = readCourse(fns, itemIndex);
-	const { options } = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		optionsSchema,
-		{ options: fns.getNodeParameter('options', itemIndex, {}) },
-		'Invalid options',
-		properties,
-	);
-	return { values, options };
+	return { values, options: readOptions(fns, itemIndex, writeOptionsSchema, properties) };
 }
 
 export async function execute(
