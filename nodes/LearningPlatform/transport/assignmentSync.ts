@@ -1,11 +1,9 @@
-import { createHash } from 'crypto';
-
 import type { SyncContract } from '../../shared/sync/engine';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
 import type { PostUnconfirmed, WriteSettings } from './transactions';
-import { lmsSync, lookAlike } from './courseSync';
+import { digest, lmsSync, lookAlike } from './courseSync';
 import type { LmsRun } from './index';
 
 /** The platform cannot list assignments: only pairs this node assigned (from memory) are withdrawn. */
@@ -21,10 +19,7 @@ export function pairId(email: string, externalId: string): string {
 }
 
 export function datesFingerprint(values: PairValues): string {
-	return createHash('sha256')
-		.update(`${values.dueDate ?? ''}\u0000${values.assignedDate ?? ''}`)
-		.digest('base64url')
-		.slice(0, 6);
+	return digest(`${values.dueDate ?? ''}\u0000${values.assignedDate ?? ''}`, 6);
 }
 
 export function assignmentSyncContract(

@@ -19,7 +19,7 @@ export const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
 	(api) => !LISTED_FIELDS.includes(api),
 );
 
-function digest(text: string, length: number): string {
+export function digest(text: string, length: number): string {
 	return createHash('sha256').update(text).digest('base64url').slice(0, length);
 }
 

@@ -131,7 +131,6 @@ async function catalogEntry(
 	return (await run.catalog.byExternalId).get(externalId);
 }
 
-/** A course by its external id, from the catalog index read once per execution. */
 export async function getCourse(
 	run: LmsRun,
 	itemIndex: number,

@@ -21,7 +21,6 @@ export interface LmsCredentials extends IDataObject {
 	accessToken?: string;
 }
 
-/** The base URL as the credential gives it, without trailing slashes. */
 export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
 	return String(credentials.baseUrl ?? '')
 		.trim()

@@ -187,7 +187,6 @@ export async function postWrite(
 	return await confirmWrite(run, itemIndex, output, write.deadline);
 }
 
-/** Waits for the transaction of a write `postWrite` sent without waiting. */
 export async function confirmWrite(
 	run: LmsRun,
 	itemIndex: number,

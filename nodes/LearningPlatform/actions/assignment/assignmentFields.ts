@@ -16,7 +16,6 @@ import {
 	writeSettings,
 } from '../common/form';
 
-/** The due and assigned dates of Assign and Sync Assignments. */
 export const DATES: INodeProperties = additionalFields([
 	{
 		displayName: 'Assigned Date',
@@ -45,7 +44,6 @@ export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObjec
 	};
 }
 
-/** The fields every assignment operation has, then its own, then the options. */
 export function assignmentProperties(
 	operation: AssignmentOperation | 'sync',
 	own: INodeProperties[] = [],
@@ -82,7 +80,6 @@ export const baseSchema = z.object({
 
 export type AssignmentInput = z.infer<typeof baseSchema> & { operation: AssignmentOperation };
 
-/** Builds an assignment operation: shared fields and body, plus the operation's own parameters. */
 export function assignmentOperation(
 	operation: AssignmentOperation,
 	own: INodeProperties[] = [],

@@ -7,7 +7,6 @@ import * as sync from './sync.operation';
 import * as withdraw from './withdraw.operation';
 import { CONFIRMED_OR_WHY } from '../common/form';
 
-/** The assignment resource: each operation listed once, for the form, the subtitle and the router. */
 export const assignment: Resource<LmsRun> = {
 	resource: 'assignment',
 	label: 'Assignment',

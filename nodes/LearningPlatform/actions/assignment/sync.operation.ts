@@ -13,10 +13,7 @@ export const kind = 'batch';
 
 const options = syncOptions({
 	resource: 'assignment',
-	missing: 'withdrawMissing',
-	share: 'maxWithdrawShare',
-	missingLabel: 'Withdraw Missing',
-	shareLabel: 'Max Withdraw Share (%)',
+	remove: 'Withdraw',
 	missingHelp:
 		'Whether to withdraw the pairs this node assigned that are no longer in the input. Assignments made any other way are never touched.',
 	shareHelp:

@@ -119,8 +119,6 @@ function idText(id: unknown): string | undefined {
 	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
 }
 
-/** The platform's snake_case course object, checked by the form's own schema; unknown keys refused. */
-
 export interface CourseJsonIssue {
 	/** The API path, e.g. `languages_attributes[0].language_code`. */
 	path: string;
@@ -194,6 +192,7 @@ function courseObject(input: unknown): Record<string, unknown> | string {
 		: 'must be a course object, such as { "name": …, "url": …, "external_id": … }';
 }
 
+/** The platform's snake_case course object, checked by the form's own schema; unknown keys refused. */
 export function parseCourseJson(input: unknown): CourseJsonResult {
 	const course = courseObject(input);
 	if (typeof course === 'string') return { ok: false, issues: [{ path: '', message: course }] };
@@ -241,12 +240,11 @@ function entries(
 ): Record<string, unknown> | undefined {
 	const { entry, keys } = ENTRY_KEYS[field.api];
 	const converted: Array<Record<string, unknown>> = [];
-	let bad = false;
+	const before = issues.length;
 	list.forEach((item, index) => {
 		const at = `${field.api}[${index}]`;
 		if (!isObject(item)) {
 			issues.push({ path: at, message: 'must be an object' });
-			bad = true;
 			return;
 		}
 		const formEntry: Record<string, unknown> = {};
@@ -254,20 +252,18 @@ function entries(
 			const formKey = keys[key];
 			if (!formKey) {
 				issues.push({ path: `${at}.${key}`, message: `is not a field of ${entry} entries` });
-				bad = true;
 				continue;
 			}
 			if (value === null || value === undefined) continue;
 			if (formKey !== 'amount' && typeof value !== 'string') {
 				issues.push({ path: `${at}.${key}`, message: 'must be text' });
-				bad = true;
 				continue;
 			}
 			formEntry[formKey] = value;
 		}
 		converted.push(formEntry);
 	});
-	return bad ? undefined : { [entry]: converted };
+	return issues.length > before ? undefined : { [entry]: converted };
 }
 
 /** `['prices', 'price', 0, 'amount']` → `prices_data[0].amount`; `additionalFields.x` → its API name. */

@@ -59,7 +59,6 @@ export function readOptions<T>(
 	).options as T;
 }
 
-/** A field's control without its name and label (both come from the table). */
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
 const commaList = (effect: string): Control => ({
@@ -342,6 +341,5 @@ export function writeSettings(
 	};
 }
 
-/** What a write answers, as its tool description says it. */
 export const CONFIRMED_OR_WHY =
 	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';

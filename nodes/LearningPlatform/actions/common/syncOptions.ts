@@ -16,12 +16,8 @@ import { writeOptions, writeOptionsSchema, writeSettings } from './form';
 
 interface SyncOptionWords {
 	resource: 'course' | 'assignment';
-	/** `archiveMissing` */
-	missing: string;
-	/** `maxArchiveShare` */
-	share: string;
-	missingLabel: string;
-	shareLabel: string;
+	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
+	remove: 'Archive' | 'Withdraw';
 	missingHelp: string;
 	shareHelp: string;
 	skipHelp: string;
@@ -34,6 +30,8 @@ export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
 };
 
 export function syncOptions(words: SyncOptionWords) {
+	const missing = `${words.remove.toLowerCase()}Missing`;
+	const share = `max${words.remove}Share`;
 	const write = writeOptions(words.resource, ['sync']);
 	const property: INodeProperties = {
 		...write,
@@ -47,15 +45,15 @@ export function syncOptions(words: SyncOptionWords) {
 					'Whether to only make the plan: every item says what a real run would do (its action), the guard says whether it would be refused, and nothing at all is written or remembered',
 			},
 			{
-				displayName: words.missingLabel,
-				name: words.missing,
+				displayName: `${words.remove} Missing`,
+				name: missing,
 				type: 'boolean',
 				default: false,
 				description: words.missingHelp,
 			},
 			{
-				displayName: words.shareLabel,
-				name: words.share,
+				displayName: `Max ${words.remove} Share (%)`,
+				name: share,
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 100 },
 				default: 10,
@@ -76,18 +74,14 @@ export function syncOptions(words: SyncOptionWords) {
 		.extend({
 			skipUnchanged: z.boolean().default(true),
 			dryRun: z.boolean().default(false),
-			[words.missing]: z.boolean().default(false),
-			[words.share]: z
-				.number()
-				.min(0, 'must be 0 or more')
-				.max(100, 'must be at most 100')
-				.default(10),
+			[missing]: z.boolean().default(false),
+			[share]: z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100').default(10),
 		})
 		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
 	const settings = (options: SyncOptionValues): SyncSettings => ({
 		skipUnchanged: options.skipUnchanged as boolean,
-		removeMissing: options[words.missing] as boolean,
-		maxRemoveShare: options[words.share] as number,
+		removeMissing: options[missing] as boolean,
+		maxRemoveShare: options[share] as number,
 		dryRun: options.dryRun as boolean,
 	});
 	return { property, schema, settings };

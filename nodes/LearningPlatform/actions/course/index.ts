@@ -7,7 +7,6 @@ import * as sync from './sync.operation';
 import * as upsert from './upsert.operation';
 import { CONFIRMED_OR_WHY } from '../common/form';
 
-/** The course resource: each operation listed once, for the form, the subtitle and the router. */
 export const course: Resource<LmsRun> = {
 	resource: 'course',
 	label: 'Course',

@@ -13,10 +13,7 @@ export const kind = 'batch';
 
 const options = syncOptions({
 	resource: 'course',
-	missing: 'archiveMissing',
-	share: 'maxArchiveShare',
-	missingLabel: 'Archive Missing',
-	shareLabel: 'Max Archive Share (%)',
+	remove: 'Archive',
 	missingHelp:
 		'Whether to archive the courses that are in the catalog but not in the input. Archived content cannot be made active again.',
 	shareHelp:

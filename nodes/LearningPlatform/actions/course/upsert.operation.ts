@@ -17,7 +17,6 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	// Input Mode, then the course as JSON or field by field (External ID, Name, URL, Prices, …).
 	...courseInputProperties(),
 	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
 ];
