@@ -1,15 +1,17 @@
 import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PoolPlace } from '../../shared/items/operation';
+import { Deadline } from '../../shared/pacing/time';
 import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/engine';
 import type { CourseValues } from './courseContract';
 import { COURSE_FIELDS, labelOf, LISTED_FIELDS, STATUS_FIELD } from './courseContract';
 import type { IndexedCourse } from './courses';
 import { archiveListedCourse, forEachCoursePage, indexedCourse, upsertCourse } from './courses';
 import type { LmsRun } from './index';
-import type { PostUnconfirmed, WriteSettings } from './transactions';
-import { sendThenConfirm, transactionState } from './transactions';
+import type { WriteSettings } from './transactions';
+import { confirmWrite, getTransaction } from './transactions';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
 
@@ -108,6 +110,49 @@ export function compareCourse(
 	if (!unlistedSame) changed.push(...UNLISTED_FIELDS.filter((api) => values[api] !== undefined));
 	if (!full && changed.length === 0 && unlistedSame) return { kind: 'same' };
 	return { kind: 'changed', changed: changed.map(labelOf) };
+}
+
+export type PostUnconfirmed = (
+	writeRun: LmsRun,
+	write: { waitForCompletion: false; deadline: Deadline },
+) => Promise<IDataObject>;
+
+/** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
+export async function sendThenConfirm(
+	run: LmsRun,
+	itemIndex: number,
+	settings: WriteSettings,
+	place: { release(): void },
+	post: PostUnconfirmed,
+): Promise<{ output: IDataObject; confirmed: boolean }> {
+	const writeRun: LmsRun = {
+		...run,
+		get stopped() {
+			return run.stopped || run.cancelSignal?.aborted === true;
+		},
+	};
+	const sending = new Deadline(settings.deadline.budgetMs, undefined, Date.now, {
+		startsAtFirstSlot: true,
+	});
+	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending });
+	if (!settings.waitForCompletion) return { output: sent, confirmed: false };
+	place.release();
+	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
+	return { output, confirmed: true };
+}
+
+/** The state of a transaction accepted on an earlier run, read once. */
+export async function transactionState(
+	run: LmsRun,
+	transactionId: string,
+): Promise<'success' | 'failed' | 'initiated'> {
+	const transaction = await getTransaction(
+		run,
+		0,
+		transactionId,
+		run.deadline(60_000, { startsAtFirstSlot: true }),
+	);
+	return transaction.status as 'success' | 'failed' | 'initiated';
 }
 
 /** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */

@@ -4,7 +4,8 @@ import { z } from 'zod';
 
 import { HttpProblem, apiError } from '../../shared/request/failure';
 import type { CompletionEstimate } from '../../shared/pacing/completion';
-import { Deadline, pollUntil } from '../../shared/pacing/time';
+import type { Deadline } from '../../shared/pacing/time';
+import { pollUntil } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';
 
@@ -205,47 +206,4 @@ export async function confirmWrite(
 		confirmation: 'confirmed',
 		transaction: done.transaction,
 	};
-}
-
-export type PostUnconfirmed = (
-	writeRun: LmsRun,
-	write: { waitForCompletion: false; deadline: Deadline },
-) => Promise<IDataObject>;
-
-/** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
-export async function sendThenConfirm(
-	run: LmsRun,
-	itemIndex: number,
-	settings: WriteSettings,
-	place: { release(): void },
-	post: PostUnconfirmed,
-): Promise<{ output: IDataObject; confirmed: boolean }> {
-	const writeRun: LmsRun = {
-		...run,
-		get stopped() {
-			return run.stopped || run.cancelSignal?.aborted === true;
-		},
-	};
-	const sending = new Deadline(settings.deadline.budgetMs, undefined, Date.now, {
-		startsAtFirstSlot: true,
-	});
-	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending });
-	if (!settings.waitForCompletion) return { output: sent, confirmed: false };
-	place.release();
-	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
-	return { output, confirmed: true };
-}
-
-/** The state of a transaction accepted on an earlier run, read once. */
-export async function transactionState(
-	run: LmsRun,
-	transactionId: string,
-): Promise<'success' | 'failed' | 'initiated'> {
-	const transaction = await getTransaction(
-		run,
-		0,
-		transactionId,
-		run.deadline(60_000, { startsAtFirstSlot: true }),
-	);
-	return transaction.status as 'success' | 'failed' | 'initiated';
 }
