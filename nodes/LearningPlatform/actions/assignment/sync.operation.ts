@@ -6,12 +6,12 @@ import type { PairValues } from '../../transport/assignmentSync';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
 import { pickedCourse } from '../common/form';
 import type { SyncInput as SyncRowInput } from '../common/syncOptions';
-import { syncExecute, syncOptions, syncRow } from '../common/syncOptions';
+import { syncOperation, syncRow } from '../common/syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
 export const kind = 'batch';
 
-const options = syncOptions({
+const sync = syncOperation({
 	resource: 'assignment',
 	remove: 'Withdraw',
 	missingHelp:
@@ -20,6 +20,8 @@ const options = syncOptions({
 		'If the sync would withdraw more than this share of the pairs this node holds as assigned, nothing at all is written and the run fails saying how many it would withdraw (a truncated export looks like that)',
 	skipHelp:
 		'Whether to leave out pairs this node already assigned with the same dates. Off, every pair is written.',
+	slot: 'syncedAssignments',
+	contract: (run, write) => assignmentSyncContract(run, write),
 });
 
 const properties: INodeProperties[] = [
@@ -30,7 +32,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...assignmentProperties('sync', [DATES], options.property),
+	...assignmentProperties('sync', [DATES], sync.property),
 ];
 
 export const description = updateDisplayOptions(
@@ -64,7 +66,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 	const chosen = parseItemInput(
 		fns.getNode(),
 		itemIndex,
-		options.schema,
+		sync.schema,
 		fns.getNodeParameter('options', itemIndex, {}),
 		'Invalid options',
 		properties,
@@ -78,8 +80,4 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 	return { row, options: chosen };
 }
 
-export const execute = syncExecute({
-	slot: 'syncedAssignments',
-	settings: options.settings,
-	contract: (run, write) => assignmentSyncContract(run, write),
-});
+export const execute = sync.execute;

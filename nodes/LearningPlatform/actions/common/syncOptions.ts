@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import type { SyncContract, SyncRow, SyncSettings } from '../../../shared/sync/engine';
+import type { SyncContract, SyncRow } from '../../../shared/sync/engine';
 import { runSyncReported } from '../../../shared/sync/engine';
 import type { Memory } from '../../../shared/sync/memory';
 import { openMemory } from '../../../shared/sync/memory';
@@ -14,13 +14,16 @@ import { scopeKey } from '../../transport/courseSync';
 import type { WriteOptions } from './form';
 import { writeOptions, writeOptionsSchema, writeSettings } from './form';
 
-interface SyncOptionWords {
+interface SyncOperationParts<V, L> {
 	resource: 'course' | 'assignment';
 	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
 	remove: 'Archive' | 'Withdraw';
 	missingHelp: string;
 	shareHelp: string;
 	skipHelp: string;
+	/** Where the sync's memory is kept in the node's static data. */
+	slot: string;
+	contract: (run: LmsRun, write: () => WriteSettings, memory: Memory) => SyncContract<V, L>;
 }
 
 export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
@@ -29,7 +32,8 @@ export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
 	[option: string]: unknown;
 };
 
-export function syncOptions(words: SyncOptionWords) {
+/** A sync operation's Options and its `execute`: its memory for this client, its contract, the engine. */
+export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	const missing = `${words.remove.toLowerCase()}Missing`;
 	const share = `max${words.remove}Share`;
 	const write = writeOptions(words.resource, ['sync']);
@@ -78,13 +82,30 @@ export function syncOptions(words: SyncOptionWords) {
 			[share]: z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100').default(10),
 		})
 		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
-	const settings = (options: SyncOptionValues): SyncSettings => ({
-		skipUnchanged: options.skipUnchanged as boolean,
-		removeMissing: options[missing] as boolean,
-		maxRemoveShare: options[share] as number,
-		dryRun: options.dryRun as boolean,
-	});
-	return { property, schema, settings };
+	const execute = async (
+		run: LmsRun,
+		items: Array<PreparedItem<SyncInput<V>>>,
+		control: { stopAfterFailure: boolean },
+	): Promise<Map<number, ItemOutcome>> => {
+		const chosen = items[0].input.options;
+		const fns = run.fns as IExecuteFunctions;
+		const memory = openMemory(fns, words.slot, scopeKey(lmsClientKey(run.credentials)));
+		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
+		return await runSyncReported(
+			fns,
+			words.contract(run, write, memory),
+			items.map((item) => item.input.row),
+			memory,
+			{
+				skipUnchanged: chosen.skipUnchanged,
+				removeMissing: chosen[missing] as boolean,
+				maxRemoveShare: chosen[share] as number,
+				dryRun: chosen.dryRun,
+			},
+			{ ...control, run, concurrency: lmsConcurrency(run) },
+		);
+	};
+	return { property, schema, execute };
 }
 
 export interface SyncInput<V> {
@@ -105,34 +126,4 @@ export function syncRow<V>(
 	} catch (error) {
 		return { itemIndex, id: named(fns, itemIndex), error };
 	}
-}
-
-/** A sync operation's `execute`: its memory for this client, its contract, the engine. */
-export function syncExecute<V, L>({
-	slot,
-	settings,
-	contract,
-}: {
-	slot: string;
-	settings: (options: SyncOptionValues) => SyncSettings;
-	contract: (run: LmsRun, write: () => WriteSettings, memory: Memory) => SyncContract<V, L>;
-}) {
-	return async (
-		run: LmsRun,
-		items: Array<PreparedItem<SyncInput<V>>>,
-		control: { stopAfterFailure: boolean },
-	): Promise<Map<number, ItemOutcome>> => {
-		const chosen = items[0].input.options;
-		const fns = run.fns as IExecuteFunctions;
-		const memory = openMemory(fns, slot, scopeKey(lmsClientKey(run.credentials)));
-		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
-		return await runSyncReported(
-			fns,
-			contract(run, write, memory),
-			items.map((item) => item.input.row),
-			memory,
-			settings(chosen),
-			{ ...control, run, concurrency: lmsConcurrency(run) },
-		);
-	};
 }

@@ -7,11 +7,11 @@ import { courseSyncContract } from '../../transport/courseSync';
 import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
 import { readOptions } from '../common/form';
 import type { SyncInput as SyncRowInput } from '../common/syncOptions';
-import { syncExecute, syncOptions, syncRow } from '../common/syncOptions';
+import { syncOperation, syncRow } from '../common/syncOptions';
 
 export const kind = 'batch';
 
-const options = syncOptions({
+const sync = syncOperation({
 	resource: 'course',
 	remove: 'Archive',
 	missingHelp:
@@ -20,6 +20,8 @@ const options = syncOptions({
 		'If the sync would archive more than this share of the catalog, nothing at all is written and the run fails saying how many it would archive (a truncated file looks like that)',
 	skipHelp:
 		'Whether to leave out courses whose listed fields match and whose other fields match what this node last confirmed. Off, every course is written (a full resync).',
+	slot: 'syncedCourses',
+	contract: (run, write, memory) => courseSyncContract(run, write, memory.entries),
 });
 
 const properties: INodeProperties[] = [
@@ -31,7 +33,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	...courseInputProperties(),
-	options.property,
+	sync.property,
 ];
 
 export const description = updateDisplayOptions(
@@ -47,13 +49,9 @@ function courseRow(fns: IExecuteFunctions, itemIndex: number) {
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
-	const chosen = readOptions(fns, itemIndex, options.schema, properties);
+	const chosen = readOptions(fns, itemIndex, sync.schema, properties);
 	const row = syncRow(fns, itemIndex, courseRow, readableExternalId);
 	return { row, options: chosen };
 }
 
-export const execute = syncExecute({
-	slot: 'syncedCourses',
-	settings: options.settings,
-	contract: (run, write, memory) => courseSyncContract(run, write, memory.entries),
-});
+export const execute = sync.execute;
