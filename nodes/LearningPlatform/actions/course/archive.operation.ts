@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { PoolPlace } from '../../../shared/items/operation';
@@ -14,6 +13,7 @@ import {
 	pickedCourse,
 	spoken,
 	unlistedFieldNames,
+	operationForm,
 	writeOptions,
 	writeOptionsSchema,
 	writeSettings,
@@ -38,12 +38,18 @@ const properties: INodeProperties[] = [
 	writeOptions('course', ['archive']),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['course'], operation: ['archive'] } },
+const form = operationForm(
+	['course', 'archive'],
 	properties,
+	z.object({ externalId: safeId, options: writeOptionsSchema }),
+	(fns, itemIndex) => ({
+		externalId: pickedCourse(fns, itemIndex),
+		options: fns.getNodeParameter('options', itemIndex, {}),
+	}),
 );
 
-const inputSchema = z.object({ externalId: safeId, options: writeOptionsSchema });
+export const description = form.description;
+
 const valuesSchema = courseValuesSchema('archive', false);
 
 interface ArchiveInput {
@@ -53,25 +59,12 @@ interface ArchiveInput {
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number): ArchiveInput {
-	const { externalId, options } = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		inputSchema,
-		{
-			externalId: pickedCourse(fns, itemIndex),
-			options: fns.getNodeParameter('options', itemIndex, {}),
-		},
-		'Invalid input',
-		properties,
-	);
+	const { externalId, options } = form.prepare(fns, itemIndex);
 	const values = parseItemInput(
 		fns.getNode(),
 		itemIndex,
 		valuesSchema,
-		{
-			top: {},
-			additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}),
-		},
+		{ top: {}, additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}) },
 		'Invalid input',
 		properties,
 	);
