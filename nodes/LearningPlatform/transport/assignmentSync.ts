@@ -11,9 +11,6 @@ import type { LmsRun } from './index';
 
 export type PairValues = Pick<Assignment, 'email' | 'externalId' | 'dueDate' | 'assignedDate'>;
 
-export const REPEAT_NOTE =
-	"Sent again as assigned with the new dates. The platform documents do not say how it treats a repeated assignment; this node assumes it takes the new dates and keeps the learner's progress.";
-
 /** A pair's id: the learner's email in lower case and the course's external id. */
 export function pairId(email: string, externalId: string): string {
 	return memberKey(email.trim().toLowerCase(), externalId);
@@ -47,7 +44,8 @@ export function assignmentSyncContract(
 			removed: 'withdrawn',
 			remove: 'withdraw',
 			guardOption: 'Max Withdraw Share',
-			updateNote: REPEAT_NOTE,
+			updateNote:
+				"Sent again as assigned with the new dates. The platform documents do not say how it treats a repeated assignment; this node assumes it takes the new dates and keeps the learner's progress.",
 			removeNote:
 				'A withdrawn pair is withdrawn for every roster on this client: another Sync Assignments that still holds it remembers it as assigned and does not assign it again by itself. Keep each pair in one roster, or run the other roster once with Options → Skip Unchanged off.',
 			guardAdvice:

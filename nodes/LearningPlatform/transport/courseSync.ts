@@ -76,10 +76,6 @@ export function fingerprint(values: CourseValues): string {
 	return digest(JSON.stringify(canonical(unlisted)), 16);
 }
 
-export function hasUnlistedValues(values: CourseValues): boolean {
-	return UNLISTED_FIELDS.some((api) => !isEmpty(values[api]));
-}
-
 /** The listed fields whose row value differs from the listing (or that it did not show). */
 export function listedDifferences(values: CourseValues, listed: CourseValues): string[] {
 	const differ: string[] = [];
@@ -106,7 +102,9 @@ export function compareCourse(
 	if (!current) return { kind: 'new', changed: [] };
 	const changed = listedDifferences(values, current.listed);
 	const unlistedSame =
-		remembered !== undefined ? remembered === fingerprint(values) : !hasUnlistedValues(values);
+		remembered !== undefined
+			? remembered === fingerprint(values)
+			: UNLISTED_FIELDS.every((api) => isEmpty(values[api]));
 	if (!unlistedSame) changed.push(...UNLISTED_FIELDS.filter((api) => values[api] !== undefined));
 	if (!full && changed.length === 0 && unlistedSame) return { kind: 'same' };
 	return { kind: 'changed', changed: changed.map(labelOf) };

@@ -131,24 +131,16 @@ async function catalogEntry(
 	return (await run.catalog.byExternalId).get(externalId);
 }
 
-export async function getCourse(
+async function listedCourse(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
 	deadline: Deadline,
-): Promise<IDataObject> {
+	operation: 'Get' | 'Archive',
+): Promise<IndexedCourse> {
 	const found = await catalogEntry(run, itemIndex, externalId, deadline);
-	if (!found) throw notInCatalog(run, itemIndex, externalId, 'Get');
-	return { id: found.id, ...found.listed };
-}
-
-function notInCatalog(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	operation: string,
-): NodeOperationError {
-	return new NodeOperationError(
+	if (found) return found;
+	throw new NodeOperationError(
 		run.fns.getNode(),
 		`No course with external ID "${externalId}" was found`,
 		{
@@ -156,6 +148,16 @@ function notInCatalog(
 			description: `${operation} looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.`,
 		},
 	);
+}
+
+export async function getCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	const found = await listedCourse(run, itemIndex, externalId, deadline, 'Get');
+	return { id: found.id, ...found.listed };
 }
 
 /** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
@@ -198,8 +200,7 @@ export async function archiveCourse(
 	given: CourseValues,
 	write: WriteSettings,
 ): Promise<IDataObject> {
-	const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
-	if (!current) throw notInCatalog(run, itemIndex, externalId, 'Archive');
+	const current = await listedCourse(run, itemIndex, externalId, write.deadline, 'Archive');
 	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
 }
 

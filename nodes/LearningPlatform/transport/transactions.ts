@@ -31,7 +31,6 @@ const transactionAnswerShape = z
 	.passthrough();
 
 export type Transaction = z.infer<typeof transactionShape>;
-export type AcceptedWrite = z.infer<typeof acceptedWriteShape>;
 
 export async function getTransaction(
 	run: LmsRun,
@@ -164,7 +163,7 @@ export async function postWrite(
 	itemIndex: number,
 	write: Write,
 ): Promise<IDataObject> {
-	const accepted: AcceptedWrite = await lmsRequest(run, itemIndex, {
+	const accepted = await lmsRequest(run, itemIndex, {
 		method: 'POST',
 		path: write.path,
 		body: write.body,
