@@ -204,8 +204,7 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 			const values: CourseValues = {};
 			const check = (field: CourseField, raw: unknown, path: string[]) => {
 				// Required fields and prices are always checked; optional ones only when given.
-				const always = field.place === 'top';
-				if (!always && !present(raw)) return;
+				if (field.place !== 'top' && !present(raw)) return;
 				const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
 				if (!result.success) {
 					for (const issue of result.error.issues)

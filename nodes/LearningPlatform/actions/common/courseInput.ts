@@ -147,8 +147,6 @@ for (const field of COURSE_FIELDS) {
 	ENTRY_KEYS[field.api] = { entry: collection.name, keys };
 }
 
-const given = (value: unknown) => value !== undefined && value !== null && value !== '';
-
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -205,7 +203,7 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 			issues.push({ path: key, message: 'is not a field of a course' });
 			continue;
 		}
-		if (!given(value)) continue;
+		if (value === undefined || value === null || value === '') continue;
 		const problem = typeProblem(field, value);
 		if (problem) {
 			issues.push({ path: key, message: problem });

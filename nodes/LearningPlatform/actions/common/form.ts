@@ -12,7 +12,6 @@ import {
 	LISTED_FIELDS,
 	TOP_FIELDS,
 	additionalFieldsFor,
-	labelOf,
 } from '../../transport/courseContract';
 import type { WriteSettings } from '../../transport/transactions';
 
@@ -233,7 +232,7 @@ export function unlistedFieldNames(operation: CourseOperation): string[] {
 export function listedFieldNames(): string[] {
 	return COURSE_FIELDS.filter(
 		(field) => LISTED_FIELDS.includes(field.api) && field.param !== 'externalId',
-	).map((field) => labelOf(field.api));
+	).map((field) => field.label);
 }
 
 /** A plain string (from an expression or an older workflow) is still accepted. */
