@@ -12,6 +12,10 @@ import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey } from './credential';
 import type { LmsRun } from './index';
 import { lmsRedactor } from './index';
 
+/** The credential's own rate; the platform allows 300. */
+const requestsPerMinute = (credentials: LmsCredentials) =>
+	Number(credentials.requestsPerMinute) || 300;
+
 /** Credentials of one client id share its throttle: the lower rate wins, said in the hints. */
 export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const credentials = await fns.getCredentials<LmsCredentials>(CREDENTIAL_TYPE);
@@ -29,7 +33,7 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 			),
 		);
 	}
-	const asked = Number(credentials.requestsPerMinute) || 300;
+	const asked = requestsPerMinute(credentials);
 	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
 	const key = lmsClientKey(credentials);
 	const outputMasks = liveClientRedactor(key, credentials.clientSecret, credentials.accessToken);
@@ -56,5 +60,5 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 }
 
 export function lmsConcurrency(run: LmsRun): number {
-	return concurrencyFor(Number(run.credentials.requestsPerMinute) || 300);
+	return concurrencyFor(requestsPerMinute(run.credentials));
 }

@@ -68,19 +68,13 @@ export interface WaitSettings {
 	learnFrom?: CompletionEstimate;
 }
 
-export interface WaitResult {
-	transaction: Transaction;
-	polls: number;
-	waitedMs: number;
-}
-
 /** Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later. */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
 	id: string,
 	{ pollIntervalSec, deadline, learnFrom }: WaitSettings,
-): Promise<WaitResult> {
+): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
 	let failure: unknown;
