@@ -14,7 +14,7 @@ import {
 	coursePicker,
 	formProperty,
 	pickedCourse,
-	topProperties,
+	TOP_PROPERTIES,
 } from './form';
 
 /** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
@@ -57,16 +57,17 @@ export function courseInputProperties(): INodeProperties[] {
 			}),
 			displayOptions: fields,
 		},
-		...topProperties()
-			.filter((p) => p.name !== 'externalId')
-			.map((p) => ({ ...p, displayOptions: fields })),
+		...TOP_PROPERTIES.filter((p) => p.name !== 'externalId').map((p) => ({
+			...p,
+			displayOptions: fields,
+		})),
 		{ ...additionalFieldsProperty('upsert'), displayOptions: fields },
 	];
 }
 
 const valuesSchema = courseValuesSchema('upsert', true);
 
-const labelled = [...topProperties(), additionalFieldsProperty('upsert')];
+const labelled = [...TOP_PROPERTIES, additionalFieldsProperty('upsert')];
 
 /** One item's course, read and checked; a bad one throws naming the item and each field. */
 export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseValues {
@@ -87,7 +88,7 @@ export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseVal
 		valuesSchema,
 		{
 			top: Object.fromEntries(
-				topProperties().map((field) => [
+				TOP_PROPERTIES.map((field) => [
 					field.name,
 					field.name === 'externalId'
 						? pickedCourse(fns, itemIndex)

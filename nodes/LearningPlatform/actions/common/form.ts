@@ -203,9 +203,7 @@ export function formProperty(field: CourseField): INodeProperties {
 	return property;
 }
 
-export function topProperties(): INodeProperties[] {
-	return TOP_FIELDS.map(formProperty);
-}
+export const TOP_PROPERTIES = TOP_FIELDS.map(formProperty);
 
 export function additionalFieldsProperty(
 	operation: CourseOperation,

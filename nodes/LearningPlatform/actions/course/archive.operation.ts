@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import type { CourseValues } from '../../transport/courseContract';
 import { courseValuesSchema } from '../../transport/courseContract';
 import { archiveCourse } from '../../transport/courses';
 import {
@@ -18,7 +17,6 @@ import {
 	writeOptionsSchema,
 	writeSettings,
 } from '../common/form';
-import type { WriteOptions } from '../common/form';
 
 const properties: INodeProperties[] = [
 	coursePicker(
@@ -52,13 +50,7 @@ export const description = form.description;
 
 const valuesSchema = courseValuesSchema('archive', false);
 
-interface ArchiveInput {
-	externalId: string;
-	values: CourseValues;
-	options: WriteOptions;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): ArchiveInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const { externalId, options } = form.prepare(fns, itemIndex);
 	const values = parseItemInput(
 		fns.getNode(),
@@ -73,7 +65,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): ArchiveInput
 
 export async function execute(
 	run: LmsRun,
-	input: ArchiveInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 	place: PoolPlace,
 ): Promise<IDataObject> {

@@ -3,10 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
-import type { CourseValues } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
 import { courseInputProperties, readCourse } from '../common/courseInput';
-import type { WriteOptions } from '../common/form';
 import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from '../common/form';
 
 const properties: INodeProperties[] = [
@@ -26,19 +24,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface UpsertInput {
-	values: CourseValues;
-	options: WriteOptions;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): UpsertInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const values = readCourse(fns, itemIndex);
 	return { values, options: readOptions(fns, itemIndex, writeOptionsSchema, properties) };
 }
 
 export async function execute(
 	run: LmsRun,
-	input: UpsertInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 	place: PoolPlace,
 ): Promise<IDataObject> {
