@@ -13,7 +13,6 @@ import {
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	lmsClientKey,
 	tokenFingerprint,
-	withAccessToken,
 } from '../nodes/LearningPlatform/transport/credential';
 import { requestClientToken } from '../nodes/shared/request/clientCredentials';
 import {
@@ -22,7 +21,7 @@ import {
 	rememberSecret,
 	sharedToken,
 } from '../nodes/shared/request/clientSecrets';
-import { redirectTestRules } from '../nodes/shared/request/origin';
+import { authorizedFor, originOf, redirectTestRules } from '../nodes/shared/request/origin';
 import { requestTimeoutMs } from '../nodes/shared/request/retry';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
@@ -136,12 +135,19 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 		return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 	}
 
-	// A function, not a template: the token goes only to the base URL and values it was issued for.
+	// A function, not a template: the token goes only to the base URL and values it was issued
+	// for; otherwise none is sent, and the 401 gets a new one.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return withAccessToken(credentials, requestOptions);
+		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+		const current = token && credentials.accessTokenFor === tokenFingerprint(credentials);
+		return authorizedFor(
+			requestOptions,
+			originOf(baseUrlOf(credentials)),
+			current ? `Bearer ${token}` : undefined,
+		);
 	}
 
 	test: ICredentialTestRequest = {

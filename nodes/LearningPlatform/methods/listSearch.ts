@@ -25,6 +25,7 @@ export async function searchCourses(
 	const results: INodeListSearchItems[] = [];
 	let position = offset;
 	let pages = 0;
+	let more = false;
 	await forEachCoursePage(
 		run,
 		0,
@@ -45,10 +46,9 @@ export async function searchCourses(
 					url: typeof url === 'string' ? url : undefined,
 				});
 			}
-			return pages < SEARCH_PAGES_PER_CALL && results.length < SEARCH_MATCHES_PER_CALL;
+			more = pages >= SEARCH_PAGES_PER_CALL || results.length >= SEARCH_MATCHES_PER_CALL;
+			return !more;
 		},
 	);
-	// The walk ended on its own (an empty or last page) unless it stopped for the limits above.
-	const more = pages >= SEARCH_PAGES_PER_CALL || results.length >= SEARCH_MATCHES_PER_CALL;
 	return { results, paginationToken: more ? String(position) : undefined };
 }

@@ -182,8 +182,7 @@ async function readCatalog(
 	);
 	// The platform cannot delete a course: one this node wrote and the listing lacks was cut off.
 	const listedKeys = new Set(existing.map((e) => idKey(e.id)));
-	let unlisted = 0;
-	for (const key of remembered.keys()) if (!listedKeys.has(key)) unlisted++;
+	const unlisted = [...remembered.keys()].filter((key) => !listedKeys.has(key)).length;
 	const incomplete =
 		endedEarly ??
 		(unlisted > 0

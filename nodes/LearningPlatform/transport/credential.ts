@@ -1,11 +1,6 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { clientKey, fingerprint } from '../../shared/request/clientSecrets';
-import { authorizedFor, originOf } from '../../shared/request/origin';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
 
@@ -38,19 +33,5 @@ export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): s
 		baseUrlOf(credentials),
 		String(credentials.clientId ?? '').trim(),
 		String(credentials.clientSecret ?? ''),
-	);
-}
-
-/** authenticate: the token goes only with the values it was issued for; else a 401 gets a new one. */
-export function withAccessToken(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
-	const current = token && credentials.accessTokenFor === tokenFingerprint(credentials);
-	return authorizedFor(
-		requestOptions,
-		originOf(baseUrlOf(credentials)),
-		current ? `Bearer ${token}` : undefined,
 	);
 }

@@ -2,10 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
-import type { PairValues } from '../../transport/assignmentSync';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
 import { pickedCourse } from '../common/form';
-import type { SyncInput as SyncRowInput } from '../common/syncOptions';
 import { syncOperation, syncRow } from '../common/syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
@@ -42,8 +40,6 @@ export const description = updateDisplayOptions(
 
 const schema = baseSchema.omit({ endDate: true, options: true });
 
-type SyncInput = SyncRowInput<PairValues>;
-
 function readPair(fns: IExecuteFunctions, itemIndex: number, raw: IDataObject) {
 	const values = parseItemInput(fns.getNode(), itemIndex, schema, raw, 'Invalid input', properties);
 	return { id: pairId(values.email, values.externalId), values };
@@ -57,7 +53,7 @@ function namedPair(raw: IDataObject): string | undefined {
 	return pairId(email, externalId.trim());
 }
 
-export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const raw: IDataObject = {
 		email: fns.getNodeParameter('email', itemIndex) as string,
 		externalId: pickedCourse(fns, itemIndex) as string,

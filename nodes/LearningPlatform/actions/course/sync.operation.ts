@@ -1,12 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { CourseValues } from '../../transport/courseContract';
 import { EXTERNAL_ID_FIELD } from '../../transport/courseContract';
 import { courseSyncContract } from '../../transport/courseSync';
 import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
 import { readOptions } from '../common/form';
-import type { SyncInput as SyncRowInput } from '../common/syncOptions';
 import { syncOperation, syncRow } from '../common/syncOptions';
 
 export const kind = 'batch';
@@ -41,14 +39,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-type SyncInput = SyncRowInput<CourseValues>;
-
 function courseRow(fns: IExecuteFunctions, itemIndex: number) {
 	const values = readCourse(fns, itemIndex);
 	return { id: String(values[EXTERNAL_ID_FIELD]), values };
 }
 
-export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const chosen = readOptions(fns, itemIndex, sync.schema, properties);
 	const row = syncRow(fns, itemIndex, courseRow, readableExternalId);
 	return { row, options: chosen };
