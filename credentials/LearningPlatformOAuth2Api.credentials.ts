@@ -8,9 +8,23 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { DEFAULT_REQUEST_TIMEOUT_SEC } from '../nodes/LearningPlatform/transport/credential';
-import { issueAccessToken, withAccessToken } from '../nodes/LearningPlatform/transport/token';
-import { redirectTestRules } from '../nodes/shared/request/secrets';
+import {
+	baseUrlOf,
+	DEFAULT_REQUEST_TIMEOUT_SEC,
+	lmsClientKey,
+	tokenFingerprint,
+} from '../nodes/LearningPlatform/transport/credential';
+import { requestClientToken } from '../nodes/shared/request/clientCredentials';
+import {
+	authorizedFor,
+	clientRedactor,
+	holdClientBack,
+	originOf,
+	redirectTestRules,
+	rememberSecret,
+	sharedToken,
+} from '../nodes/shared/request/secrets';
+import { requestTimeoutMs } from '../nodes/shared/request/failure';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';
@@ -94,17 +108,48 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 		},
 	];
 
-	// n8n calls this when the access token is empty, and once more after a 401.
+	// n8n calls this when the access token is empty, and once more after a 401: one token is
+	// shared by concurrent requests and saved with what it was issued for.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await issueAccessToken.call(this, credentials);
+		const clientSecret = String(credentials.clientSecret ?? '');
+		const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : undefined;
+		const key = lmsClientKey(credentials);
+		const accessToken = await sharedToken(
+			key,
+			clientSecret,
+			stale || undefined,
+			async () =>
+				await requestClientToken(this, {
+					url: `${baseUrlOf(credentials)}/api/oauth/token`,
+					clientId: String(credentials.clientId ?? '').trim(),
+					clientSecret,
+					secretIn: 'query',
+					from: 'the platform',
+					refused: { statuses: [401], check: 'the client ID and secret' },
+					// Another process may be spending the client's budget: a 429 holds the client back and is tried again.
+					attempts: 12,
+					throttled: (waitMs) => holdClientBack(key, waitMs),
+					timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
+					redactor: clientRedactor(key, clientSecret),
+					issued: (token) => rememberSecret(key, token),
+				}),
+		);
+		return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 	}
 
-	// A function, not a template: the token goes only to the base URL and values it was issued for.
+	// A function, not a template: the token goes only to the base URL and values it was issued
+	// for; otherwise none is sent, and the 401 gets a new one.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return withAccessToken(credentials, requestOptions);
+		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+		const current = token && credentials.accessTokenFor === tokenFingerprint(credentials);
+		return authorizedFor(
+			requestOptions,
+			originOf(baseUrlOf(credentials)),
+			current ? `Bearer ${token}` : undefined,
+		);
 	}
 
 	test: ICredentialTestRequest = {

@@ -11,7 +11,7 @@ import {
 	LISTED_FIELDS,
 	valuesFromListing,
 } from '../../nodes/LearningPlatform/transport/courseContract';
-import { formProperty } from '../../nodes/LearningPlatform/actions/common/courseForm';
+import { formProperty } from '../../nodes/LearningPlatform/actions/common/form';
 import * as archive from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import * as upsert from '../../nodes/LearningPlatform/actions/course/upsert.operation';
 
@@ -119,8 +119,7 @@ describe('the course contract, field by field', () => {
 			// fields but Status.
 			const inArchive = flatten(archive.description).some(
 				(p) =>
-					p.name === field.param &&
-					(p.displayName === field.label || p.type === 'resourceLocator'),
+					p.name === field.param && (p.displayName === field.label || p.type === 'resourceLocator'),
 			);
 			expect(inArchive).toBe(
 				field.param === 'externalId' || (field.place === 'additional' && !field.upsertOnly),
@@ -136,9 +135,11 @@ describe('the course contract, field by field', () => {
 			// The form's default never fails validation, or is empty (not sent).
 			const fallback = courseValuesSchema('upsert', true).safeParse({
 				top: field.place === 'top' ? { ...base, [field.param]: formProperty(field).default } : base,
-				additionalFields: field.place === 'additional' ? { [field.param]: formProperty(field).default } : {},
+				additionalFields:
+					field.place === 'additional' ? { [field.param]: formProperty(field).default } : {},
 			});
-			if (formProperty(field).required) expect(fallback.success).toBe(formProperty(field).default !== '');
+			if (formProperty(field).required)
+				expect(fallback.success).toBe(formProperty(field).default !== '');
 			else expect(fallback.success).toBe(true);
 		},
 	);

@@ -8,7 +8,7 @@ import {
 	listedFieldNames,
 	spoken,
 	unlistedFieldNames,
-} from '../../nodes/LearningPlatform/actions/common/courseForm';
+} from '../../nodes/LearningPlatform/actions/common/form';
 import { description as archiveForm } from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import { description as upsertForm } from '../../nodes/LearningPlatform/actions/course/upsert.operation';
 import {
@@ -36,7 +36,7 @@ describe('the course contract: one field table, its form half and its prose', ()
 		}
 	});
 
-	test('Additional Fields offers exactly the table\'s optional fields of each operation', () => {
+	test("Additional Fields offers exactly the table's optional fields of each operation", () => {
 		for (const operation of ['upsert', 'archive'] as const) {
 			const offered = (additionalFieldsProperty(operation).options ?? []).map(
 				(option) => (option as { name: string }).name,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { Resource } from '../../shared/items/operation';
 import { route } from '../../shared/items/router';
 import type { LmsRun } from '../transport';
-import { lmsConcurrency, openLmsRun } from '../transport';
+import { lmsConcurrency, openLmsRun } from '../transport/run';
 import { assignment } from './assignment';
 import { course } from './course';
 import { transaction } from './transaction';

@@ -1,20 +1,15 @@
-import { createHash } from 'crypto';
-
 import type { SyncContract } from '../../shared/sync/engine';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
-import type { CourseWrite } from './courses';
-import { lookAlike, refusal } from './courseSync';
+import type { WriteSettings } from './transactions';
+import type { PostUnconfirmed } from './courseSync';
+import { digest, lmsSync, lookAlike } from './courseSync';
 import type { LmsRun } from './index';
-import { sendThenConfirm, transactionState } from './transactions';
 
 /** The platform cannot list assignments: only pairs this node assigned (from memory) are withdrawn. */
 
 export type PairValues = Pick<Assignment, 'email' | 'externalId' | 'dueDate' | 'assignedDate'>;
-
-export const REPEAT_NOTE =
-	"Sent again as assigned with the new dates. The platform documents do not say how it treats a repeated assignment; this node assumes it takes the new dates and keeps the learner's progress.";
 
 /** A pair's id: the learner's email in lower case and the course's external id. */
 export function pairId(email: string, externalId: string): string {
@@ -22,22 +17,21 @@ export function pairId(email: string, externalId: string): string {
 }
 
 export function datesFingerprint(values: PairValues): string {
-	return createHash('sha256')
-		.update(`${values.dueDate ?? ''}\u0000${values.assignedDate ?? ''}`)
-		.digest('base64url')
-		.slice(0, 6);
+	return digest(`${values.dueDate ?? ''}\u0000${values.assignedDate ?? ''}`, 6);
 }
 
 export function assignmentSyncContract(
 	run: LmsRun,
-	write: () => CourseWrite,
+	write: () => WriteSettings,
 ): SyncContract<PairValues, never> {
-	const send =
-		(itemIndex: number, assignment: Assignment, onAccepted?: (tx: string) => void) =>
-		async (
-			writeRun: LmsRun,
-			settings: { waitForCompletion: false; deadline: CourseWrite['deadline'] },
-		) =>
+	const { send, ...shared } = lmsSync(run, write);
+	const post =
+		(
+			itemIndex: number,
+			assignment: Assignment,
+			onAccepted?: (tx: string) => void,
+		): PostUnconfirmed =>
+		async (writeRun, settings) =>
 			await sendAssignment(writeRun, itemIndex, assignment, { ...settings, onAccepted });
 	return {
 		words: {
@@ -50,7 +44,8 @@ export function assignmentSyncContract(
 			removed: 'withdrawn',
 			remove: 'withdraw',
 			guardOption: 'Max Withdraw Share',
-			updateNote: REPEAT_NOTE,
+			updateNote:
+				"Sent again as assigned with the new dates. The platform documents do not say how it treats a repeated assignment; this node assumes it takes the new dates and keeps the learner's progress.",
 			removeNote:
 				'A withdrawn pair is withdrawn for every roster on this client: another Sync Assignments that still holds it remembers it as assigned and does not assign it again by itself. Keep each pair in one roster, or run the other roster once with Options → Skip Unchanged off.',
 			guardAdvice:
@@ -71,26 +66,17 @@ export function assignmentSyncContract(
 			return { email, externalId };
 		},
 		write: async (itemIndex, values, place) =>
-			await sendThenConfirm(
-				run,
-				itemIndex,
-				write(),
-				place,
-				send(itemIndex, { operation: 'assign', ...values }),
-			),
+			await send(itemIndex, place, post(itemIndex, { operation: 'assign', ...values })),
 		remove: async (carrier, pair, place, onAccepted) => {
 			const [email, externalId] = splitKey(pair.id);
-			return await sendThenConfirm(
-				run,
+			return await send(
 				carrier,
-				write(),
 				place,
-				send(carrier, { operation: 'withdraw', email, externalId }, onAccepted),
+				post(carrier, { operation: 'withdraw', email, externalId }, onAccepted),
 			);
 		},
-		settle: async (transactionId) => await transactionState(run, transactionId),
 		keepsRemoved: false,
 		claimsUnconfirmed: true,
-		refusal: refusal(run),
+		...shared,
 	};
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Deadline } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
+import type { WriteSettings } from './transactions';
 import { postWrite } from './transactions';
 
 export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
@@ -29,11 +29,7 @@ export async function sendAssignment(
 	run: LmsRun,
 	itemIndex: number,
 	assignment: Assignment,
-	write: {
-		waitForCompletion: boolean;
-		deadline: Deadline;
-		onAccepted?: (transactionId: string) => void;
-	},
+	write: WriteSettings,
 ): Promise<IDataObject> {
 	const status = STATUS_BY_OPERATION[assignment.operation];
 	const body: IDataObject = {

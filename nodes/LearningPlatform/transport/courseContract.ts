@@ -12,7 +12,7 @@ import {
 	typeMessages,
 } from '../../shared/items/input';
 
-/** The course fields, declared once (the form half is actions/common/courseForm.ts). */
+/** The course fields, declared once (the form half is actions/common/form.ts). */
 export interface CourseField {
 	param: string;
 	api: string;
@@ -23,7 +23,6 @@ export interface CourseField {
 	schema: ZodTypeAny;
 	/** The body value from a catalog listing item, if the documented listing carries it. */
 	fromListing?: (course: IDataObject) => unknown;
-	/** Only upsert offers it (archive sets `status` itself). */
 	upsertOnly?: boolean;
 }
 
@@ -75,192 +74,109 @@ const language = z
 		return entry;
 	});
 
+function field(
+	param: string,
+	api: string,
+	label: string,
+	schema: ZodTypeAny,
+	more: Partial<CourseField> = {},
+): CourseField {
+	return { param, api, place: 'additional', label, schema, ...more };
+}
+
+/** A listed value of a number or text field: null is known to be empty; anything else unreadable. */
+const nullOr = (value: unknown, readable: unknown) =>
+	readable !== undefined ? readable : value === null ? null : undefined;
+
+const contentTypes = z.enum(['article', 'course', 'video']);
+
+const listOf = <T extends ZodTypeAny>(name: string, entry: T) =>
+	z
+		.object({ [name]: z.array(entry).optional() })
+		.strict()
+		.transform((l) => l[name] ?? []);
+
 export const COURSE_FIELDS: CourseField[] = [
-	{
-		param: 'externalId',
-		api: 'external_id',
+	field('externalId', 'external_id', 'External ID', safeId, {
 		place: 'top',
-		label: 'External ID',
-		schema: safeId,
 		fromListing: (c) =>
 			c.external_id ?? (c.additional_metadata as IDataObject | undefined)?.external_id,
-	},
-	{
-		param: 'name',
-		api: 'name',
+	}),
+	field('name', 'name', 'Name', text.trim().min(1, 'is required'), {
 		place: 'top',
-		label: 'Name',
-		schema: text.trim().min(1, 'is required'),
 		fromListing: (c) => c.name,
-	},
-	{
-		param: 'url',
-		api: 'url',
+	}),
+	field('url', 'url', 'URL', httpUrl, { place: 'top', fromListing: (c) => c.url }),
+	field('prices', 'prices_data', 'Prices', listOf('price', price), {
 		place: 'top',
-		label: 'URL',
-		schema: httpUrl,
-		fromListing: (c) => c.url,
-	},
-	{
-		param: 'prices',
-		api: 'prices_data',
-		place: 'top',
-		label: 'Prices',
-		schema: z
-			.object({ price: z.array(price).optional() })
-			.strict()
-			.transform((p) => p.price ?? []),
 		fromListing: (c) =>
 			Array.isArray(c.prices_data) &&
 			c.prices_data.every((p) => p && typeof p === 'object' && 'amount' in p && 'currency' in p)
 				? (c.prices_data as IDataObject[]).map((p) => ({ amount: p.amount, currency: p.currency }))
 				: undefined,
-	},
-	{
-		param: 'channelIds',
-		api: 'channel_ids',
-		place: 'additional',
-		label: 'Channel IDs',
-		schema: listOfStrings,
+	}),
+	field('channelIds', 'channel_ids', 'Channel IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.channels),
-	},
-	{
-		param: 'contentType',
-		api: 'content_type',
-		place: 'additional',
-		label: 'Content Type',
-		schema: z.enum(['article', 'course', 'video']),
-	},
-	{
-		param: 'courseType',
-		api: 'course_type',
-		place: 'additional',
-		label: 'Course Type',
-		schema: z.enum(['article', 'course', 'video']),
-	},
-	{
-		param: 'description',
-		api: 'description',
-		place: 'additional',
-		label: 'Description',
-		schema: text,
-		fromListing: (c) => c.description,
-	},
-	{
-		param: 'durationSec',
-		api: 'duration_sec',
-		place: 'additional',
-		label: 'Duration (Seconds)',
-		schema: z
+	}),
+	field('contentType', 'content_type', 'Content Type', contentTypes),
+	field('courseType', 'course_type', 'Course Type', contentTypes),
+	field('description', 'description', 'Description', text, { fromListing: (c) => c.description }),
+	field(
+		'durationSec',
+		'duration_sec',
+		'Duration (Seconds)',
+		z
 			.number(typeMessages(undefined, 'must be a number'))
 			.int('must be a whole number of seconds')
 			.nonnegative('cannot be negative'),
-		fromListing: (c) =>
-			typeof c.duration_sec === 'number'
-				? c.duration_sec
-				: c.duration_sec === null
-					? null
-					: undefined,
-	},
-	{
-		param: 'expirationDate',
-		api: 'expiration_date',
-		place: 'additional',
-		label: 'Expiration Date',
-		schema: flexibleDateTime,
-	},
-	{
-		param: 'groupIds',
-		api: 'group_ids',
-		place: 'additional',
-		label: 'Group IDs',
-		schema: listOfStrings,
+		{
+			fromListing: (c) =>
+				nullOr(c.duration_sec, typeof c.duration_sec === 'number' ? c.duration_sec : undefined),
+		},
+	),
+	field('expirationDate', 'expiration_date', 'Expiration Date', flexibleDateTime),
+	field('groupIds', 'group_ids', 'Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.groups),
-	},
-	{
-		param: 'imageUrl',
-		api: 'image_url',
-		place: 'additional',
-		label: 'Image URL',
-		schema: httpUrl,
+	}),
+	field('imageUrl', 'image_url', 'Image URL', httpUrl, {
 		fromListing: (c) => {
 			if (!Array.isArray(c.images)) return undefined;
 			const first = (c.images as IDataObject[])[0];
 			// No image listed: known to have none.
 			return typeof first?.url === 'string' ? first.url : first === undefined ? null : undefined;
 		},
-	},
-	{
-		param: 'isPrivate',
-		api: 'is_private',
-		place: 'additional',
-		label: 'Is Private',
-		schema: z.boolean(typeMessages(undefined, 'must be true or false')),
-		fromListing: (c) => (typeof c.is_private === 'boolean' ? c.is_private : undefined),
-	},
-	{
-		param: 'languages',
-		api: 'languages_attributes',
-		place: 'additional',
-		label: 'Languages',
-		schema: z
-			.object({ language: z.array(language).optional() })
-			.strict()
-			.transform((l) => l.language ?? []),
-	},
-	{
-		param: 'level',
-		api: 'level',
-		place: 'additional',
-		label: 'Level',
-		schema: z.enum(['beginner', 'intermediate', 'advanced']),
-	},
-	{
-		param: 'publishedAt',
-		api: 'published_at',
-		place: 'additional',
-		label: 'Published At',
-		schema: flexibleDate,
+	}),
+	field(
+		'isPrivate',
+		'is_private',
+		'Is Private',
+		z.boolean(typeMessages(undefined, 'must be true or false')),
+		{
+			fromListing: (c) => (typeof c.is_private === 'boolean' ? c.is_private : undefined),
+		},
+	),
+	field('languages', 'languages_attributes', 'Languages', listOf('language', language)),
+	field('level', 'level', 'Level', z.enum(['beginner', 'intermediate', 'advanced'])),
+	field('publishedAt', 'published_at', 'Published At', flexibleDate, {
 		// The listing gives an ISO timestamp; the platform's own date is its date part.
 		fromListing: (c) =>
-			typeof c.published_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(c.published_at)
-				? c.published_at.slice(0, 10)
-				: c.published_at === null
-					? null
+			nullOr(
+				c.published_at,
+				typeof c.published_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(c.published_at)
+					? c.published_at.slice(0, 10)
 					: undefined,
-	},
-	{
-		param: 'restrictedGroupIds',
-		api: 'restricted_group_ids',
-		place: 'additional',
-		label: 'Restricted Group IDs',
-		schema: listOfStrings,
+			),
+	}),
+	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.restricted_groups),
-	},
-	{
-		param: 'skills',
-		api: 'skills',
-		place: 'additional',
-		label: 'Skills',
-		schema: listOfStrings,
-	},
-	{
-		param: 'status',
-		api: 'status',
-		place: 'additional',
-		upsertOnly: true,
-		label: 'Status',
-		schema: z.enum(['active', 'archived']),
-	},
-	{
-		param: 'tags',
-		api: 'tags',
-		place: 'additional',
-		label: 'Tags',
-		schema: listOfStrings,
+	}),
+	field('skills', 'skills', 'Skills', listOfStrings),
+	// Only upsert offers it: archive sets it itself.
+	field('status', 'status', 'Status', z.enum(['active', 'archived']), { upsertOnly: true }),
+	field('tags', 'tags', 'Tags', listOfStrings, {
 		fromListing: (c) =>
 			Array.isArray(c.tags) && c.tags.every((t) => typeof t === 'string') ? c.tags : undefined,
-	},
+	}),
 ];
 
 export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
@@ -288,8 +204,7 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 			const values: CourseValues = {};
 			const check = (field: CourseField, raw: unknown, path: string[]) => {
 				// Required fields and prices are always checked; optional ones only when given.
-				const always = field.place === 'top';
-				if (!always && !present(raw)) return;
+				if (field.place !== 'top' && !present(raw)) return;
 				const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
 				if (!result.success) {
 					for (const issue of result.error.issues)
@@ -343,8 +258,6 @@ export function valuesFromListing(course: IDataObject): CourseValues {
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
 
 export const EXTERNAL_ID_FIELD = 'external_id';
-export const NAME_FIELD = 'name';
-export const URL_FIELD = 'url';
 export const STATUS_FIELD = 'status';
 
 /** The platform replaces the whole course: optional fields neither side supplied are cleared. */
@@ -407,12 +320,3 @@ export const SIMPLIFIED_COURSE_FIELDS = [
 	'is_private',
 	'prices_data',
 ] as const;
-
-/** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
-export function simplifiedCourse(course: IDataObject): IDataObject {
-	const simplified: IDataObject = {};
-	for (const field of SIMPLIFIED_COURSE_FIELDS) {
-		if (course[field] !== undefined) simplified[field] = course[field];
-	}
-	return simplified;
-}

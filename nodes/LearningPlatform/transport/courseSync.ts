@@ -1,21 +1,17 @@
 import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Change, Existing, Reading, SyncContract } from '../../shared/sync/engine';
-import type { IndexedCourse } from './catalog';
+import type { PoolPlace } from '../../shared/items/operation';
+import { Deadline } from '../../shared/pacing/time';
+import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/engine';
 import type { CourseValues } from './courseContract';
-import {
-	COURSE_FIELDS,
-	EXTERNAL_ID_FIELD,
-	labelOf,
-	LISTED_FIELDS,
-	STATUS_FIELD,
-	valuesFromListing,
-} from './courseContract';
-import { archiveListedCourse, forEachCoursePage, upsertCourse } from './courses';
-import type { CourseWrite } from './courses';
+import { COURSE_FIELDS, labelOf, LISTED_FIELDS, STATUS_FIELD } from './courseContract';
+import type { IndexedCourse } from './courses';
+import { archiveListedCourse, forEachCoursePage, indexedCourse, upsertCourse } from './courses';
 import type { LmsRun } from './index';
-import { sendThenConfirm, transactionState } from './transactions';
+import type { WriteSettings } from './transactions';
+import { confirmWrite, getTransaction } from './transactions';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
 
@@ -25,7 +21,7 @@ export const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
 	(api) => !LISTED_FIELDS.includes(api),
 );
 
-function digest(text: string, length: number): string {
+export function digest(text: string, length: number): string {
 	return createHash('sha256').update(text).digest('base64url').slice(0, length);
 }
 
@@ -80,10 +76,6 @@ export function fingerprint(values: CourseValues): string {
 	return digest(JSON.stringify(canonical(unlisted)), 16);
 }
 
-export function hasUnlistedValues(values: CourseValues): boolean {
-	return UNLISTED_FIELDS.some((api) => !isEmpty(values[api]));
-}
-
 /** The listed fields whose row value differs from the listing (or that it did not show). */
 export function listedDifferences(values: CourseValues, listed: CourseValues): string[] {
 	const differ: string[] = [];
@@ -110,15 +102,66 @@ export function compareCourse(
 	if (!current) return { kind: 'new', changed: [] };
 	const changed = listedDifferences(values, current.listed);
 	const unlistedSame =
-		remembered !== undefined ? remembered === fingerprint(values) : !hasUnlistedValues(values);
+		remembered !== undefined
+			? remembered === fingerprint(values)
+			: UNLISTED_FIELDS.every((api) => isEmpty(values[api]));
 	if (!unlistedSame) changed.push(...UNLISTED_FIELDS.filter((api) => values[api] !== undefined));
 	if (!full && changed.length === 0 && unlistedSame) return { kind: 'same' };
 	return { kind: 'changed', changed: changed.map(labelOf) };
 }
 
-export function refusal(run: LmsRun) {
-	return (message: string, itemIndex: number, description: string) =>
-		new NodeOperationError(run.fns.getNode(), message, { itemIndex, description });
+export type PostUnconfirmed = (
+	writeRun: LmsRun,
+	write: { waitForCompletion: false; deadline: Deadline },
+) => Promise<IDataObject>;
+
+/** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
+export async function sendThenConfirm(
+	run: LmsRun,
+	itemIndex: number,
+	settings: WriteSettings,
+	place: { release(): void },
+	post: PostUnconfirmed,
+): Promise<{ output: IDataObject; confirmed: boolean }> {
+	const writeRun: LmsRun = {
+		...run,
+		get stopped() {
+			return run.stopped || run.cancelSignal?.aborted === true;
+		},
+	};
+	const sending = new Deadline(settings.deadline.budgetMs, undefined, Date.now, {
+		startsAtFirstSlot: true,
+	});
+	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending });
+	if (!settings.waitForCompletion) return { output: sent, confirmed: false };
+	place.release();
+	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
+	return { output, confirmed: true };
+}
+
+/** The state of a transaction accepted on an earlier run, read once. */
+export async function transactionState(
+	run: LmsRun,
+	transactionId: string,
+): Promise<'success' | 'failed' | 'initiated'> {
+	const transaction = await getTransaction(
+		run,
+		0,
+		transactionId,
+		run.deadline(60_000, { startsAtFirstSlot: true }),
+	);
+	return transaction.status as 'success' | 'failed' | 'initiated';
+}
+
+/** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */
+export function lmsSync(run: LmsRun, write: () => WriteSettings) {
+	return {
+		send: async (itemIndex: number, place: PoolPlace, post: PostUnconfirmed): Promise<Sent> =>
+			await sendThenConfirm(run, itemIndex, write(), place, post),
+		settle: async (transactionId: string) => await transactionState(run, transactionId),
+		refusal: (message: string, itemIndex: number, description: string) =>
+			new NodeOperationError(run.fns.getNode(), message, { itemIndex, description }),
+	};
 }
 
 async function readCatalog(
@@ -131,20 +174,15 @@ async function readCatalog(
 		0,
 		{ deadline: run.deadline(LIST_DEADLINE_MS, { startsAtFirstSlot: true }) },
 		(courses) => {
-			for (const course of courses) {
-				const listed = valuesFromListing(course);
-				const externalId = listed[EXTERNAL_ID_FIELD];
-				if (typeof externalId !== 'string' && typeof externalId !== 'number') continue;
-				const id = course.id === undefined || course.id === null ? undefined : String(course.id);
-				existing.push({ id: String(externalId), listed: { id, listed } });
+			for (const entry of courses.map(indexedCourse)) {
+				if (entry) existing.push({ id: entry[0], listed: entry[1] });
 			}
 			return true;
 		},
 	);
 	// The platform cannot delete a course: one this node wrote and the listing lacks was cut off.
 	const listedKeys = new Set(existing.map((e) => idKey(e.id)));
-	let unlisted = 0;
-	for (const key of remembered.keys()) if (!listedKeys.has(key)) unlisted++;
+	const unlisted = [...remembered.keys()].filter((key) => !listedKeys.has(key)).length;
 	const incomplete =
 		endedEarly ??
 		(unlisted > 0
@@ -155,9 +193,10 @@ async function readCatalog(
 
 export function courseSyncContract(
 	run: LmsRun,
-	write: () => CourseWrite,
+	write: () => WriteSettings,
 	memory: ReadonlyMap<string, string>,
 ): SyncContract<CourseValues, IndexedCourse> {
+	const { send, ...shared } = lmsSync(run, write);
 	return {
 		words: {
 			title: 'Sync Catalog',
@@ -193,10 +232,8 @@ export function courseSyncContract(
 		fingerprint,
 		echo: (externalId, current) => ({ externalId, courseId: current?.id }),
 		write: async (itemIndex, values, place) =>
-			await sendThenConfirm(
-				run,
+			await send(
 				itemIndex,
-				write(),
 				place,
 				async (writeRun, settings) =>
 					await upsertCourse(writeRun, itemIndex, values, {
@@ -205,10 +242,8 @@ export function courseSyncContract(
 					}),
 			),
 		remove: async (carrier, course, place, onAccepted) =>
-			await sendThenConfirm(
-				run,
+			await send(
 				carrier,
-				write(),
 				place,
 				async (writeRun, settings) =>
 					await archiveListedCourse(
@@ -223,9 +258,8 @@ export function courseSyncContract(
 						},
 					),
 			),
-		settle: async (transactionId) => await transactionState(run, transactionId),
 		keepsRemoved: true,
 		claimsUnconfirmed: false,
-		refusal: refusal(run),
+		...shared,
 	};
 }

@@ -5,19 +5,17 @@ import { z } from 'zod';
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
-import type { IndexedCourse } from './catalog';
 import type { CourseValues } from './courseContract';
 import {
 	courseBody,
 	EXTERNAL_ID_FIELD,
 	mergeWithListing,
-	NAME_FIELD,
 	STATUS_FIELD,
-	URL_FIELD,
 	valuesFromListing,
 } from './courseContract';
 import type { LmsRun } from './index';
-import { lmsRequest, READ_DEADLINE_MS } from './index';
+import { lmsRequest } from './index';
+import type { WriteSettings } from './transactions';
 import { postWrite } from './transactions';
 
 /** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
@@ -90,36 +88,59 @@ export async function forEachCoursePage(
 	}
 }
 
+/** What the index keeps of a course: its platform id and the values the listing carries. */
+export interface IndexedCourse {
+	id?: string;
+	listed: CourseValues;
+}
+
+/** A listing item under its external id, or undefined when it has none. */
+export function indexedCourse(course: IDataObject): [string, IndexedCourse] | undefined {
+	const listed = valuesFromListing(course);
+	const externalId = listed[EXTERNAL_ID_FIELD];
+	if (typeof externalId !== 'string' && typeof externalId !== 'number') return undefined;
+	const id = course.id === undefined || course.id === null ? undefined : String(course.id);
+	return [String(externalId), { id, listed }];
+}
+
+/** Built once per execution, listed fields only: N courses cost one bounded catalog walk, not N. */
+export interface CatalogIndex {
+	byExternalId?: Promise<Map<string, IndexedCourse>>;
+}
+
+async function readIndex(
+	run: LmsRun,
+	itemIndex: number,
+	deadline: Deadline,
+): Promise<Map<string, IndexedCourse>> {
+	const index = new Map<string, IndexedCourse>();
+	await forEachCoursePage(run, itemIndex, { deadline }, (courses) => {
+		for (const entry of courses.map(indexedCourse)) if (entry) index.set(...entry);
+		return true;
+	});
+	return index;
+}
+
 async function catalogEntry(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
 	deadline: Deadline,
 ): Promise<IndexedCourse | undefined> {
-	return await run.catalog.lookup(externalId, async (visit) => {
-		await forEachCoursePage(run, itemIndex, { deadline }, visit);
-	});
+	run.catalog.byExternalId ??= readIndex(run, itemIndex, deadline);
+	return (await run.catalog.byExternalId).get(externalId);
 }
 
-/** A course by its external id, from the catalog index read once per execution. */
-export async function getCourse(
+async function listedCourse(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
 	deadline: Deadline,
-): Promise<IDataObject> {
+	operation: 'Get' | 'Archive',
+): Promise<IndexedCourse> {
 	const found = await catalogEntry(run, itemIndex, externalId, deadline);
-	if (!found) throw notInCatalog(run, itemIndex, externalId, 'Get');
-	return { id: found.id, ...found.listed };
-}
-
-function notInCatalog(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	operation: string,
-): NodeOperationError {
-	return new NodeOperationError(
+	if (found) return found;
+	throw new NodeOperationError(
 		run.fns.getNode(),
 		`No course with external ID "${externalId}" was found`,
 		{
@@ -129,12 +150,14 @@ function notInCatalog(
 	);
 }
 
-export interface CourseWrite {
-	waitForCompletion: boolean;
-	deadline: Deadline;
-	/** Called once the write was accepted and the item only waits for its transaction. */
-	whileWaiting?: () => void;
-	onAccepted?: (transactionId: string) => void;
+export async function getCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	const found = await listedCourse(run, itemIndex, externalId, deadline, 'Get');
+	return { id: found.id, ...found.listed };
 }
 
 /** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
@@ -142,7 +165,7 @@ export async function upsertCourse(
 	run: LmsRun,
 	itemIndex: number,
 	given: CourseValues,
-	{ keepCurrentValues, ...write }: CourseWrite & { keepCurrentValues: boolean },
+	{ keepCurrentValues, ...write }: WriteSettings & { keepCurrentValues: boolean },
 ): Promise<IDataObject> {
 	const externalId = String(given[EXTERNAL_ID_FIELD]);
 	let values = given;
@@ -175,10 +198,9 @@ export async function archiveCourse(
 	itemIndex: number,
 	externalId: string,
 	given: CourseValues,
-	write: CourseWrite,
+	write: WriteSettings,
 ): Promise<IDataObject> {
-	const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
-	if (!current) throw notInCatalog(run, itemIndex, externalId, 'Archive');
+	const current = await listedCourse(run, itemIndex, externalId, write.deadline, 'Archive');
 	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
 }
 
@@ -188,7 +210,7 @@ export async function archiveListedCourse(
 	externalId: string,
 	current: IndexedCourse,
 	given: CourseValues,
-	write: CourseWrite,
+	write: WriteSettings,
 ): Promise<IDataObject> {
 	const merged = mergeWithListing(
 		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
@@ -203,53 +225,4 @@ export async function archiveListedCourse(
 		echo: { externalId, courseId: current.id },
 	});
 	return { ...output, keptFields: merged.kept, clearedFields: merged.cleared };
-}
-
-export interface CatalogMatch {
-	name: string;
-	externalId: string;
-	url?: string;
-}
-
-/** Pages a search reads at most per call, so the editor's list answers quickly. */
-const SEARCH_PAGES_PER_CALL = 5;
-
-const SEARCH_MATCHES_PER_CALL = 50;
-
-/** The platform has no search: reads a few pages for matches and says where to go on. */
-export async function searchCatalog(
-	run: LmsRun,
-	{ filter = '', offset = 0 }: { filter?: string; offset?: number },
-): Promise<{ matches: CatalogMatch[]; nextOffset?: number }> {
-	const wanted = filter.trim().toLowerCase();
-	const matches: CatalogMatch[] = [];
-	let position = offset;
-	let pages = 0;
-	await forEachCoursePage(
-		run,
-		0,
-		{ offset, deadline: run.deadline(READ_DEADLINE_MS) },
-		(courses) => {
-			pages++;
-			position += courses.length;
-			for (const course of courses) {
-				const listed = valuesFromListing(course);
-				const externalId = listed[EXTERNAL_ID_FIELD];
-				if (typeof externalId !== 'string' && typeof externalId !== 'number') continue;
-				const listedName = listed[NAME_FIELD];
-				const name = typeof listedName === 'string' ? listedName : String(externalId);
-				if (wanted && !`${name} ${String(externalId)}`.toLowerCase().includes(wanted)) continue;
-				const url = listed[URL_FIELD];
-				matches.push({
-					name,
-					externalId: String(externalId),
-					url: typeof url === 'string' ? url : undefined,
-				});
-			}
-			return pages < SEARCH_PAGES_PER_CALL && matches.length < SEARCH_MATCHES_PER_CALL;
-		},
-	);
-	// The walk ended on its own (an empty or last page) unless it stopped for the limits above.
-	const more = pages >= SEARCH_PAGES_PER_CALL || matches.length >= SEARCH_MATCHES_PER_CALL;
-	return { matches, nextOffset: more ? position : undefined };
 }

@@ -1,36 +1,18 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
 import type { CompletionEstimate } from '../../shared/pacing/clients';
-import { apiError, requestTimeoutMs, withFailure } from '../../shared/request/failure';
-import type { RequestingFunctions } from '../../shared/request/call';
-import { callApi } from '../../shared/request/call';
-import type { Redactor } from '../../shared/request/secrets';
-import {
-	clientRedactor,
-	liveClientRedactor,
-	originOf,
-	setClientHoldBack,
-} from '../../shared/request/secrets';
-import type { Run } from '../../shared/items/operation';
-import { openRun } from '../../shared/items/operation';
-import type { Deadline } from '../../shared/pacing/time';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
-import { concurrencyFor } from '../../shared/pacing/throttle';
+import type { Deadline } from '../../shared/pacing/time';
+import type { Run } from '../../shared/items/operation';
 import { documentedAnswer } from '../../shared/request/answer';
-import { CatalogIndex } from './catalog';
+import { callApi } from '../../shared/request/call';
+import { clientRedactor } from '../../shared/request/secrets';
+import type { Redactor } from '../../shared/request/secrets';
+import { apiError, requestTimeoutMs } from '../../shared/request/failure';
 import type { LmsCredentials } from './credential';
-import {
-	CREDENTIAL_TYPE,
-	DEFAULT_REQUEST_TIMEOUT_SEC,
-	baseUrlOf,
-	lmsClientKey,
-} from './credential';
-
-export type { LmsCredentials } from './credential';
-export { CREDENTIAL_TYPE, baseUrlOf, lmsClientKey } from './credential';
+import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
+import type { CatalogIndex } from './courses';
 
 /** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
 export const READ_DEADLINE_MS = 5 * 60_000;
@@ -69,53 +51,6 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
 		credentials.clientSecret,
 		credentials.accessToken,
 	);
-}
-
-/** Credentials of one client id share its throttle: the lower rate wins, said in the hints. */
-export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
-	const credentials = await fns.getCredentials<LmsCredentials>(CREDENTIAL_TYPE);
-	const baseUrl = baseUrlOf(credentials);
-	const origin = originOf(baseUrl);
-	if (!origin) {
-		throw lmsRedactor(credentials).error(
-			withFailure(
-				new NodeOperationError(
-					fns.getNode(),
-					`The credential's Base URL is not an http(s) address: "${baseUrl}"`,
-					{ description: 'Set it to your deployment, e.g. https://lms.example.com' },
-				),
-				{ cause: 'configuration-invalid' },
-			),
-		);
-	}
-	const asked = Number(credentials.requestsPerMinute) || 300;
-	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
-	const key = lmsClientKey(credentials);
-	const outputMasks = liveClientRedactor(key, credentials.clientSecret, credentials.accessToken);
-	const shared = clientThrottle(key, credentialId, asked);
-	setClientHoldBack(key, (waitMs) => shared.throttle.throttled(waitMs));
-	if (shared.requestsPerMinute < asked && 'addExecutionHints' in fns) {
-		fns.addExecutionHints({
-			message: `Requests per Minute: another credential with client ID "${credentials.clientId}" asks for ${shared.requestsPerMinute}, so this one is paced at ${shared.requestsPerMinute} too (the lower rate wins: they share the platform's budget)`,
-			location: 'outputPane',
-		});
-	}
-	return openRun(
-		fns,
-		{ errorMasks: () => lmsRedactor(credentials), outputMasks },
-		{
-			credentials,
-			baseUrl,
-			origin,
-			throttle: shared.throttle,
-			catalog: new CatalogIndex(),
-			completion: clientCompletion(key),
-		},
-	);
-}
-
-export function lmsConcurrency(run: LmsRun): number {
-	return concurrencyFor(Number(run.credentials.requestsPerMinute) || 300);
 }
 
 /** One API call: throttled per client, retried as safe, kept on the platform's host, checked. */

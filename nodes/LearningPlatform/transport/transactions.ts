@@ -4,7 +4,8 @@ import { z } from 'zod';
 
 import { HttpProblem, apiError } from '../../shared/request/failure';
 import type { CompletionEstimate } from '../../shared/pacing/clients';
-import { Deadline, pollUntil } from '../../shared/pacing/time';
+import type { Deadline } from '../../shared/pacing/time';
+import { pollUntil } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';
 
@@ -30,7 +31,6 @@ const transactionAnswerShape = z
 	.passthrough();
 
 export type Transaction = z.infer<typeof transactionShape>;
-export type AcceptedWrite = z.infer<typeof acceptedWriteShape>;
 
 export async function getTransaction(
 	run: LmsRun,
@@ -68,19 +68,13 @@ export interface WaitSettings {
 	learnFrom?: CompletionEstimate;
 }
 
-export interface WaitResult {
-	transaction: Transaction;
-	polls: number;
-	waitedMs: number;
-}
-
 /** Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later. */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
 	id: string,
 	{ pollIntervalSec, deadline, learnFrom }: WaitSettings,
-): Promise<WaitResult> {
+): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
 	let failure: unknown;
@@ -141,17 +135,20 @@ export async function waitForTransaction(
 /** After a first check that found the transaction running, waits start here and grow by half. */
 const WRITE_POLL_INTERVAL_SEC = 1;
 
-export interface Write {
-	path: string;
-	body: IDataObject;
-	action: string;
+export interface WriteSettings {
 	waitForCompletion: boolean;
 	/** Bounds the write and, when waiting, the wait. */
 	deadline: Deadline;
-	echo: IDataObject;
 	/** Called once the write was accepted and the item only waits for its transaction. */
 	whileWaiting?: () => void;
 	onAccepted?: (transactionId: string) => void;
+}
+
+interface Write extends WriteSettings {
+	path: string;
+	body: IDataObject;
+	action: string;
+	echo: IDataObject;
 }
 
 /** An acceptance without a transaction is an unexpected answer, never a success. */
@@ -160,7 +157,7 @@ export async function postWrite(
 	itemIndex: number,
 	write: Write,
 ): Promise<IDataObject> {
-	const accepted: AcceptedWrite = await lmsRequest(run, itemIndex, {
+	const accepted = await lmsRequest(run, itemIndex, {
 		method: 'POST',
 		path: write.path,
 		body: write.body,
@@ -184,7 +181,6 @@ export async function postWrite(
 	return await confirmWrite(run, itemIndex, output, write.deadline);
 }
 
-/** Waits for the transaction of a write `postWrite` sent without waiting. */
 export async function confirmWrite(
 	run: LmsRun,
 	itemIndex: number,
@@ -203,45 +199,4 @@ export async function confirmWrite(
 		confirmation: 'confirmed',
 		transaction: done.transaction,
 	};
-}
-
-/** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
-export async function sendThenConfirm(
-	run: LmsRun,
-	itemIndex: number,
-	settings: { waitForCompletion: boolean; deadline: Deadline },
-	place: { release(): void },
-	post: (
-		writeRun: LmsRun,
-		write: { waitForCompletion: false; deadline: Deadline },
-	) => Promise<IDataObject>,
-): Promise<{ output: IDataObject; confirmed: boolean }> {
-	const writeRun: LmsRun = {
-		...run,
-		get stopped() {
-			return run.stopped || run.cancelSignal?.aborted === true;
-		},
-	};
-	const sending = new Deadline(settings.deadline.budgetMs, undefined, Date.now, {
-		startsAtFirstSlot: true,
-	});
-	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending });
-	if (!settings.waitForCompletion) return { output: sent, confirmed: false };
-	place.release();
-	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
-	return { output, confirmed: true };
-}
-
-/** The state of a transaction accepted on an earlier run, read once. */
-export async function transactionState(
-	run: LmsRun,
-	transactionId: string,
-): Promise<'success' | 'failed' | 'initiated'> {
-	const transaction = await getTransaction(
-		run,
-		0,
-		transactionId,
-		run.deadline(60_000, { startsAtFirstSlot: true }),
-	);
-	return transaction.status as 'success' | 'failed' | 'initiated';
 }

@@ -1,5 +1,5 @@
 import type { LmsRun } from '../../../nodes/LearningPlatform/transport';
-import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/catalog';
+import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/courses';
 import type { CourseValues } from '../../../nodes/LearningPlatform/transport/courseContract';
 import {
 	courseSyncContract,
@@ -11,7 +11,7 @@ import type { Existing, SyncRow } from '../../../nodes/shared/sync/engine';
 import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/engine';
 import { REMOVAL_PENDING, REMOVED } from '../../../nodes/shared/sync/memory';
 import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courseContract';
-import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/courseJson';
+import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/courseInput';
 
 const ARCHIVED = REMOVED;
 const ARCHIVE_PENDING = REMOVAL_PENDING;

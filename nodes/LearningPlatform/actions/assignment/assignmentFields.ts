@@ -8,28 +8,32 @@ import { additionalFields } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
+import {
+	coursePicker,
+	pickedCourse,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../common/form';
 
-/** The due and assigned dates of Assign and Sync Assignments. */
 export const DATES: INodeProperties = additionalFields([
-		{
-			displayName: 'Assigned Date',
-			name: 'assignedDate',
-			type: 'string',
-			default: '',
-			placeholder: 'YYYY-MM-DD',
-			description:
-				'The day of the assignment, as YYYY-MM-DD; the platform uses the day it receives it otherwise',
-		},
-		{
-			displayName: 'Due Date',
-			name: 'dueDate',
-			type: 'string',
-			default: '',
-			placeholder: 'YYYY-MM-DD',
-			description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
-		},
+	{
+		displayName: 'Assigned Date',
+		name: 'assignedDate',
+		type: 'string',
+		default: '',
+		placeholder: 'YYYY-MM-DD',
+		description:
+			'The day of the assignment, as YYYY-MM-DD; the platform uses the day it receives it otherwise',
+	},
+	{
+		displayName: 'Due Date',
+		name: 'dueDate',
+		type: 'string',
+		default: '',
+		placeholder: 'YYYY-MM-DD',
+		description: 'The day by which the learner should complete the course, as YYYY-MM-DD',
+	},
 ]);
 
 export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -40,7 +44,6 @@ export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObjec
 	};
 }
 
-/** The fields every assignment operation has, then its own, then the options. */
 export function assignmentProperties(
 	operation: AssignmentOperation | 'sync',
 	own: INodeProperties[] = [],
@@ -77,32 +80,6 @@ export const baseSchema = z.object({
 
 export type AssignmentInput = z.infer<typeof baseSchema> & { operation: AssignmentOperation };
 
-/** Reads and checks one item; `extra` holds the operation's own parameters. */
-function prepareAssignment(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	operation: AssignmentOperation,
-	extra: IDataObject,
-	form: INodeProperties[],
-): AssignmentInput {
-	const schema = operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema;
-	const input = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		schema,
-		{
-			email: fns.getNodeParameter('email', itemIndex),
-			externalId: pickedCourse(fns, itemIndex),
-			...extra,
-			options: fns.getNodeParameter('options', itemIndex, {}),
-		},
-		'Invalid input',
-		form,
-	);
-	return { ...input, operation };
-}
-
-/** Builds an assignment operation: shared fields and body, plus the operation's own parameters. */
 export function assignmentOperation(
 	operation: AssignmentOperation,
 	own: INodeProperties[] = [],
@@ -115,8 +92,20 @@ export function assignmentOperation(
 			form,
 		),
 		prepare(fns: IExecuteFunctions, itemIndex: number) {
-			const extra = readOwn(fns, itemIndex);
-			return prepareAssignment(fns, itemIndex, operation, extra, form);
+			const input = parseItemInput(
+				fns.getNode(),
+				itemIndex,
+				operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema,
+				{
+					email: fns.getNodeParameter('email', itemIndex),
+					externalId: pickedCourse(fns, itemIndex),
+					...readOwn(fns, itemIndex),
+					options: fns.getNodeParameter('options', itemIndex, {}),
+				},
+				'Invalid input',
+				form,
+			);
+			return { ...input, operation };
 		},
 		async execute(run: LmsRun, input: AssignmentInput, itemIndex: number, place: PoolPlace) {
 			const { options, ...assignment } = input;

@@ -14,7 +14,5 @@ export const { description, prepare, execute } = assignmentOperation(
 				'The day the learner completed the course, as YYYY-MM-DD (e.g. {{ $now.toFormat("yyyy-MM-dd") }})',
 		},
 	],
-	(fns, itemIndex) => {
-		return { endDate: fns.getNodeParameter('endDate', itemIndex, '') || undefined };
-	},
+	(fns, itemIndex) => ({ endDate: fns.getNodeParameter('endDate', itemIndex, '') || undefined }),
 );

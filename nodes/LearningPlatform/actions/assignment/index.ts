@@ -5,9 +5,8 @@ import * as complete from './complete.operation';
 import * as start from './start.operation';
 import * as sync from './sync.operation';
 import * as withdraw from './withdraw.operation';
-import { CONFIRMED_OR_WHY } from '../common/writeOptions';
+import { CONFIRMED_OR_WHY } from '../common/form';
 
-/** The assignment resource: each operation listed once, for the form, the subtitle and the router. */
 export const assignment: Resource<LmsRun> = {
 	resource: 'assignment',
 	label: 'Assignment',

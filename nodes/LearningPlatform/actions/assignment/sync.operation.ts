@@ -2,28 +2,24 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
-import type { SyncRow } from '../../../shared/sync/engine';
-import type { PairValues } from '../../transport/assignmentSync';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
-import { pickedCourse } from '../common/coursePicker';
-import type { SyncInput as SyncRowInput } from '../common/syncOptions';
-import { syncExecute, syncOptions } from '../common/syncOptions';
+import { pickedCourse } from '../common/form';
+import { syncOperation, syncRow } from '../common/syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
 export const kind = 'batch';
 
-const options = syncOptions({
+const sync = syncOperation({
 	resource: 'assignment',
-	missing: 'withdrawMissing',
-	share: 'maxWithdrawShare',
-	missingLabel: 'Withdraw Missing',
-	shareLabel: 'Max Withdraw Share (%)',
+	remove: 'Withdraw',
 	missingHelp:
 		'Whether to withdraw the pairs this node assigned that are no longer in the input. Assignments made any other way are never touched.',
 	shareHelp:
 		'If the sync would withdraw more than this share of the pairs this node holds as assigned, nothing at all is written and the run fails saying how many it would withdraw (a truncated export looks like that)',
 	skipHelp:
 		'Whether to leave out pairs this node already assigned with the same dates. Off, every pair is written.',
+	slot: 'syncedAssignments',
+	contract: (run, write) => assignmentSyncContract(run, write),
 });
 
 const properties: INodeProperties[] = [
@@ -34,7 +30,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...assignmentProperties('sync', [DATES], options.property),
+	...assignmentProperties('sync', [DATES], sync.property),
 ];
 
 export const description = updateDisplayOptions(
@@ -44,15 +40,9 @@ export const description = updateDisplayOptions(
 
 const schema = baseSchema.omit({ endDate: true, options: true });
 
-type SyncInput = SyncRowInput<PairValues>;
-
-function readPair(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	raw: IDataObject,
-): SyncRow<PairValues> {
+function readPair(fns: IExecuteFunctions, itemIndex: number, raw: IDataObject) {
 	const values = parseItemInput(fns.getNode(), itemIndex, schema, raw, 'Invalid input', properties);
-	return { itemIndex, id: pairId(values.email, values.externalId), values };
+	return { id: pairId(values.email, values.externalId), values };
 }
 
 /** The pair an invalid row names, where its email and course can be read at all. */
@@ -63,7 +53,7 @@ function namedPair(raw: IDataObject): string | undefined {
 	return pairId(email, externalId.trim());
 }
 
-export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const raw: IDataObject = {
 		email: fns.getNodeParameter('email', itemIndex) as string,
 		externalId: pickedCourse(fns, itemIndex) as string,
@@ -72,23 +62,18 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
 	const chosen = parseItemInput(
 		fns.getNode(),
 		itemIndex,
-		options.schema,
+		sync.schema,
 		fns.getNodeParameter('options', itemIndex, {}),
 		'Invalid options',
 		properties,
 	);
-	// Without Continue On Fail an invalid row stops the run before anything is sent.
-	if (!fns.continueOnFail()) return { row: readPair(fns, itemIndex, raw), options: chosen };
-	try {
-		return { row: readPair(fns, itemIndex, raw), options: chosen };
-	} catch (error) {
-		// With it, the row still names its pair, which is then never withdrawn.
-		return { row: { itemIndex, id: namedPair(raw), error }, options: chosen };
-	}
+	const row = syncRow(
+		fns,
+		itemIndex,
+		() => readPair(fns, itemIndex, raw),
+		() => namedPair(raw),
+	);
+	return { row, options: chosen };
 }
 
-export const execute = syncExecute({
-	slot: 'syncedAssignments',
-	settings: options.settings,
-	contract: (run, write) => assignmentSyncContract(run, write),
-});
+export const execute = sync.execute;

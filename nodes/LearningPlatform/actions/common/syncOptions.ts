@@ -2,28 +2,28 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import type { SyncContract, SyncRow, SyncSettings } from '../../../shared/sync/engine';
+import type { SyncContract, SyncRow } from '../../../shared/sync/engine';
 import { runSyncReported } from '../../../shared/sync/engine';
 import type { Memory } from '../../../shared/sync/memory';
 import { openMemory } from '../../../shared/sync/memory';
 import type { LmsRun } from '../../transport';
-import { lmsClientKey, lmsConcurrency } from '../../transport';
-import type { CourseWrite } from '../../transport/courses';
+import { lmsClientKey } from '../../transport/credential';
+import { lmsConcurrency } from '../../transport/run';
+import type { WriteSettings } from '../../transport/transactions';
 import { scopeKey } from '../../transport/courseSync';
-import type { WriteOptions } from './writeOptions';
-import { writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
+import type { WriteOptions } from './form';
+import { writeOptions, writeOptionsSchema, writeSettings } from './form';
 
-interface SyncOptionWords {
+interface SyncOperationParts<V, L> {
 	resource: 'course' | 'assignment';
-	/** `archiveMissing` */
-	missing: string;
-	/** `maxArchiveShare` */
-	share: string;
-	missingLabel: string;
-	shareLabel: string;
+	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
+	remove: 'Archive' | 'Withdraw';
 	missingHelp: string;
 	shareHelp: string;
 	skipHelp: string;
+	/** Where the sync's memory is kept in the node's static data. */
+	slot: string;
+	contract: (run: LmsRun, write: () => WriteSettings, memory: Memory) => SyncContract<V, L>;
 }
 
 export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
@@ -32,7 +32,10 @@ export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
 	[option: string]: unknown;
 };
 
-export function syncOptions(words: SyncOptionWords) {
+/** A sync operation's Options and its `execute`: its memory for this client, its contract, the engine. */
+export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
+	const missing = `${words.remove.toLowerCase()}Missing`;
+	const share = `max${words.remove}Share`;
 	const write = writeOptions(words.resource, ['sync']);
 	const property: INodeProperties = {
 		...write,
@@ -46,15 +49,15 @@ export function syncOptions(words: SyncOptionWords) {
 					'Whether to only make the plan: every item says what a real run would do (its action), the guard says whether it would be refused, and nothing at all is written or remembered',
 			},
 			{
-				displayName: words.missingLabel,
-				name: words.missing,
+				displayName: `${words.remove} Missing`,
+				name: missing,
 				type: 'boolean',
 				default: false,
 				description: words.missingHelp,
 			},
 			{
-				displayName: words.shareLabel,
-				name: words.share,
+				displayName: `Max ${words.remove} Share (%)`,
+				name: share,
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 100 },
 				default: 10,
@@ -75,21 +78,34 @@ export function syncOptions(words: SyncOptionWords) {
 		.extend({
 			skipUnchanged: z.boolean().default(true),
 			dryRun: z.boolean().default(false),
-			[words.missing]: z.boolean().default(false),
-			[words.share]: z
-				.number()
-				.min(0, 'must be 0 or more')
-				.max(100, 'must be at most 100')
-				.default(10),
+			[missing]: z.boolean().default(false),
+			[share]: z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100').default(10),
 		})
 		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
-	const settings = (options: SyncOptionValues): SyncSettings => ({
-		skipUnchanged: options.skipUnchanged as boolean,
-		removeMissing: options[words.missing] as boolean,
-		maxRemoveShare: options[words.share] as number,
-		dryRun: options.dryRun as boolean,
-	});
-	return { property, schema, settings };
+	const execute = async (
+		run: LmsRun,
+		items: Array<PreparedItem<SyncInput<V>>>,
+		control: { stopAfterFailure: boolean },
+	): Promise<Map<number, ItemOutcome>> => {
+		const chosen = items[0].input.options;
+		const fns = run.fns as IExecuteFunctions;
+		const memory = openMemory(fns, words.slot, scopeKey(lmsClientKey(run.credentials)));
+		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
+		return await runSyncReported(
+			fns,
+			words.contract(run, write, memory),
+			items.map((item) => item.input.row),
+			memory,
+			{
+				skipUnchanged: chosen.skipUnchanged,
+				removeMissing: chosen[missing] as boolean,
+				maxRemoveShare: chosen[share] as number,
+				dryRun: chosen.dryRun,
+			},
+			{ ...control, run, concurrency: lmsConcurrency(run) },
+		);
+	};
+	return { property, schema, execute };
 }
 
 export interface SyncInput<V> {
@@ -97,32 +113,17 @@ export interface SyncInput<V> {
 	options: SyncOptionValues;
 }
 
-/** A sync operation's `execute`: its memory for this client, its contract, the engine. */
-export function syncExecute<V, L>({
-	slot,
-	settings,
-	contract,
-}: {
-	slot: string;
-	settings: (options: SyncOptionValues) => SyncSettings;
-	contract: (run: LmsRun, write: () => CourseWrite, memory: Memory) => SyncContract<V, L>;
-}) {
-	return async (
-		run: LmsRun,
-		items: Array<PreparedItem<SyncInput<V>>>,
-		control: { stopAfterFailure: boolean },
-	): Promise<Map<number, ItemOutcome>> => {
-		const chosen = items[0].input.options;
-		const fns = run.fns as IExecuteFunctions;
-		const memory = openMemory(fns, slot, scopeKey(lmsClientKey(run.credentials)));
-		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
-		return await runSyncReported(
-			fns,
-			contract(run, write, memory),
-			items.map((item) => item.input.row),
-			memory,
-			settings(chosen),
-			{ ...control, run, concurrency: lmsConcurrency(run) },
-		);
-	};
+/** Without Continue On Fail an invalid row stops the run before anything is sent; with it, the row still names its entry, which is then never removed. */
+export function syncRow<V>(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	read: (fns: IExecuteFunctions, itemIndex: number) => { id: string; values: V },
+	named: (fns: IExecuteFunctions, itemIndex: number) => string | undefined,
+): SyncRow<V> {
+	if (!fns.continueOnFail()) return { itemIndex, ...read(fns, itemIndex) };
+	try {
+		return { itemIndex, ...read(fns, itemIndex) };
+	} catch (error) {
+		return { itemIndex, id: named(fns, itemIndex), error };
+	}
 }

@@ -1,17 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import type { CourseValues } from '../../transport/courseContract';
 import { courseValuesSchema } from '../../transport/courseContract';
 import { archiveCourse } from '../../transport/courses';
-import { additionalFieldsProperty, spoken, unlistedFieldNames } from '../common/courseForm';
-import { coursePicker, pickedCourse } from '../common/coursePicker';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
-import type { WriteOptions } from '../common/writeOptions';
+import {
+	additionalFieldsProperty,
+	coursePicker,
+	pickedCourse,
+	spoken,
+	unlistedFieldNames,
+	operationForm,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../common/form';
 
 const properties: INodeProperties[] = [
 	coursePicker(
@@ -31,40 +36,27 @@ const properties: INodeProperties[] = [
 	writeOptions('course', ['archive']),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['course'], operation: ['archive'] } },
+const form = operationForm(
+	['course', 'archive'],
 	properties,
+	z.object({ externalId: safeId, options: writeOptionsSchema }),
+	(fns, itemIndex) => ({
+		externalId: pickedCourse(fns, itemIndex),
+		options: fns.getNodeParameter('options', itemIndex, {}),
+	}),
 );
 
-const inputSchema = z.object({ externalId: safeId, options: writeOptionsSchema });
+export const description = form.description;
+
 const valuesSchema = courseValuesSchema('archive', false);
 
-interface ArchiveInput {
-	externalId: string;
-	values: CourseValues;
-	options: WriteOptions;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): ArchiveInput {
-	const { externalId, options } = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		inputSchema,
-		{
-			externalId: pickedCourse(fns, itemIndex),
-			options: fns.getNodeParameter('options', itemIndex, {}),
-		},
-		'Invalid input',
-		properties,
-	);
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
+	const { externalId, options } = form.prepare(fns, itemIndex);
 	const values = parseItemInput(
 		fns.getNode(),
 		itemIndex,
 		valuesSchema,
-		{
-			top: {},
-			additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}),
-		},
+		{ top: {}, additionalFields: fns.getNodeParameter('additionalFields', itemIndex, {}) },
 		'Invalid input',
 		properties,
 	);
@@ -73,7 +65,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): ArchiveInput
 
 export async function execute(
 	run: LmsRun,
-	input: ArchiveInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 	place: PoolPlace,
 ): Promise<IDataObject> {

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
 import type { OutputChoice, OutputForm } from '../../../shared/items/output';
 import {
+	definedOnly,
 	outputChoiceSchema,
 	readOutputChoice,
 	outputProperties,
@@ -14,15 +14,15 @@ import {
 	returnAllAndLimit,
 	shapeRecord,
 } from '../../../shared/items/output';
-import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import {
-	LISTING_ITEM_FIELDS,
-	SIMPLIFIED_COURSE_FIELDS,
-	simplifiedCourse,
-} from '../../transport/courseContract';
+import { LISTING_ITEM_FIELDS, SIMPLIFIED_COURSE_FIELDS } from '../../transport/courseContract';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
+import { operationForm } from '../common/form';
+
+/** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
+const simplifiedCourse = (course: IDataObject) =>
+	definedOnly(Object.fromEntries(SIMPLIFIED_COURSE_FIELDS.map((field) => [field, course[field]])));
 
 const outputForm: OutputForm = {
 	records: 'courses',
@@ -46,42 +46,42 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['course'], operation: ['getMany'] } },
+const form = operationForm(
+	['course', 'getMany'],
 	properties,
-);
-
-const inputSchema = z.object({
-	returnAll: z.boolean(),
-	limit: z.number().int('must be a whole number').positive('must be at least 1'),
-	options: z
-		.object({
-			offset: z.number().int('must be a whole number').nonnegative('cannot be negative').optional(),
-			...pagingCeilingShape,
-		})
-		.strict(),
-});
-
-const outputSchema = outputChoiceSchema(outputForm);
-
-type GetManyInput = z.infer<typeof inputSchema> & { output: OutputChoice };
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
-	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const input = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		inputSchema,
-		{
+	z.object({
+		returnAll: z.boolean(),
+		limit: z.number().int('must be a whole number').positive('must be at least 1'),
+		options: z
+			.object({
+				offset: z
+					.number()
+					.int('must be a whole number')
+					.nonnegative('cannot be negative')
+					.optional(),
+				...pagingCeilingShape,
+			})
+			.strict(),
+	}),
+	(fns, itemIndex) => {
+		const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		return {
 			returnAll,
 			limit: returnAll ? 1 : fns.getNodeParameter('limit', itemIndex, 50),
 			options: fns.getNodeParameter('options', itemIndex, {}),
-		},
-		'Invalid input',
-		properties,
-	);
-	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
-	return { ...input, output };
+		};
+	},
+);
+
+export const description = form.description;
+
+const outputSchema = outputChoiceSchema(outputForm);
+
+type GetManyInput = ReturnType<typeof form.prepare> & { output: OutputChoice };
+
+export function prepare(fns: IExecuteFunctions, itemIndex: number): GetManyInput {
+	const input = form.prepare(fns, itemIndex);
+	return { ...input, output: readOutputChoice(fns, itemIndex, outputSchema, properties) };
 }
 
 export async function execute(

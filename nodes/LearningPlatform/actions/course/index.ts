@@ -5,9 +5,8 @@ import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as sync from './sync.operation';
 import * as upsert from './upsert.operation';
-import { CONFIRMED_OR_WHY } from '../common/writeOptions';
+import { CONFIRMED_OR_WHY } from '../common/form';
 
-/** The course resource: each operation listed once, for the form, the subtitle and the router. */
 export const course: Resource<LmsRun> = {
 	resource: 'course',
 	label: 'Course',

@@ -1,30 +1,25 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
-import type { SyncRow } from '../../../shared/sync/engine';
-import type { CourseValues } from '../../transport/courseContract';
 import { EXTERNAL_ID_FIELD } from '../../transport/courseContract';
 import { courseSyncContract } from '../../transport/courseSync';
 import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
-import type { SyncInput as SyncRowInput } from '../common/syncOptions';
-import { syncExecute, syncOptions } from '../common/syncOptions';
+import { readOptions } from '../common/form';
+import { syncOperation, syncRow } from '../common/syncOptions';
 
 export const kind = 'batch';
 
-const options = syncOptions({
+const sync = syncOperation({
 	resource: 'course',
-	missing: 'archiveMissing',
-	share: 'maxArchiveShare',
-	missingLabel: 'Archive Missing',
-	shareLabel: 'Max Archive Share (%)',
+	remove: 'Archive',
 	missingHelp:
 		'Whether to archive the courses that are in the catalog but not in the input. Archived content cannot be made active again.',
 	shareHelp:
 		'If the sync would archive more than this share of the catalog, nothing at all is written and the run fails saying how many it would archive (a truncated file looks like that)',
 	skipHelp:
 		'Whether to leave out courses whose listed fields match and whose other fields match what this node last confirmed. Off, every course is written (a full resync).',
+	slot: 'syncedCourses',
+	contract: (run, write, memory) => courseSyncContract(run, write, memory.entries),
 });
 
 const properties: INodeProperties[] = [
@@ -36,7 +31,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	...courseInputProperties(),
-	options.property,
+	sync.property,
 ];
 
 export const description = updateDisplayOptions(
@@ -44,35 +39,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const optionsSchema = z.object({ options: options.schema });
-
-type SyncInput = SyncRowInput<CourseValues>;
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): SyncInput {
-	const { options } = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		optionsSchema,
-		{ options: fns.getNodeParameter('options', itemIndex, {}) },
-		'Invalid options',
-		properties,
-	);
-	// Without Continue On Fail an invalid row stops the run before anything is sent.
-	if (!fns.continueOnFail()) return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
-	try {
-		return { row: rowOf(readCourse(fns, itemIndex), itemIndex), options };
-	} catch (error) {
-		// With it, the row still names its course, which is then never archived.
-		return { row: { itemIndex, id: readableExternalId(fns, itemIndex), error }, options };
-	}
+function courseRow(fns: IExecuteFunctions, itemIndex: number) {
+	const values = readCourse(fns, itemIndex);
+	return { id: String(values[EXTERNAL_ID_FIELD]), values };
 }
 
-function rowOf(values: CourseValues, itemIndex: number): SyncRow<CourseValues> {
-	return { itemIndex, id: String(values[EXTERNAL_ID_FIELD]), values };
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
+	const chosen = readOptions(fns, itemIndex, sync.schema, properties);
+	const row = syncRow(fns, itemIndex, courseRow, readableExternalId);
+	return { row, options: chosen };
 }
 
-export const execute = syncExecute({
-	slot: 'syncedCourses',
-	settings: options.settings,
-	contract: (run, write, memory) => courseSyncContract(run, write, memory.entries),
-});
+export const execute = sync.execute;

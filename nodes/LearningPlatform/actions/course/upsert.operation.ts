@@ -1,15 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { z } from 'zod';
 
 import type { PoolPlace } from '../../../shared/items/operation';
-import { parseItemInput } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import type { CourseValues } from '../../transport/courseContract';
 import { upsertCourse } from '../../transport/courses';
 import { courseInputProperties, readCourse } from '../common/courseInput';
-import type { WriteOptions } from '../common/writeOptions';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../common/writeOptions';
+import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from '../common/form';
 
 const properties: INodeProperties[] = [
 	{
@@ -19,7 +15,6 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	// Input Mode, then the course as JSON or field by field (External ID, Name, URL, Prices, …).
 	...courseInputProperties(),
 	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
 ];
@@ -29,29 +24,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const optionsSchema = z.object({ options: writeOptionsSchema });
-
-interface UpsertInput {
-	values: CourseValues;
-	options: WriteOptions;
-}
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): UpsertInput {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const values = readCourse(fns, itemIndex);
-	const { options } = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		optionsSchema,
-		{ options: fns.getNodeParameter('options', itemIndex, {}) },
-		'Invalid options',
-		properties,
-	);
-	return { values, options };
+	return { values, options: readOptions(fns, itemIndex, writeOptionsSchema, properties) };
 }
 
 export async function execute(
 	run: LmsRun,
-	input: UpsertInput,
+	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 	place: PoolPlace,
 ): Promise<IDataObject> {

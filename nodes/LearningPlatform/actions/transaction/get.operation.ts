@@ -1,40 +1,34 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
+import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { getTransaction } from '../../transport/transactions';
-import { transactionIdProperty, transactionIdSchema } from './transactionId';
+import { operationForm } from '../common/form';
 
-const properties: INodeProperties[] = [transactionIdProperty];
+export const transactionIdProperty: INodeProperties = {
+	displayName: 'Transaction ID',
+	name: 'transactionId',
+	type: 'string',
+	required: true,
+	// The previous node's write output carries it: the usual case needs no typing.
+	default: '={{ $json.transactionId }}',
+	description: 'The ID a write operation returned (its output field transactionId)',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['get'] } },
-	properties,
+export const transactionIdSchema = z.union([z.string(), z.number()]).transform(String).pipe(safeId);
+
+export const { description, prepare } = operationForm(
+	['transaction', 'get'],
+	[transactionIdProperty],
+	z.object({ transactionId: transactionIdSchema }),
+	(fns, itemIndex) => ({ transactionId: fns.getNodeParameter('transactionId', itemIndex) }),
 );
-
-const inputSchema = z.object({ transactionId: transactionIdSchema });
-
-type GetInput = z.infer<typeof inputSchema>;
-
-export function prepare(fns: IExecuteFunctions, itemIndex: number): GetInput {
-	return parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		inputSchema,
-		{
-			transactionId: fns.getNodeParameter('transactionId', itemIndex),
-		},
-		'Invalid input',
-		properties,
-	);
-}
 
 export async function execute(
 	run: LmsRun,
-	input: GetInput,
+	input: { transactionId: string },
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const transaction = await getTransaction(

@@ -3,7 +3,6 @@ import type { LmsRun } from '../../transport';
 import * as get from './get.operation';
 import * as wait from './wait.operation';
 
-/** The transaction resource: each operation listed once, for the form, the subtitle and the router. */
 export const transaction: Resource<LmsRun> = {
 	resource: 'transaction',
 	label: 'Transaction',

@@ -1,0 +1,342 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../../shared/items/input';
+import type { PoolPlace } from '../../../shared/items/operation';
+import { additionalFields, optionsCollection } from '../../../shared/items/operation';
+import type { LmsRun } from '../../transport';
+import type { CourseField, CourseOperation } from '../../transport/courseContract';
+import {
+	COURSE_FIELDS,
+	LISTED_FIELDS,
+	TOP_FIELDS,
+	additionalFieldsFor,
+} from '../../transport/courseContract';
+import type { WriteSettings } from '../../transport/transactions';
+
+/** The form parts operations share: each course field's control (the field table is in courseContract.ts), the course picker and the options of every write. */
+
+/** An operation's form, shown for its resource and operation, and one item read from it and checked. */
+export function operationForm<S extends z.ZodTypeAny>(
+	[resource, operation]: [string, string],
+	properties: INodeProperties[],
+	schema: S,
+	read: (fns: IExecuteFunctions, itemIndex: number) => unknown,
+) {
+	return {
+		description: updateDisplayOptions(
+			{ show: { resource: [resource], operation: [operation] } },
+			properties,
+		),
+		prepare: (fns: IExecuteFunctions, itemIndex: number): z.output<S> =>
+			parseItemInput(
+				fns.getNode(),
+				itemIndex,
+				schema,
+				read(fns, itemIndex),
+				'Invalid input',
+				properties,
+			),
+	};
+}
+
+/** The item's Options, checked: an error names the item and each option as "Options → …". */
+export function readOptions<T>(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	properties: INodeProperties[],
+): T {
+	return parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		z.object({ options: schema }),
+		{ options: fns.getNodeParameter('options', itemIndex, {}) },
+		'Invalid options',
+		properties,
+	).options as T;
+}
+
+type Control = Omit<INodeProperties, 'name' | 'displayName'>;
+
+const commaList = (effect: string): Control => ({
+	type: 'string',
+	default: '',
+	description: `Comma-separated ${effect}`,
+});
+
+const CONTROLS: Record<string, Control> = {
+	externalId: {
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Your own ID for the course. Sending an existing one updates that course.',
+	},
+	name: { type: 'string', required: true, default: '' },
+	url: {
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://learn.example.com/courses/onboarding',
+	},
+	prices: {
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add price',
+		description: 'Leave empty for free content. Prices are replaced on every update.',
+		options: [
+			{
+				displayName: 'Price',
+				name: 'price',
+				values: [
+					{
+						displayName: 'Amount',
+						name: 'amount',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 49.99',
+						description: 'A positive amount, such as 49.99',
+					},
+					{
+						displayName: 'Currency',
+						name: 'currency',
+						type: 'options',
+						options: [
+							{ name: 'INR', value: 'INR' },
+							{ name: 'USD', value: 'USD' },
+						],
+						default: 'USD',
+					},
+				],
+			},
+		],
+	},
+	channelIds: commaList('channel IDs. Channels not listed are removed from the content.'),
+	contentType: {
+		type: 'options',
+		default: 'course',
+		description: 'What the content is; learners can filter search results by it',
+	},
+	courseType: {
+		type: 'options',
+		default: 'course',
+		description: "A second type the platform's samples send with the same values",
+	},
+	description: { type: 'string', typeOptions: { rows: 3 }, default: '' },
+	durationSec: {
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+	},
+	expirationDate: {
+		type: 'string',
+		default: '',
+		placeholder: '2027-12-31 23:59:59',
+		description: 'When the content expires by itself, as YYYY-MM-DD HH:MM:SS',
+	},
+	groupIds: commaList('group IDs. Groups not listed are removed from the content.'),
+	imageUrl: {
+		type: 'string',
+		default: '',
+		description: 'Linked, not downloaded. A missing or broken image is replaced by a stock image.',
+	},
+	isPrivate: {
+		type: 'boolean',
+		default: false,
+		description: 'Whether the content is private',
+	},
+	languages: {
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: "Language versions. Send none to use the source's default language.",
+		options: [
+			{
+				displayName: 'Language',
+				name: 'language',
+				values: [
+					{
+						displayName: 'Language Code',
+						name: 'languageCode',
+						type: 'string',
+						default: '',
+						placeholder: 'en',
+						description: 'Two-letter code',
+					},
+					{ displayName: 'Title', name: 'title', type: 'string', default: '' },
+					{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+					{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	level: { type: 'options', default: 'beginner' },
+	publishedAt: {
+		type: 'string',
+		default: '',
+		placeholder: '2026-01-31',
+		description: 'Publication date as YYYY-MM-DD',
+	},
+	restrictedGroupIds: commaList('IDs of the groups the content is restricted to'),
+	skills: commaList('skills; content is searchable by them'),
+	status: {
+		type: 'options',
+		default: 'active',
+		description: 'Archived content cannot be made active again',
+	},
+	tags: commaList('tags; content is searchable by them'),
+};
+
+/** A choice's options are its schema's values, so the form offers exactly what is accepted. */
+export function formProperty(field: CourseField): INodeProperties {
+	const control = CONTROLS[field.param];
+	if (!control) throw new Error(`The course field ${field.param} has no form control`);
+	const property = { ...control, displayName: field.label, name: field.param } as INodeProperties;
+	if (control.type === 'options') {
+		property.options = (field.schema as z.ZodEnum<[string, ...string[]]>).options.map((value) => ({
+			name: value[0].toUpperCase() + value.slice(1),
+			value,
+		}));
+	}
+	return property;
+}
+
+export const TOP_PROPERTIES = TOP_FIELDS.map(formProperty);
+
+export function additionalFieldsProperty(
+	operation: CourseOperation,
+	description?: string,
+): INodeProperties {
+	return additionalFields(additionalFieldsFor(operation).map(formProperty), { description });
+}
+
+/** "a, b or c" (or "and"). */
+export function spoken(words: string[], conjunction: 'or' | 'and' = 'or'): string {
+	return words.length <= 1
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+}
+
+/** The labels of the optional fields the catalog listing does not return (they cannot be kept). */
+export function unlistedFieldNames(operation: CourseOperation): string[] {
+	return additionalFieldsFor(operation)
+		.filter((field) => !LISTED_FIELDS.includes(field.api) && field.api !== 'status')
+		.map((field) => field.label);
+}
+
+/** The labels of the fields the catalog listing returns (what Keep Current Values can keep). */
+export function listedFieldNames(): string[] {
+	return COURSE_FIELDS.filter(
+		(field) => LISTED_FIELDS.includes(field.api) && field.param !== 'externalId',
+	).map((field) => field.label);
+}
+
+/** A plain string (from an expression or an older workflow) is still accepted. */
+export function coursePicker(
+	description: string,
+	{
+		displayName = 'Course',
+		firstMode = 'list',
+	}: { displayName?: string; firstMode?: 'list' | 'id' } = {},
+): INodeProperties {
+	return {
+		displayName,
+		name: 'externalId',
+		type: 'resourceLocator',
+		default: { mode: firstMode, value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a course…',
+				typeOptions: { searchListMethod: 'searchCourses', searchable: true },
+			},
+			{
+				displayName: 'By External ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. onboarding-101',
+			},
+		],
+	};
+}
+
+/** Upsert's External ID is a picker too, so switching operations never moves a picker's value. */
+export function pickedCourse(fns: IExecuteFunctions, itemIndex: number): unknown {
+	return fns.getNodeParameter('externalId', itemIndex, '', { extractValue: true });
+}
+
+const KEEP_CURRENT_VALUES: INodeProperties = {
+	displayName: 'Keep Current Values',
+	name: 'keepCurrentValues',
+	type: 'boolean',
+	default: false,
+	// The field lists come from the field table, so they cannot drift from it.
+	description: `Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (${spoken(listedFieldNames(), 'and')}; not ${spoken(unlistedFieldNames('upsert'))}). The output names the fields kept and those the platform will clear.`,
+};
+
+/** `options` of every write: the platform accepts writes asynchronously. */
+export function writeOptions(
+	resource: string,
+	operations: string[],
+	{ keepCurrentValues = false }: { keepCurrentValues?: boolean } = {},
+): INodeProperties {
+	return optionsCollection(
+		[
+			...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 120,
+				description:
+					'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
+			},
+			{
+				displayName: 'Wait for Completion',
+				name: 'waitForCompletion',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
+			},
+		],
+		{ displayOptions: { show: { resource: [resource], operation: operations } } },
+	);
+}
+
+export const writeOptionsSchema = z
+	.object({
+		waitForCompletion: z.boolean().default(true),
+		timeout: z
+			.number()
+			.positive('must be more than 0 seconds')
+			.max(24 * 3600, 'must be at most 86400 seconds (a day)')
+			.default(120),
+		keepCurrentValues: z.boolean().default(false),
+	})
+	.strict();
+
+export type WriteOptions = z.infer<typeof writeOptionsSchema>;
+
+/** The deadline counts from the item's first request; its pool place is given back once accepted. */
+export function writeSettings(
+	run: LmsRun,
+	options: WriteOptions,
+	place?: PoolPlace,
+): WriteSettings {
+	return {
+		whileWaiting: place && (() => place.release()),
+		waitForCompletion: options.waitForCompletion,
+		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
+	};
+}
+
+export const CONFIRMED_OR_WHY =
+	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';
