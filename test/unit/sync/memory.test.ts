@@ -1,11 +1,11 @@
-import { ObservableObject, type IDataObject } from 'n8n-workflow';
+import { ObservableObject, type IDataObject, type IObservableObject } from 'n8n-workflow';
 
 import { openMemory } from '../../../nodes/shared/sync/memory';
 
 /** Static data as n8n's Workflow.getStaticData builds it: observable, the changed mark on the root. */
 function workflowStaticData() {
-	const root = ObservableObject.create({}, undefined, { ignoreEmptyOnFirstChild: true }) as IDataObject;
-	root['node:Sync catalog'] = ObservableObject.create({}, root);
+	const root = ObservableObject.create({}, undefined, { ignoreEmptyOnFirstChild: true });
+	root['node:Sync catalog'] = ObservableObject.create({}, root as IObservableObject);
 	return { root, store: { getWorkflowStaticData: () => root['node:Sync catalog'] as IDataObject } };
 }
 
