@@ -321,13 +321,14 @@ function recordedAlike(clientKey: string, id: string, statement: unknown): boole
 }
 
 function rememberRecorded(clientKey: string, id: string, statement: unknown): void {
-	let ids = recorded.get(clientKey);
-	if (ids) recorded.delete(clientKey);
-	else ids = new Map();
-	recorded.set(clientKey, ids);
-	if (recorded.size > MAX_CLIENTS) recorded.delete(recorded.keys().next().value as string);
-	const key = id.toLowerCase();
-	ids.delete(key);
-	ids.set(key, contentDigest(statement));
-	if (ids.size > MAX_IDS_PER_CLIENT) ids.delete(ids.keys().next().value as string);
+	const ids = recorded.get(clientKey) ?? new Map<string, string>();
+	setNewest(recorded, clientKey, ids, MAX_CLIENTS);
+	setNewest(ids, id.toLowerCase(), contentDigest(statement), MAX_IDS_PER_CLIENT);
+}
+
+/** Set as the newest entry; the oldest goes beyond `max`. */
+function setNewest<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > max) map.delete(map.keys().next().value as string);
 }

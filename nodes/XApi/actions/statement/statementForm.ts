@@ -4,12 +4,12 @@ import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
 import { additionalFields } from '../../../shared/items/operation';
-import { toXapiTimestamp } from '../../helpers/time';
 import {
 	ACTIVITY_TYPE_OPTIONS,
 	COMPLETED_VERB,
 	COURSE_ACTIVITY_TYPE,
 	CUSTOM,
+	toXapiTimestamp,
 	verbDisplayWord,
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
