@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
+import { illFormedAt, NOT_WELL_FORMED, parseItemInput } from '../../../shared/items/input';
 import { additionalFields } from '../../../shared/items/operation';
 import {
 	ACTIVITY_TYPE_OPTIONS,
@@ -13,6 +14,9 @@ import {
 	verbDisplayWord,
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
+import type { StatementWithId } from '../../transport/delivery';
+import type { Statement } from '../../validation';
+import { formatIssues, formatPath, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
 
@@ -449,4 +453,27 @@ export function formLabelOf(path: string): string {
 		if (match) return label.replace('#', String(Number(match[1]) + 1));
 	}
 	return path;
+}
+
+/** The id is fixed before the first attempt; ill-formed text would be stored as U+FFFD, so it is refused. */
+export function checkedStatement(
+	node: INode,
+	itemIndex: number,
+	statement: unknown,
+	labelOf: (path: string) => string = (path) => path,
+): StatementWithId {
+	const result = validateStatement(statement);
+	const broken = illFormedAt(statement);
+	const issues = [
+		...(result.ok ? [] : result.issues),
+		...(broken ? [{ path: formatPath(broken), message: NOT_WELL_FORMED }] : []),
+	].map((issue) => ({ ...issue, path: labelOf(issue.path) }));
+	if (issues.length > 0) {
+		const description = issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n');
+		const message = `Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`;
+		throw new NodeOperationError(node, message, { itemIndex, description });
+	}
+	const original = statement as Statement;
+	// The id goes first so that it is the first thing seen in the output and in the store's logs.
+	return { id: original.id ?? randomUUID(), ...original } as StatementWithId;
 }

@@ -4,16 +4,12 @@ import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import type { StatementWithId } from '../../helpers/statementInput';
-import {
-	checkedStatement,
-	STATEMENT_ID_FIELD,
-	statementIdSchema,
-} from '../../helpers/statementInput';
+import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { LrsRun } from '../../transport';
+import type { StatementWithId } from '../../transport/delivery';
 import { sendStatements } from '../../transport/delivery';
-import { actorFields } from './statementForm';
+import { actorFields, checkedStatement } from './statementForm';
 
 const properties: INodeProperties[] = [
 	{
