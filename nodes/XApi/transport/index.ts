@@ -4,7 +4,6 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IPollFunctions,
-	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
@@ -48,16 +47,6 @@ interface LrsRequest {
 	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
 	namesRecord?: boolean;
 }
-
-type LrsOutcome =
-	| { ok: true; body: unknown; bytes: number; headers: Record<string, unknown> }
-	| {
-			ok: false;
-			status?: number;
-			/** An earlier attempt may have been carried out (its answer was lost, or a 5xx). */
-			repeated: boolean;
-			error: NodeApiError;
-	  };
 
 const LRS_HEADERS = {
 	Accept: 'application/json',
@@ -124,7 +113,7 @@ export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promi
 }
 
 /** Never throws: a failure returns masked, with its status and whether an earlier attempt may have landed. */
-export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<LrsOutcome> {
+export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 	try {
 		const answer = await callApi(run.fns, {
 			credentialType: CREDENTIAL_TYPE,
@@ -144,11 +133,11 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 		const body = request.answer
 			? documentedAnswer(answer, request.answer.schema, request.answer.is)
 			: answer.body;
-		return { ok: true, body, bytes: answer.bytes, headers: answer.headers };
+		return { ok: true as const, body, bytes: answer.bytes, headers: answer.headers };
 	} catch (failure) {
 		const problem = failure instanceof HttpProblem ? failure : undefined;
 		return {
-			ok: false,
+			ok: false as const,
 			status: problem?.status,
 			repeated: problem?.details.repeated ?? false,
 			error: apiError(run.fns.getNode(), failure, {
