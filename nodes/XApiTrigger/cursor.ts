@@ -65,7 +65,6 @@ function recentOf(value: unknown, pairs: boolean): Map<string, number> | undefin
 	return recent;
 }
 
-/** As the workflow's static data keeps it. */
 export function savedCursor(cursor: Cursor): IDataObject {
 	return {
 		version: CURSOR_VERSION,

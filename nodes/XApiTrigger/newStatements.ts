@@ -28,7 +28,6 @@ function pollDeadline(run: TriggerRun): Deadline {
 	return run.deadline(Math.min(POLL_DEADLINE_MS, pollBudgetMs(run) * 0.8));
 }
 
-/** Unbounded where n8n does not say. */
 function pollBudgetMs(run: TriggerRun): number {
 	return typeof run.fns.getPollBudgetMs === 'function' ? run.fns.getPollBudgetMs() : Infinity;
 }

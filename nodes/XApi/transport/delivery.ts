@@ -326,7 +326,6 @@ function rememberRecorded(clientKey: string, id: string, statement: unknown): vo
 	setNewest(ids, id.toLowerCase(), contentDigest(statement), MAX_IDS_PER_CLIENT);
 }
 
-/** Set as the newest entry; the oldest goes beyond `max`. */
 function setNewest<V>(map: Map<string, V>, key: string, value: V, max: number): void {
 	map.delete(key);
 	map.set(key, value);

@@ -58,7 +58,6 @@ const LRS_HEADERS = {
 
 const CALL_DEADLINE_MS = 3 * 60_000;
 
-/** One execution of the xAPI node, or one poll of the trigger. */
 export interface LrsRun extends Run {
 	readonly fns: IExecuteFunctions | IPollFunctions;
 	readonly credentials: ICredentialDataDecryptedObject;
@@ -150,7 +149,6 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 	}
 }
 
-/** The platform counts its budget over this window. */
 const PUSH_WINDOW_MS = 10_000;
 
 // Even spacing (the throttle never bursts) that keeps any PUSH_WINDOW_MS within its share even

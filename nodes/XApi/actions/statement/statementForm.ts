@@ -31,7 +31,6 @@ export const IDEMPOTENCY_KEY_FIELD: INodeProperties = {
 		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
 };
 
-/** Who did it: a name, and the e-mail that identifies them. */
 export function actorFields(
 	name: Partial<INodeProperties>,
 	email: Partial<INodeProperties> = {},
@@ -342,7 +341,6 @@ export function statementFromForm(
 	return buildStatement(form, timestamp);
 }
 
-/** Shaped as the platform records it. */
 function buildStatement(
 	form: StatementForm,
 	timestamp: string | undefined,
@@ -416,7 +414,6 @@ function isoDuration(value: string): string {
 	return /^\d+(\.\d+)?$/.test(value) ? `PT${value}S` : value;
 }
 
-/** Without its unset entries; nothing when none is set. */
 function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {
 	const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
 	return entries.length > 0 ? Object.fromEntries(entries) : undefined;
