@@ -65,7 +65,6 @@ function recentOf(value: unknown, pairs: boolean): Map<string, number> | undefin
 	return recent;
 }
 
-/** As the workflow's static data keeps it. */
 export function savedCursor(cursor: Cursor): IDataObject {
 	return {
 		version: CURSOR_VERSION,
@@ -79,10 +78,13 @@ export function emptyCursor(key: string): Cursor {
 	return { version: CURSOR_VERSION, key, recent: new Map() };
 }
 
-export function storedMsOf(statement: SeenStatement): number | undefined {
-	if (typeof statement.stored !== 'string') return undefined;
-	const ms = Date.parse(statement.stored);
+export function msOf(text: unknown): number | undefined {
+	const ms = typeof text === 'string' ? Date.parse(text) : NaN;
 	return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function storedMsOf(statement: SeenStatement): number | undefined {
+	return msOf(statement.stored);
 }
 
 export function idOf(statement: SeenStatement): string | undefined {

@@ -11,12 +11,12 @@ import {
 	holdBack,
 	idOf,
 	MAX_REMEMBERED_IDS,
+	msOf,
 	OVERLAP_MS,
 	prune,
 	remember,
 	storedMsOf,
 } from './cursor';
-import { StoreClock } from './storeClock';
 
 /** The rest come with the next poll, in order. */
 export const MAX_STATEMENTS_PER_POLL = 1_000;
@@ -28,7 +28,6 @@ function pollDeadline(run: TriggerRun): Deadline {
 	return run.deadline(Math.min(POLL_DEADLINE_MS, pollBudgetMs(run) * 0.8));
 }
 
-/** Unbounded where n8n does not say. */
 function pollBudgetMs(run: TriggerRun): number {
 	return typeof run.fns.getPollBudgetMs === 'function' ? run.fns.getPollBudgetMs() : Infinity;
 }
@@ -181,4 +180,43 @@ export async function latestStatement(
 		);
 	}
 	return latest;
+}
+
+// The store sets `stored`, so none is later than its clock; one that is (a wrong clock once, an
+// import) must not move the cursor past the present, or every later statement would be skipped.
+const CONSISTENT_THROUGH = 'x-experience-api-consistent-through';
+
+/** HTTP's `Date` counts whole seconds: the clock may read up to this much later. */
+const DATE_RESOLUTION_MS = 1_000;
+
+/** Far more than clocks on the internet differ by, far less than a made-up time in a later year. */
+export const UNKNOWN_CLOCK_SLACK_MS = 24 * 60 * 60_000;
+
+// The later of Consistent-Through and Date: either may lag the clock that sets `stored`, and a
+// lagging bound would hold the cursor back and call statements stored meanwhile "ahead".
+export function clockOf(headers: Record<string, unknown>): number | undefined {
+	const through = msOf(firstOf(headers[CONSISTENT_THROUGH]));
+	const date = msOf(firstOf(headers.date));
+	const dateUntil = date === undefined ? undefined : date + DATE_RESOLUTION_MS - 1;
+	if (through === undefined) return dateUntil;
+	return dateUntil === undefined ? through : Math.max(through, dateUntil);
+}
+
+function firstOf(header: unknown): unknown {
+	return Array.isArray(header) ? header[0] : header;
+}
+
+export class StoreClock {
+	private latestMs: number | undefined;
+
+	constructor(private readonly localNow: () => number = Date.now) {}
+
+	read(headers: Record<string, unknown>): void {
+		const ms = clockOf(headers);
+		if (ms !== undefined) this.latestMs = Math.max(ms, this.latestMs ?? -Infinity);
+	}
+
+	nowMs(): number {
+		return this.latestMs ?? this.localNow() + UNKNOWN_CLOCK_SLACK_MS;
+	}
 }

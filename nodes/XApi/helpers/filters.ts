@@ -2,8 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
-import { toXapiTimestamp } from './time';
-import { COMPLETED_VERB, IRI, UUID, VERB_OPTIONS } from './vocabulary';
+import { COMPLETED_VERB, IRI, toXapiTimestamp, UUID, VERB_OPTIONS } from './vocabulary';
 
 const agentEmail: INodeProperties = {
 	displayName: 'Agent Email',

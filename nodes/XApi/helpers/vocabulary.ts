@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
@@ -11,40 +12,31 @@ export const CUSTOM = 'custom';
 export const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface VerbEntry {
-	name: string;
-	iri: string;
-	description?: string;
-	/** The English word the statement's `verb.display` carries. */
-	display: string;
-}
-
-const VERBS: VerbEntry[] = [
-	{ name: 'Assigned', iri: 'http://activitystrea.ms/schema/1.0/assign', display: 'assigned' },
-	{ name: 'Bookmarked', iri: 'http://id.tincanapi.com/verb/bookmarked', display: 'bookmarked' },
-	{ name: 'Commented', iri: 'http://adlnet.gov/expapi/verbs/commented', display: 'commented' },
+/** Each name, lower-case and without its note in brackets, is the word `verb.display` carries. */
+const VERBS: Array<{ name: string; iri: string; description?: string }> = [
+	{ name: 'Assigned', iri: 'http://activitystrea.ms/schema/1.0/assign' },
+	{ name: 'Bookmarked', iri: 'http://id.tincanapi.com/verb/bookmarked' },
+	{ name: 'Commented', iri: 'http://adlnet.gov/expapi/verbs/commented' },
 	{
 		name: 'Completed (ADL)',
 		iri: COMPLETED_VERB,
-		display: 'completed',
 		description:
 			"http://adlnet.gov/expapi/verbs/completed, the completed verb of the platform's verb list. The xAPI Trigger catches it by default.",
 	},
 	{
 		name: 'Completed (Activity Streams)',
 		iri: COMPLETE_VERB,
-		display: 'completed',
 		description:
 			"http://activitystrea.ms/schema/1.0/complete, the completed IRI of the platform's sample statement. The xAPI Trigger catches it by default too.",
 	},
-	{ name: 'Consumed', iri: 'http://activitystrea.ms/schema/1.0/consume', display: 'consumed' },
-	{ name: 'Created', iri: 'http://activitystrea.ms/schema/1.0/create', display: 'created' },
-	{ name: 'Failed', iri: 'http://adlnet.gov/expapi/verbs/failed', display: 'failed' },
-	{ name: 'Passed', iri: 'http://adlnet.gov/expapi/verbs/passed', display: 'passed' },
-	{ name: 'Progressed', iri: 'http://adlnet.gov/expapi/verbs/progressed', display: 'progressed' },
-	{ name: 'Started', iri: 'http://activitystrea.ms/schema/1.0/start', display: 'started' },
-	{ name: 'Up Voted', iri: 'http://id.tincanapi.com/verb/voted-up', display: 'up voted' },
-	{ name: 'Viewed', iri: 'http://id.tincanapi.com/verb/viewed', display: 'viewed' },
+	{ name: 'Consumed', iri: 'http://activitystrea.ms/schema/1.0/consume' },
+	{ name: 'Created', iri: 'http://activitystrea.ms/schema/1.0/create' },
+	{ name: 'Failed', iri: 'http://adlnet.gov/expapi/verbs/failed' },
+	{ name: 'Passed', iri: 'http://adlnet.gov/expapi/verbs/passed' },
+	{ name: 'Progressed', iri: 'http://adlnet.gov/expapi/verbs/progressed' },
+	{ name: 'Started', iri: 'http://activitystrea.ms/schema/1.0/start' },
+	{ name: 'Up Voted', iri: 'http://id.tincanapi.com/verb/voted-up' },
+	{ name: 'Viewed', iri: 'http://id.tincanapi.com/verb/viewed' },
 ];
 
 const ACTIVITY_TYPES: Array<{ name: string; iri: string }> = [
@@ -79,7 +71,9 @@ export const ACTIVITY_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Custom', value: CUSTOM, description: 'Enter any activity type IRI' },
 ];
 
-const DISPLAY_BY_IRI = new Map(VERBS.map(({ iri, display }) => [iri, display]));
+const DISPLAY_BY_IRI = new Map(
+	VERBS.map(({ name, iri }) => [iri, name.replace(/ \(.*\)$/, '').toLowerCase()]),
+);
 
 /** The platform's word for its own verbs, else the IRI's last segment ("…/verbs/attempted"). */
 export function verbDisplayWord(iri: string): string | undefined {
@@ -94,4 +88,20 @@ export function verbDisplayWord(iri: string): string | undefined {
 		// A malformed escape: keep the segment as written.
 	}
 	return word.replace(/[-_]+/g, ' ').trim() || undefined;
+}
+
+const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
+
+/** Date-times without an offset are read in the workflow's time zone, sent in UTC; offsets are kept. */
+export function toXapiTimestamp(value: unknown, timezone: string): string | undefined {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+	if (DateTime.isDateTime(value))
+		return value.isValid ? (value.toUTC().toISO() ?? undefined) : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
+	const withOffset = HAS_OFFSET.test(text) && /T/i.test(text);
+	if (withOffset) return DateTime.fromISO(text, { setZone: true }).isValid ? text : undefined;
+	const local = DateTime.fromISO(text.replace(' ', 'T'), { zone: timezone });
+	return local.isValid ? (local.toUTC().toISO() ?? undefined) : undefined;
 }

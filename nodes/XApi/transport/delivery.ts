@@ -5,13 +5,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
-import type { StatementWithId } from '../helpers/statementInput';
 import { UUID } from '../helpers/vocabulary';
 import type { Statement } from '../validation';
 import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
-import { canonicalStatement, isSameStatement } from './sameStatement';
 import { findStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
+
+export type StatementWithId = Statement & { id: string };
 
 interface PendingStatement {
 	itemIndex: number;
@@ -321,13 +321,139 @@ function recordedAlike(clientKey: string, id: string, statement: unknown): boole
 }
 
 function rememberRecorded(clientKey: string, id: string, statement: unknown): void {
-	let ids = recorded.get(clientKey);
-	if (ids) recorded.delete(clientKey);
-	else ids = new Map();
-	recorded.set(clientKey, ids);
-	if (recorded.size > MAX_CLIENTS) recorded.delete(recorded.keys().next().value as string);
-	const key = id.toLowerCase();
-	ids.delete(key);
-	ids.set(key, contentDigest(statement));
-	if (ids.size > MAX_IDS_PER_CLIENT) ids.delete(ids.keys().next().value as string);
+	const ids = recorded.get(clientKey) ?? new Map<string, string>();
+	setNewest(recorded, clientKey, ids, MAX_CLIENTS);
+	setNewest(ids, id.toLowerCase(), contentDigest(statement), MAX_IDS_PER_CLIENT);
+}
+
+function setNewest<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > max) map.delete(map.keys().next().value as string);
+}
+
+// xAPI-Data 2.3.1 comparison: what a store may assign or rewrite, `display`, definitions, timestamp
+// form, member order, e-mail domain and UUID case, durations beyond 0.01 s are ignored. IRIs compare
+// as written (no RFC 3987 normalization), extensions as JSON values.
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export function isSameStatement(sent: unknown, stored: unknown): boolean {
+	if (!isObject(sent) || !isObject(stored)) return false;
+	const mine = normalizeStatement(sent);
+	const theirs = normalizeStatement(stored);
+	// A store fills in the timestamp when none was sent.
+	if (mine.timestamp === undefined) delete theirs.timestamp;
+	return canonical(mine) === canonical(theirs);
+}
+
+/** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
+export function canonicalStatement(statement: unknown): string {
+	return isObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
+}
+
+function normalizeStatement(statement: JsonObject): JsonObject {
+	const out: JsonObject = {};
+	for (const [key, value] of Object.entries(statement)) {
+		if (['stored', 'authority', 'version', 'attachments'].includes(key)) continue;
+		if (key === 'id' && typeof value === 'string') out.id = value.toLowerCase();
+		else if (key === 'actor') out.actor = normalizeActor(value);
+		else if (key === 'verb') out.verb = isObject(value) ? { id: value.id } : value;
+		else if (key === 'object') out.object = normalizeObject(value);
+		else if (key === 'result') out.result = normalizeResult(value);
+		else if (key === 'context') out.context = normalizeContext(value);
+		else if (key === 'timestamp') out.timestamp = instant(value);
+		else if (key === 'objectType' && value === 'Activity') continue;
+		else out[key] = value;
+	}
+	return out;
+}
+
+function normalizeActor(actor: Json): Json {
+	if (!isObject(actor)) return actor;
+	const out: JsonObject = { ...actor };
+	if (out.objectType === 'Agent') delete out.objectType;
+	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
+	if (Array.isArray(out.member)) {
+		out.member = out.member
+			.map(normalizeActor)
+			.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
+	}
+	return out;
+}
+
+function normalizeObject(object: Json): Json {
+	if (!isObject(object)) return object;
+	switch (object.objectType) {
+		case undefined:
+		case 'Activity':
+			return { id: object.id };
+		case 'StatementRef':
+			return {
+				objectType: 'StatementRef',
+				id: typeof object.id === 'string' ? object.id.toLowerCase() : object.id,
+			};
+		case 'SubStatement':
+			return normalizeStatement(object);
+		default:
+			return { ...(normalizeActor(object) as JsonObject), objectType: object.objectType };
+	}
+}
+
+function normalizeResult(result: Json): Json {
+	if (!isObject(result) || typeof result.duration !== 'string') return result;
+	return { ...result, duration: truncateDuration(result.duration) };
+}
+
+function normalizeContext(context: Json): Json {
+	if (!isObject(context)) return context;
+	const out: JsonObject = { ...context };
+	if (typeof out.registration === 'string') out.registration = out.registration.toLowerCase();
+	if (out.instructor !== undefined) out.instructor = normalizeActor(out.instructor);
+	if (out.team !== undefined) out.team = normalizeActor(out.team);
+	if (isObject(out.statement)) out.statement = normalizeObject(out.statement);
+	if (isObject(out.contextActivities)) {
+		// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
+		const lists = Object.entries(out.contextActivities).map(([kind, value]) => [
+			kind,
+			(Array.isArray(value) ? value : [value]).map(normalizeObject),
+		]);
+		out.contextActivities = Object.fromEntries(lists) as JsonObject;
+	}
+	return out;
+}
+
+/** Stores keep 0.01 s; the platform's documents write `P16559.14S` without the "T". */
+function truncateDuration(duration: string): string {
+	const withT = duration.replace(/^P(?=\d+(?:[.,]\d+)?S$)/, 'PT');
+	return withT.replace(/(\d+)\.(\d+)S$/, (_match, whole: string, fraction: string) => {
+		const kept = fraction.slice(0, 2).replace(/0+$/, '');
+		return kept ? `${whole}.${kept}S` : `${whole}S`;
+	});
+}
+
+function instant(value: Json): Json {
+	if (typeof value !== 'string') return value;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? value : ms;
+}
+
+function lowerCaseDomain(mbox: string): string {
+	const at = mbox.lastIndexOf('@');
+	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
+}
+
+function isObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function canonical(value: Json | undefined): string {
+	if (Array.isArray(value)) return `[${value.map((entry) => canonical(entry)).join(',')}]`;
+	if (isObject(value)) {
+		const keys = Object.keys(value)
+			.filter((key) => value[key] !== undefined)
+			.sort();
+		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
 }

@@ -4,7 +4,6 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IPollFunctions,
-	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
@@ -49,16 +48,6 @@ interface LrsRequest {
 	namesRecord?: boolean;
 }
 
-type LrsOutcome =
-	| { ok: true; body: unknown; bytes: number; headers: Record<string, unknown> }
-	| {
-			ok: false;
-			status?: number;
-			/** An earlier attempt may have been carried out (its answer was lost, or a 5xx). */
-			repeated: boolean;
-			error: NodeApiError;
-	  };
-
 const LRS_HEADERS = {
 	Accept: 'application/json',
 	// The platform's documents list these for every call, `charset` as a header of its own.
@@ -69,7 +58,6 @@ const LRS_HEADERS = {
 
 const CALL_DEADLINE_MS = 3 * 60_000;
 
-/** One execution of the xAPI node, or one poll of the trigger. */
 export interface LrsRun extends Run {
 	readonly fns: IExecuteFunctions | IPollFunctions;
 	readonly credentials: ICredentialDataDecryptedObject;
@@ -124,7 +112,7 @@ export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promi
 }
 
 /** Never throws: a failure returns masked, with its status and whether an earlier attempt may have landed. */
-export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<LrsOutcome> {
+export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 	try {
 		const answer = await callApi(run.fns, {
 			credentialType: CREDENTIAL_TYPE,
@@ -144,11 +132,11 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 		const body = request.answer
 			? documentedAnswer(answer, request.answer.schema, request.answer.is)
 			: answer.body;
-		return { ok: true, body, bytes: answer.bytes, headers: answer.headers };
+		return { ok: true as const, body, bytes: answer.bytes, headers: answer.headers };
 	} catch (failure) {
 		const problem = failure instanceof HttpProblem ? failure : undefined;
 		return {
-			ok: false,
+			ok: false as const,
 			status: problem?.status,
 			repeated: problem?.details.repeated ?? false,
 			error: apiError(run.fns.getNode(), failure, {
@@ -161,7 +149,6 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest): Promise<L
 	}
 }
 
-/** The platform counts its budget over this window. */
 const PUSH_WINDOW_MS = 10_000;
 
 // Even spacing (the throttle never bursts) that keeps any PUSH_WINDOW_MS within its share even

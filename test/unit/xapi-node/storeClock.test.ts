@@ -1,4 +1,8 @@
-import { clockOf, StoreClock, UNKNOWN_CLOCK_SLACK_MS } from '../../../nodes/XApiTrigger/storeClock';
+import {
+	clockOf,
+	StoreClock,
+	UNKNOWN_CLOCK_SLACK_MS,
+} from '../../../nodes/XApiTrigger/newStatements';
 import {
 	emptyCursor,
 	holdBack,

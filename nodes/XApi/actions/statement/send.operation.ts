@@ -5,10 +5,10 @@ import { z } from 'zod';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
-import { checkedStatement } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
 import {
+	checkedStatement,
 	formLabelOf,
 	IDEMPOTENCY_KEY_FIELD,
 	optionalText,

@@ -1,18 +1,22 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
+import { illFormedAt, NOT_WELL_FORMED, parseItemInput } from '../../../shared/items/input';
 import { additionalFields } from '../../../shared/items/operation';
-import { toXapiTimestamp } from '../../helpers/time';
 import {
 	ACTIVITY_TYPE_OPTIONS,
 	COMPLETED_VERB,
 	COURSE_ACTIVITY_TYPE,
 	CUSTOM,
+	toXapiTimestamp,
 	verbDisplayWord,
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
+import type { StatementWithId } from '../../transport/delivery';
+import type { Statement } from '../../validation';
+import { formatIssues, formatPath, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
 
@@ -27,7 +31,6 @@ export const IDEMPOTENCY_KEY_FIELD: INodeProperties = {
 		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
 };
 
-/** Who did it: a name, and the e-mail that identifies them. */
 export function actorFields(
 	name: Partial<INodeProperties>,
 	email: Partial<INodeProperties> = {},
@@ -338,7 +341,6 @@ export function statementFromForm(
 	return buildStatement(form, timestamp);
 }
 
-/** Shaped as the platform records it. */
 function buildStatement(
 	form: StatementForm,
 	timestamp: string | undefined,
@@ -412,7 +414,6 @@ function isoDuration(value: string): string {
 	return /^\d+(\.\d+)?$/.test(value) ? `PT${value}S` : value;
 }
 
-/** Without its unset entries; nothing when none is set. */
 function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {
 	const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
 	return entries.length > 0 ? Object.fromEntries(entries) : undefined;
@@ -449,4 +450,27 @@ export function formLabelOf(path: string): string {
 		if (match) return label.replace('#', String(Number(match[1]) + 1));
 	}
 	return path;
+}
+
+/** The id is fixed before the first attempt; ill-formed text would be stored as U+FFFD, so it is refused. */
+export function checkedStatement(
+	node: INode,
+	itemIndex: number,
+	statement: unknown,
+	labelOf: (path: string) => string = (path) => path,
+): StatementWithId {
+	const result = validateStatement(statement);
+	const broken = illFormedAt(statement);
+	const issues = [
+		...(result.ok ? [] : result.issues),
+		...(broken ? [{ path: formatPath(broken), message: NOT_WELL_FORMED }] : []),
+	].map((issue) => ({ ...issue, path: labelOf(issue.path) }));
+	if (issues.length > 0) {
+		const description = issues.map((issue) => `• ${issue.path}: ${issue.message}`).join('\n');
+		const message = `Invalid statement on item ${itemIndex}: ${formatIssues(issues)}`;
+		throw new NodeOperationError(node, message, { itemIndex, description });
+	}
+	const original = statement as Statement;
+	// The id goes first so that it is the first thing seen in the output and in the store's logs.
+	return { id: original.id ?? randomUUID(), ...original } as StatementWithId;
 }

@@ -4,16 +4,11 @@ import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import type { StatementWithId } from '../../helpers/statementInput';
-import {
-	checkedStatement,
-	STATEMENT_ID_FIELD,
-	statementIdSchema,
-} from '../../helpers/statementInput';
+import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { LrsRun } from '../../transport';
 import { sendStatements } from '../../transport/delivery';
-import { actorFields } from './statementForm';
+import { actorFields, checkedStatement } from './statementForm';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,7 +41,7 @@ const inputSchema = z.object({
 		.transform((value) => value.replace(/^mailto:/i, '')),
 });
 
-export function prepare(fns: IExecuteFunctions, itemIndex: number): { statement: StatementWithId } {
+export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		actorName: fns.getNodeParameter('actorName', itemIndex),
@@ -62,7 +57,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number): { statement:
 
 export async function execute(
 	run: LrsRun,
-	items: Array<PreparedItem<{ statement: StatementWithId }>>,
+	items: Array<PreparedItem<ReturnType<typeof prepare>>>,
 	control: { stopAfterFailure: boolean },
 ): Promise<Map<number, ItemOutcome>> {
 	return await sendStatements(run, items, control, (statement) => ({
