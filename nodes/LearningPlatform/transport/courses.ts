@@ -108,30 +108,25 @@ export interface CatalogIndex {
 	byExternalId?: Promise<Map<string, IndexedCourse>>;
 }
 
-async function readIndex(
-	run: LmsRun,
-	itemIndex: number,
-	deadline: Deadline,
-): Promise<Map<string, IndexedCourse>> {
-	const index = new Map<string, IndexedCourse>();
-	await forEachCoursePage(run, itemIndex, { deadline }, (courses) => {
-		for (const entry of courses.map(indexedCourse)) if (entry) index.set(...entry);
-		return true;
-	});
-	return index;
-}
-
 async function catalogEntry(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
 	deadline: Deadline,
 ): Promise<IndexedCourse | undefined> {
-	run.catalog.byExternalId ??= readIndex(run, itemIndex, deadline);
+	run.catalog.byExternalId ??= (async () => {
+		const index = new Map<string, IndexedCourse>();
+		await forEachCoursePage(run, itemIndex, { deadline }, (courses) => {
+			for (const entry of courses.map(indexedCourse)) if (entry) index.set(...entry);
+			return true;
+		});
+		return index;
+	})();
 	return (await run.catalog.byExternalId).get(externalId);
 }
 
-async function listedCourse(
+/** Get and Archive: the course as the catalog lists it, or an error naming the operation. */
+export async function listedCourse(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
@@ -148,16 +143,6 @@ async function listedCourse(
 			description: `${operation} looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.`,
 		},
 	);
-}
-
-export async function getCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	deadline: Deadline,
-): Promise<IDataObject> {
-	const found = await listedCourse(run, itemIndex, externalId, deadline, 'Get');
-	return { id: found.id, ...found.listed };
 }
 
 /** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
@@ -193,17 +178,6 @@ export async function upsertCourse(
 }
 
 /** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
-export async function archiveCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	given: CourseValues,
-	write: WriteSettings,
-): Promise<IDataObject> {
-	const current = await listedCourse(run, itemIndex, externalId, write.deadline, 'Archive');
-	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
-}
-
 export async function archiveListedCourse(
 	run: LmsRun,
 	itemIndex: number,
