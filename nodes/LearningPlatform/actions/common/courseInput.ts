@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listOfStrings, parseItemInput } from '../../../shared/items/input';
@@ -120,32 +125,26 @@ function idText(id: unknown): string | undefined {
 	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
 }
 
-export interface CourseJsonIssue {
-	/** The API path, e.g. `languages_attributes[0].language_code`. */
-	path: string;
-	message: string;
-}
+/** `path` is the API path, e.g. `languages_attributes[0].language_code`. */
+type CourseJsonIssue = { path: string; message: string };
 
-export type CourseJsonResult =
+type CourseJsonResult =
 	| { ok: true; values: CourseValues }
 	| { ok: false; issues: CourseJsonIssue[]; externalId?: string };
 
 const BY_API = new Map(COURSE_FIELDS.map((f) => [f.api, f]));
 const BY_PARAM = new Map(COURSE_FIELDS.map((f) => [f.param, f]));
 
-/** Entry keys of the two lists of objects, API name → form name. */
+/** The entry name of each list of objects, and its keys as API name → form name. */
 const ENTRY_KEYS: Record<string, { entry: string; keys: Record<string, string> }> = {};
 for (const field of COURSE_FIELDS) {
-	if (formProperty(field).type !== 'fixedCollection') continue;
-	const collection = (formProperty(field).options ?? [])[0] as unknown as {
-		name: string;
-		values: Array<{ name: string }>;
-	};
-	const keys: Record<string, string> = {};
-	for (const { name } of collection.values) {
-		keys[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = name;
-	}
-	ENTRY_KEYS[field.api] = { entry: collection.name, keys };
+	const [collection] = (formProperty(field).options ?? []) as INodePropertyCollection[];
+	if (!collection?.values) continue;
+	const keys = collection.values.map(({ name }) => [
+		name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+		name,
+	]);
+	ENTRY_KEYS[field.api] = { entry: collection.name, keys: Object.fromEntries(keys) };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

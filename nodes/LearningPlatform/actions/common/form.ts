@@ -15,8 +15,6 @@ import {
 } from '../../transport/courseContract';
 import type { WriteSettings } from '../../transport/transactions';
 
-/** The form parts operations share: each course field's control (the field table is in courseContract.ts), the course picker and the options of every write. */
-
 /** An operation's form, shown for its resource and operation, and one item read from it and checked. */
 export function operationForm<S extends z.ZodTypeAny>(
 	[resource, operation]: [string, string],
@@ -66,6 +64,18 @@ const commaList = (effect: string): Control => ({
 	description: `Comma-separated ${effect}`,
 });
 
+/** A list of entries ("price", "language"): the API's list of objects as one form collection. */
+const entryList = (
+	entry: string,
+	{ values, ...more }: Partial<Control> & { values: INodeProperties[] },
+): Control => ({
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	...more,
+	options: [{ displayName: entry[0].toUpperCase() + entry.slice(1), name: entry, values }],
+});
+
 const CONTROLS: Record<string, Control> = {
 	externalId: {
 		type: 'string',
@@ -80,39 +90,30 @@ const CONTROLS: Record<string, Control> = {
 		default: '',
 		placeholder: 'https://learn.example.com/courses/onboarding',
 	},
-	prices: {
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
+	prices: entryList('price', {
 		placeholder: 'Add price',
 		description: 'Leave empty for free content. Prices are replaced on every update.',
-		options: [
+		values: [
 			{
-				displayName: 'Price',
-				name: 'price',
-				values: [
-					{
-						displayName: 'Amount',
-						name: 'amount',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 49.99',
-						description: 'A positive amount, such as 49.99',
-					},
-					{
-						displayName: 'Currency',
-						name: 'currency',
-						type: 'options',
-						options: [
-							{ name: 'INR', value: 'INR' },
-							{ name: 'USD', value: 'USD' },
-						],
-						default: 'USD',
-					},
+				displayName: 'Amount',
+				name: 'amount',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 49.99',
+				description: 'A positive amount, such as 49.99',
+			},
+			{
+				displayName: 'Currency',
+				name: 'currency',
+				type: 'options',
+				options: [
+					{ name: 'INR', value: 'INR' },
+					{ name: 'USD', value: 'USD' },
 				],
+				default: 'USD',
 			},
 		],
-	},
+	}),
 	channelIds: commaList('channel IDs. Channels not listed are removed from the content.'),
 	contentType: {
 		type: 'options',
@@ -147,31 +148,22 @@ const CONTROLS: Record<string, Control> = {
 		default: false,
 		description: 'Whether the content is private',
 	},
-	languages: {
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
+	languages: entryList('language', {
 		description: "Language versions. Send none to use the source's default language.",
-		options: [
+		values: [
 			{
-				displayName: 'Language',
-				name: 'language',
-				values: [
-					{
-						displayName: 'Language Code',
-						name: 'languageCode',
-						type: 'string',
-						default: '',
-						placeholder: 'en',
-						description: 'Two-letter code',
-					},
-					{ displayName: 'Title', name: 'title', type: 'string', default: '' },
-					{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-					{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-				],
+				displayName: 'Language Code',
+				name: 'languageCode',
+				type: 'string',
+				default: '',
+				placeholder: 'en',
+				description: 'Two-letter code',
 			},
+			{ displayName: 'Title', name: 'title', type: 'string', default: '' },
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 		],
-	},
+	}),
 	level: { type: 'options', default: 'beginner' },
 	publishedAt: {
 		type: 'string',
