@@ -38,10 +38,7 @@ export interface CatalogWalk {
 	deadline: Deadline;
 }
 
-function walkIdOf(course: IDataObject): string | undefined {
-	const id = course.id ?? course[EXTERNAL_ID_FIELD];
-	return id === undefined || id === null ? undefined : String(id);
-}
+const textOf = (id: unknown) => (id === undefined || id === null ? undefined : String(id));
 
 /** Walks the catalog one page at a time; stops on a repeated page or past the paging ceilings. */
 export async function forEachCoursePage(
@@ -74,7 +71,7 @@ export async function forEachCoursePage(
 					? { endedEarly: `the listing ended at ${position} of the ${total} courses it announced` }
 					: {};
 			}
-			fresh = guard.admit(courses.map(walkIdOf));
+			fresh = guard.admit(courses.map((course) => textOf(course.id ?? course[EXTERNAL_ID_FIELD])));
 		} catch (error) {
 			throw new NodeOperationError(run.fns.getNode(), error as Error, {
 				itemIndex,
@@ -99,14 +96,11 @@ export function indexedCourse(course: IDataObject): [string, IndexedCourse] | un
 	const listed = valuesFromListing(course);
 	const externalId = listed[EXTERNAL_ID_FIELD];
 	if (typeof externalId !== 'string' && typeof externalId !== 'number') return undefined;
-	const id = course.id === undefined || course.id === null ? undefined : String(course.id);
-	return [String(externalId), { id, listed }];
+	return [String(externalId), { id: textOf(course.id), listed }];
 }
 
 /** Built once per execution, listed fields only: N courses cost one bounded catalog walk, not N. */
-export interface CatalogIndex {
-	byExternalId?: Promise<Map<string, IndexedCourse>>;
-}
+export type CatalogIndex = { byExternalId?: Promise<Map<string, IndexedCourse>> };
 
 async function catalogEntry(
 	run: LmsRun,
