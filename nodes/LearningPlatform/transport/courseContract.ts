@@ -45,10 +45,7 @@ function idsFrom(value: unknown): string[] | undefined {
 		: undefined;
 }
 
-const price = z
-	.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) })
-	.strict()
-	.transform(({ amount, currency }) => ({ amount, currency }));
+const price = z.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) }).strict();
 
 const language = z
 	.object({

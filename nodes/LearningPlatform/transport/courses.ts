@@ -85,13 +85,11 @@ export async function forEachCoursePage(
 	}
 }
 
-/** What the index keeps of a course: its platform id and the values the listing carries. */
 export interface IndexedCourse {
 	id?: string;
 	listed: CourseValues;
 }
 
-/** A listing item under its external id, or undefined when it has none. */
 export function indexedCourse(course: IDataObject): [string, IndexedCourse] | undefined {
 	const listed = valuesFromListing(course);
 	const externalId = listed[EXTERNAL_ID_FIELD];
@@ -119,7 +117,6 @@ async function catalogEntry(
 	return (await run.catalog.byExternalId).get(externalId);
 }
 
-/** Get and Archive: the course as the catalog lists it, or an error naming the operation. */
 export async function listedCourse(
 	run: LmsRun,
 	itemIndex: number,

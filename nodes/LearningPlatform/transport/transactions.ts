@@ -26,9 +26,7 @@ const acceptedWriteShape = z
 	.object({ message: z.string().optional(), data: transactionShape })
 	.passthrough();
 
-const transactionAnswerShape = z
-	.object({ response: z.unknown().optional(), data: transactionShape })
-	.passthrough();
+const transactionAnswerShape = z.object({ data: transactionShape }).passthrough();
 
 export type Transaction = z.infer<typeof transactionShape>;
 

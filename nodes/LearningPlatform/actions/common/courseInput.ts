@@ -74,7 +74,6 @@ const valuesSchema = courseValuesSchema('upsert', true);
 
 const labelled = [...TOP_PROPERTIES, additionalFieldsProperty('upsert')];
 
-/** One item's course, read and checked; a bad one throws naming the item and each field. */
 export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseValues {
 	const mode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;
 	if (mode === 'json') {
@@ -175,7 +174,6 @@ function typeProblem(field: CourseField, value: unknown): string | undefined {
 	}
 }
 
-/** The course as an object, or why it is none. */
 function courseObject(input: unknown): Record<string, unknown> | string {
 	let course = input;
 	if (typeof course === 'string') {

@@ -15,7 +15,6 @@ import {
 } from '../../transport/courseContract';
 import type { WriteSettings } from '../../transport/transactions';
 
-/** An operation's form, shown for its resource and operation, and one item read from it and checked. */
 export function operationForm<S extends z.ZodTypeAny>(
 	[resource, operation]: [string, string],
 	properties: INodeProperties[],
@@ -58,11 +57,9 @@ export function readOptions<T>(
 
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
-const commaList = (effect: string): Control => ({
-	type: 'string',
-	default: '',
-	description: `Comma-separated ${effect}`,
-});
+const text = (more: Partial<Control> = {}): Control => ({ type: 'string', default: '', ...more });
+
+const commaList = (effect: string) => text({ description: `Comma-separated ${effect}` });
 
 /** A list of entries ("price", "language"): the API's list of objects as one form collection. */
 const entryList = (
@@ -77,19 +74,12 @@ const entryList = (
 });
 
 const CONTROLS: Record<string, Control> = {
-	externalId: {
-		type: 'string',
+	externalId: text({
 		required: true,
-		default: '',
 		description: 'Your own ID for the course. Sending an existing one updates that course.',
-	},
-	name: { type: 'string', required: true, default: '' },
-	url: {
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://learn.example.com/courses/onboarding',
-	},
+	}),
+	name: text({ required: true }),
+	url: text({ required: true, placeholder: 'https://learn.example.com/courses/onboarding' }),
 	prices: entryList('price', {
 		placeholder: 'Add price',
 		description: 'Leave empty for free content. Prices are replaced on every update.',
@@ -125,24 +115,20 @@ const CONTROLS: Record<string, Control> = {
 		default: 'course',
 		description: "A second type the platform's samples send with the same values",
 	},
-	description: { type: 'string', typeOptions: { rows: 3 }, default: '' },
+	description: text({ typeOptions: { rows: 3 } }),
 	durationSec: {
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
 	},
-	expirationDate: {
-		type: 'string',
-		default: '',
+	expirationDate: text({
 		placeholder: '2027-12-31 23:59:59',
 		description: 'When the content expires by itself, as YYYY-MM-DD HH:MM:SS',
-	},
+	}),
 	groupIds: commaList('group IDs. Groups not listed are removed from the content.'),
-	imageUrl: {
-		type: 'string',
-		default: '',
+	imageUrl: text({
 		description: 'Linked, not downloaded. A missing or broken image is replaced by a stock image.',
-	},
+	}),
 	isPrivate: {
 		type: 'boolean',
 		default: false,
@@ -165,12 +151,7 @@ const CONTROLS: Record<string, Control> = {
 		],
 	}),
 	level: { type: 'options', default: 'beginner' },
-	publishedAt: {
-		type: 'string',
-		default: '',
-		placeholder: '2026-01-31',
-		description: 'Publication date as YYYY-MM-DD',
-	},
+	publishedAt: text({ placeholder: '2026-01-31', description: 'Publication date as YYYY-MM-DD' }),
 	restrictedGroupIds: commaList('IDs of the groups the content is restricted to'),
 	skills: commaList('skills; content is searchable by them'),
 	status: {
