@@ -252,7 +252,6 @@ export const STATUS_FIELD = 'status';
 export function mergeWithListing(
 	given: CourseValues,
 	listed: CourseValues,
-	operation: CourseOperation,
 ): { values: CourseValues; kept: string[]; cleared: string[] } {
 	const values: CourseValues = { ...given };
 	const kept: string[] = [];
@@ -261,9 +260,9 @@ export function mergeWithListing(
 		values[api] = value;
 		kept.push(api);
 	}
-	const cleared = [...TOP_FIELDS, ...additionalFieldsFor(operation)]
-		.map((f) => f.api)
-		.filter((api) => api !== STATUS_FIELD && values[api] === undefined);
+	const cleared = COURSE_FIELDS.map((f) => f.api).filter(
+		(api) => api !== STATUS_FIELD && values[api] === undefined,
+	);
 	return { values, kept, cleared };
 }
 

@@ -149,7 +149,7 @@ export async function upsertCourse(
 	if (keepCurrentValues) {
 		const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
 		if (current) {
-			const merged = mergeWithListing(given, current.listed, 'upsert');
+			const merged = mergeWithListing(given, current.listed);
 			values = merged.values;
 			report.keptFields = merged.kept;
 			report.clearedFields = merged.cleared;
@@ -177,11 +177,7 @@ export async function archiveListedCourse(
 	given: CourseValues,
 	write: WriteSettings,
 ): Promise<IDataObject> {
-	const merged = mergeWithListing(
-		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
-		current.listed,
-		'archive',
-	);
+	const merged = mergeWithListing({ ...given, [EXTERNAL_ID_FIELD]: externalId }, current.listed);
 	const output = await postWrite(run, itemIndex, {
 		path: COURSES_PATH,
 		body: courseBody({ ...merged.values, [STATUS_FIELD]: 'archived' }),

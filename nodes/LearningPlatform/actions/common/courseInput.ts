@@ -24,7 +24,6 @@ import {
 
 /** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
 export function courseInputProperties(): INodeProperties[] {
-	const fields = { show: { inputMode: ['fields'] } };
 	return [
 		{
 			displayName: 'Input Mode',
@@ -55,18 +54,14 @@ export function courseInputProperties(): INodeProperties[] {
 				"The course as an object with the platform's API field names (snake_case), or text holding one, e.g. the whole item when the previous step built it. Unknown keys are refused; null or empty values count as not given.",
 			displayOptions: { show: { inputMode: ['json'] } },
 		},
-		{
-			...coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
+		...[
+			coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
 				displayName: 'External ID',
 				firstMode: 'id',
 			}),
-			displayOptions: fields,
-		},
-		...TOP_PROPERTIES.filter((p) => p.name !== 'externalId').map((p) => ({
-			...p,
-			displayOptions: fields,
-		})),
-		{ ...additionalFieldsProperty('upsert'), displayOptions: fields },
+			...TOP_PROPERTIES.filter((p) => p.name !== 'externalId'),
+			additionalFieldsProperty('upsert'),
+		].map((p) => ({ ...p, displayOptions: { show: { inputMode: ['fields'] } } })),
 	];
 }
 
