@@ -70,8 +70,7 @@ const valuesSchema = courseValuesSchema('upsert', true);
 const labelled = [...TOP_PROPERTIES, additionalFieldsProperty('upsert')];
 
 export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseValues {
-	const mode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;
-	if (mode === 'json') {
+	if (fns.getNodeParameter('inputMode', itemIndex, 'fields') === 'json') {
 		const result = parseCourseJson(fns.getNodeParameter('course', itemIndex));
 		if (result.ok) return result.values;
 		const lines = result.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
@@ -202,10 +201,7 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 			issues.push({ path: key, message: problem });
 			continue;
 		}
-		const formValue =
-			formProperty(field).type === 'fixedCollection'
-				? entries(field, value as unknown[], issues)
-				: value;
+		const formValue = ENTRY_KEYS[field.api] ? entries(field, value as unknown[], issues) : value;
 		if (formValue === undefined) continue;
 		(field.place === 'top' ? top : additionalFields)[field.param] = formValue;
 	}
@@ -263,10 +259,9 @@ function apiPath(path: ReadonlyArray<PropertyKey>): string {
 	const field = BY_PARAM.get(String(parts[0]));
 	if (!field) return parts.map(String).join('.');
 	let out = field.api;
-	const rest = formProperty(field).type === 'fixedCollection' ? parts.slice(2) : parts.slice(1);
-	const keys = ENTRY_KEYS[field.api]?.keys ?? {};
-	const back = Object.fromEntries(Object.entries(keys).map(([api, form]) => [form, api]));
-	for (const part of rest) {
+	const keys = ENTRY_KEYS[field.api]?.keys;
+	const back = Object.fromEntries(Object.entries(keys ?? {}).map(([api, form]) => [form, api]));
+	for (const part of parts.slice(keys ? 2 : 1)) {
 		out += typeof part === 'number' ? `[${part}]` : `.${back[String(part)] ?? String(part)}`;
 	}
 	return out;
