@@ -37,24 +37,15 @@ const present = (value: unknown): boolean =>
 /** Ids from a listing's groups/channels: their shape is undocumented, so only clear ids are taken. */
 function idsFrom(value: unknown): string[] | undefined {
 	if (!Array.isArray(value)) return undefined;
-	const ids: string[] = [];
-	for (const entry of value) {
-		const id =
-			typeof entry === 'string' || typeof entry === 'number'
-				? entry
-				: entry && typeof entry === 'object'
-					? (entry as IDataObject).id
-					: undefined;
-		if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-		ids.push(String(id));
-	}
-	return ids;
+	const ids = value.map((entry) =>
+		entry && typeof entry === 'object' ? (entry as IDataObject).id : entry,
+	);
+	return ids.every((id) => typeof id === 'string' || typeof id === 'number')
+		? ids.map(String)
+		: undefined;
 }
 
-const price = z
-	.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) })
-	.strict()
-	.transform(({ amount, currency }) => ({ amount, currency }));
+const price = z.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) }).strict();
 
 const language = z
 	.object({
@@ -66,13 +57,10 @@ const language = z
 		description: text.optional(),
 	})
 	.strict()
-	.transform((l) => {
-		const entry: IDataObject = { language_code: l.languageCode.toLowerCase() };
-		if (l.title) entry.title = l.title;
-		if (l.url) entry.url = l.url;
-		if (l.description) entry.description = l.description;
-		return entry;
-	});
+	.transform(({ languageCode, ...texts }) => ({
+		language_code: languageCode.toLowerCase(),
+		...Object.fromEntries(Object.entries(texts).filter(([, value]) => value)),
+	}));
 
 function field(
 	param: string,
@@ -264,7 +252,6 @@ export const STATUS_FIELD = 'status';
 export function mergeWithListing(
 	given: CourseValues,
 	listed: CourseValues,
-	operation: CourseOperation,
 ): { values: CourseValues; kept: string[]; cleared: string[] } {
 	const values: CourseValues = { ...given };
 	const kept: string[] = [];
@@ -273,9 +260,9 @@ export function mergeWithListing(
 		values[api] = value;
 		kept.push(api);
 	}
-	const cleared = [...TOP_FIELDS, ...additionalFieldsFor(operation)]
-		.map((f) => f.api)
-		.filter((api) => api !== STATUS_FIELD && values[api] === undefined);
+	const cleared = COURSE_FIELDS.map((f) => f.api).filter(
+		(api) => api !== STATUS_FIELD && values[api] === undefined,
+	);
 	return { values, kept, cleared };
 }
 

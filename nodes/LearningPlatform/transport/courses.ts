@@ -38,10 +38,7 @@ export interface CatalogWalk {
 	deadline: Deadline;
 }
 
-function walkIdOf(course: IDataObject): string | undefined {
-	const id = course.id ?? course[EXTERNAL_ID_FIELD];
-	return id === undefined || id === null ? undefined : String(id);
-}
+const textOf = (id: unknown) => (id === undefined || id === null ? undefined : String(id));
 
 /** Walks the catalog one page at a time; stops on a repeated page or past the paging ceilings. */
 export async function forEachCoursePage(
@@ -74,7 +71,7 @@ export async function forEachCoursePage(
 					? { endedEarly: `the listing ended at ${position} of the ${total} courses it announced` }
 					: {};
 			}
-			fresh = guard.admit(courses.map(walkIdOf));
+			fresh = guard.admit(courses.map((course) => textOf(course.id ?? course[EXTERNAL_ID_FIELD])));
 		} catch (error) {
 			throw new NodeOperationError(run.fns.getNode(), error as Error, {
 				itemIndex,
@@ -88,38 +85,20 @@ export async function forEachCoursePage(
 	}
 }
 
-/** What the index keeps of a course: its platform id and the values the listing carries. */
 export interface IndexedCourse {
 	id?: string;
 	listed: CourseValues;
 }
 
-/** A listing item under its external id, or undefined when it has none. */
 export function indexedCourse(course: IDataObject): [string, IndexedCourse] | undefined {
 	const listed = valuesFromListing(course);
 	const externalId = listed[EXTERNAL_ID_FIELD];
 	if (typeof externalId !== 'string' && typeof externalId !== 'number') return undefined;
-	const id = course.id === undefined || course.id === null ? undefined : String(course.id);
-	return [String(externalId), { id, listed }];
+	return [String(externalId), { id: textOf(course.id), listed }];
 }
 
 /** Built once per execution, listed fields only: N courses cost one bounded catalog walk, not N. */
-export interface CatalogIndex {
-	byExternalId?: Promise<Map<string, IndexedCourse>>;
-}
-
-async function readIndex(
-	run: LmsRun,
-	itemIndex: number,
-	deadline: Deadline,
-): Promise<Map<string, IndexedCourse>> {
-	const index = new Map<string, IndexedCourse>();
-	await forEachCoursePage(run, itemIndex, { deadline }, (courses) => {
-		for (const entry of courses.map(indexedCourse)) if (entry) index.set(...entry);
-		return true;
-	});
-	return index;
-}
+export type CatalogIndex = { byExternalId?: Promise<Map<string, IndexedCourse>> };
 
 async function catalogEntry(
 	run: LmsRun,
@@ -127,11 +106,18 @@ async function catalogEntry(
 	externalId: string,
 	deadline: Deadline,
 ): Promise<IndexedCourse | undefined> {
-	run.catalog.byExternalId ??= readIndex(run, itemIndex, deadline);
+	run.catalog.byExternalId ??= (async () => {
+		const index = new Map<string, IndexedCourse>();
+		await forEachCoursePage(run, itemIndex, { deadline }, (courses) => {
+			for (const entry of courses.map(indexedCourse)) if (entry) index.set(...entry);
+			return true;
+		});
+		return index;
+	})();
 	return (await run.catalog.byExternalId).get(externalId);
 }
 
-async function listedCourse(
+export async function listedCourse(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
@@ -150,16 +136,6 @@ async function listedCourse(
 	);
 }
 
-export async function getCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	deadline: Deadline,
-): Promise<IDataObject> {
-	const found = await listedCourse(run, itemIndex, externalId, deadline, 'Get');
-	return { id: found.id, ...found.listed };
-}
-
 /** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
 export async function upsertCourse(
 	run: LmsRun,
@@ -173,7 +149,7 @@ export async function upsertCourse(
 	if (keepCurrentValues) {
 		const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
 		if (current) {
-			const merged = mergeWithListing(given, current.listed, 'upsert');
+			const merged = mergeWithListing(given, current.listed);
 			values = merged.values;
 			report.keptFields = merged.kept;
 			report.clearedFields = merged.cleared;
@@ -193,17 +169,6 @@ export async function upsertCourse(
 }
 
 /** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
-export async function archiveCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	given: CourseValues,
-	write: WriteSettings,
-): Promise<IDataObject> {
-	const current = await listedCourse(run, itemIndex, externalId, write.deadline, 'Archive');
-	return await archiveListedCourse(run, itemIndex, externalId, current, given, write);
-}
-
 export async function archiveListedCourse(
 	run: LmsRun,
 	itemIndex: number,
@@ -212,11 +177,7 @@ export async function archiveListedCourse(
 	given: CourseValues,
 	write: WriteSettings,
 ): Promise<IDataObject> {
-	const merged = mergeWithListing(
-		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
-		current.listed,
-		'archive',
-	);
+	const merged = mergeWithListing({ ...given, [EXTERNAL_ID_FIELD]: externalId }, current.listed);
 	const output = await postWrite(run, itemIndex, {
 		path: COURSES_PATH,
 		body: courseBody({ ...merged.values, [STATUS_FIELD]: 'archived' }),

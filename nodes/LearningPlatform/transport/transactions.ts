@@ -26,9 +26,7 @@ const acceptedWriteShape = z
 	.object({ message: z.string().optional(), data: transactionShape })
 	.passthrough();
 
-const transactionAnswerShape = z
-	.object({ response: z.unknown().optional(), data: transactionShape })
-	.passthrough();
+const transactionAnswerShape = z.object({ data: transactionShape }).passthrough();
 
 export type Transaction = z.infer<typeof transactionShape>;
 
@@ -60,20 +58,19 @@ export async function getTransaction(
 	return answer.data;
 }
 
-export interface WaitSettings {
-	/** First wait between checks; later waits grow by half each time. */
-	pollIntervalSec: number;
-	deadline: Deadline;
-	/** Right after a write a check would only find it running: no check comes before this says. */
-	learnFrom?: CompletionEstimate;
-}
-
-/** Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later. */
+/**
+ * Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later.
+ * Waits start at `pollIntervalSec` and grow by half; `learnFrom` says when to check first.
+ */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
 	id: string,
-	{ pollIntervalSec, deadline, learnFrom }: WaitSettings,
+	{
+		pollIntervalSec,
+		deadline,
+		learnFrom,
+	}: { pollIntervalSec: number; deadline: Deadline; learnFrom?: CompletionEstimate },
 ): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
@@ -103,37 +100,29 @@ export async function waitForTransaction(
 	if (failure !== undefined && !timedOutChecking) throw failure;
 	if (timedOutChecking) outcome.done = false;
 	const transaction = seen as Transaction;
-	if (!outcome.done) {
-		const timeout = new NodeOperationError(
-			run.fns.getNode(),
-			`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
-			{
+	if (outcome.done && transaction.status === 'success') {
+		return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
+	}
+	const message =
+		typeof transaction.response?.message === 'string' ? transaction.response.message : 'no message';
+	const error = !outcome.done
+		? new NodeOperationError(
+				run.fns.getNode(),
+				`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
+				{
+					itemIndex,
+					description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
+				},
+			)
+		: new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
 				itemIndex,
-				description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
-			},
-		);
-		// Continue On Fail puts these on the error item, so the workflow can poll later.
-		timeout.context.details = { transactionId: id, status: transaction.status };
-		throw timeout;
-	}
-	if (transaction.status !== 'success') {
-		const message =
-			typeof transaction.response?.message === 'string'
-				? transaction.response.message
-				: 'no message';
-		const failed = new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
-			itemIndex,
-			message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
-			description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
-		});
-		failed.context.details = { transactionId: id, status: transaction.status };
-		throw failed;
-	}
-	return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
+				message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
+				description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
+			});
+	// Continue On Fail puts these on the error item, so the workflow can poll later.
+	error.context.details = { transactionId: id, status: transaction.status };
+	throw error;
 }
-
-/** After a first check that found the transaction running, waits start here and grow by half. */
-const WRITE_POLL_INTERVAL_SEC = 1;
 
 export interface WriteSettings {
 	waitForCompletion: boolean;
@@ -188,7 +177,7 @@ export async function confirmWrite(
 	deadline: Deadline,
 ): Promise<IDataObject> {
 	const done = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
-		pollIntervalSec: WRITE_POLL_INTERVAL_SEC,
+		pollIntervalSec: 1,
 		deadline,
 		learnFrom: run.completion,
 	});

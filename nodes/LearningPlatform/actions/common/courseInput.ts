@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listOfStrings, parseItemInput } from '../../../shared/items/input';
@@ -19,7 +24,6 @@ import {
 
 /** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
 export function courseInputProperties(): INodeProperties[] {
-	const fields = { show: { inputMode: ['fields'] } };
 	return [
 		{
 			displayName: 'Input Mode',
@@ -50,18 +54,14 @@ export function courseInputProperties(): INodeProperties[] {
 				"The course as an object with the platform's API field names (snake_case), or text holding one, e.g. the whole item when the previous step built it. Unknown keys are refused; null or empty values count as not given.",
 			displayOptions: { show: { inputMode: ['json'] } },
 		},
-		{
-			...coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
+		...[
+			coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
 				displayName: 'External ID',
 				firstMode: 'id',
 			}),
-			displayOptions: fields,
-		},
-		...TOP_PROPERTIES.filter((p) => p.name !== 'externalId').map((p) => ({
-			...p,
-			displayOptions: fields,
-		})),
-		{ ...additionalFieldsProperty('upsert'), displayOptions: fields },
+			...TOP_PROPERTIES.filter((p) => p.name !== 'externalId'),
+			additionalFieldsProperty('upsert'),
+		].map((p) => ({ ...p, displayOptions: { show: { inputMode: ['fields'] } } })),
 	];
 }
 
@@ -69,10 +69,8 @@ const valuesSchema = courseValuesSchema('upsert', true);
 
 const labelled = [...TOP_PROPERTIES, additionalFieldsProperty('upsert')];
 
-/** One item's course, read and checked; a bad one throws naming the item and each field. */
 export function readCourse(fns: IExecuteFunctions, itemIndex: number): CourseValues {
-	const mode = fns.getNodeParameter('inputMode', itemIndex, 'fields') as string;
-	if (mode === 'json') {
+	if (fns.getNodeParameter('inputMode', itemIndex, 'fields') === 'json') {
 		const result = parseCourseJson(fns.getNodeParameter('course', itemIndex));
 		if (result.ok) return result.values;
 		const lines = result.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
@@ -120,32 +118,26 @@ function idText(id: unknown): string | undefined {
 	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
 }
 
-export interface CourseJsonIssue {
-	/** The API path, e.g. `languages_attributes[0].language_code`. */
-	path: string;
-	message: string;
-}
+/** `path` is the API path, e.g. `languages_attributes[0].language_code`. */
+type CourseJsonIssue = { path: string; message: string };
 
-export type CourseJsonResult =
+type CourseJsonResult =
 	| { ok: true; values: CourseValues }
 	| { ok: false; issues: CourseJsonIssue[]; externalId?: string };
 
 const BY_API = new Map(COURSE_FIELDS.map((f) => [f.api, f]));
 const BY_PARAM = new Map(COURSE_FIELDS.map((f) => [f.param, f]));
 
-/** Entry keys of the two lists of objects, API name → form name. */
+/** The entry name of each list of objects, and its keys as API name → form name. */
 const ENTRY_KEYS: Record<string, { entry: string; keys: Record<string, string> }> = {};
 for (const field of COURSE_FIELDS) {
-	if (formProperty(field).type !== 'fixedCollection') continue;
-	const collection = (formProperty(field).options ?? [])[0] as unknown as {
-		name: string;
-		values: Array<{ name: string }>;
-	};
-	const keys: Record<string, string> = {};
-	for (const { name } of collection.values) {
-		keys[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = name;
-	}
-	ENTRY_KEYS[field.api] = { entry: collection.name, keys };
+	const [collection] = (formProperty(field).options ?? []) as INodePropertyCollection[];
+	if (!collection?.values) continue;
+	const keys = collection.values.map(({ name }) => [
+		name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+		name,
+	]);
+	ENTRY_KEYS[field.api] = { entry: collection.name, keys: Object.fromEntries(keys) };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -176,7 +168,6 @@ function typeProblem(field: CourseField, value: unknown): string | undefined {
 	}
 }
 
-/** The course as an object, or why it is none. */
 function courseObject(input: unknown): Record<string, unknown> | string {
 	let course = input;
 	if (typeof course === 'string') {
@@ -210,10 +201,7 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 			issues.push({ path: key, message: problem });
 			continue;
 		}
-		const formValue =
-			formProperty(field).type === 'fixedCollection'
-				? entries(field, value as unknown[], issues)
-				: value;
+		const formValue = ENTRY_KEYS[field.api] ? entries(field, value as unknown[], issues) : value;
 		if (formValue === undefined) continue;
 		(field.place === 'top' ? top : additionalFields)[field.param] = formValue;
 	}
@@ -271,10 +259,9 @@ function apiPath(path: ReadonlyArray<PropertyKey>): string {
 	const field = BY_PARAM.get(String(parts[0]));
 	if (!field) return parts.map(String).join('.');
 	let out = field.api;
-	const rest = formProperty(field).type === 'fixedCollection' ? parts.slice(2) : parts.slice(1);
-	const keys = ENTRY_KEYS[field.api]?.keys ?? {};
-	const back = Object.fromEntries(Object.entries(keys).map(([api, form]) => [form, api]));
-	for (const part of rest) {
+	const keys = ENTRY_KEYS[field.api]?.keys;
+	const back = Object.fromEntries(Object.entries(keys ?? {}).map(([api, form]) => [form, api]));
+	for (const part of parts.slice(keys ? 2 : 1)) {
 		out += typeof part === 'number' ? `[${part}]` : `.${back[String(part)] ?? String(part)}`;
 	}
 	return out;

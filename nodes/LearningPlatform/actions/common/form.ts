@@ -15,9 +15,6 @@ import {
 } from '../../transport/courseContract';
 import type { WriteSettings } from '../../transport/transactions';
 
-/** The form parts operations share: each course field's control (the field table is in courseContract.ts), the course picker and the options of every write. */
-
-/** An operation's form, shown for its resource and operation, and one item read from it and checked. */
 export function operationForm<S extends z.ZodTypeAny>(
 	[resource, operation]: [string, string],
 	properties: INodeProperties[],
@@ -60,59 +57,53 @@ export function readOptions<T>(
 
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
-const commaList = (effect: string): Control => ({
-	type: 'string',
-	default: '',
-	description: `Comma-separated ${effect}`,
+const text = (more: Partial<Control> = {}): Control => ({ type: 'string', default: '', ...more });
+
+const commaList = (effect: string) => text({ description: `Comma-separated ${effect}` });
+
+/** A list of entries ("price", "language"): the API's list of objects as one form collection. */
+const entryList = (
+	entry: string,
+	{ values, ...more }: Partial<Control> & { values: INodeProperties[] },
+): Control => ({
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	...more,
+	options: [{ displayName: entry[0].toUpperCase() + entry.slice(1), name: entry, values }],
 });
 
 const CONTROLS: Record<string, Control> = {
-	externalId: {
-		type: 'string',
+	externalId: text({
 		required: true,
-		default: '',
 		description: 'Your own ID for the course. Sending an existing one updates that course.',
-	},
-	name: { type: 'string', required: true, default: '' },
-	url: {
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://learn.example.com/courses/onboarding',
-	},
-	prices: {
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
+	}),
+	name: text({ required: true }),
+	url: text({ required: true, placeholder: 'https://learn.example.com/courses/onboarding' }),
+	prices: entryList('price', {
 		placeholder: 'Add price',
 		description: 'Leave empty for free content. Prices are replaced on every update.',
-		options: [
+		values: [
 			{
-				displayName: 'Price',
-				name: 'price',
-				values: [
-					{
-						displayName: 'Amount',
-						name: 'amount',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 49.99',
-						description: 'A positive amount, such as 49.99',
-					},
-					{
-						displayName: 'Currency',
-						name: 'currency',
-						type: 'options',
-						options: [
-							{ name: 'INR', value: 'INR' },
-							{ name: 'USD', value: 'USD' },
-						],
-						default: 'USD',
-					},
+				displayName: 'Amount',
+				name: 'amount',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 49.99',
+				description: 'A positive amount, such as 49.99',
+			},
+			{
+				displayName: 'Currency',
+				name: 'currency',
+				type: 'options',
+				options: [
+					{ name: 'INR', value: 'INR' },
+					{ name: 'USD', value: 'USD' },
 				],
+				default: 'USD',
 			},
 		],
-	},
+	}),
 	channelIds: commaList('channel IDs. Channels not listed are removed from the content.'),
 	contentType: {
 		type: 'options',
@@ -124,61 +115,43 @@ const CONTROLS: Record<string, Control> = {
 		default: 'course',
 		description: "A second type the platform's samples send with the same values",
 	},
-	description: { type: 'string', typeOptions: { rows: 3 }, default: '' },
+	description: text({ typeOptions: { rows: 3 } }),
 	durationSec: {
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
 	},
-	expirationDate: {
-		type: 'string',
-		default: '',
+	expirationDate: text({
 		placeholder: '2027-12-31 23:59:59',
 		description: 'When the content expires by itself, as YYYY-MM-DD HH:MM:SS',
-	},
+	}),
 	groupIds: commaList('group IDs. Groups not listed are removed from the content.'),
-	imageUrl: {
-		type: 'string',
-		default: '',
+	imageUrl: text({
 		description: 'Linked, not downloaded. A missing or broken image is replaced by a stock image.',
-	},
+	}),
 	isPrivate: {
 		type: 'boolean',
 		default: false,
 		description: 'Whether the content is private',
 	},
-	languages: {
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		default: {},
+	languages: entryList('language', {
 		description: "Language versions. Send none to use the source's default language.",
-		options: [
+		values: [
 			{
-				displayName: 'Language',
-				name: 'language',
-				values: [
-					{
-						displayName: 'Language Code',
-						name: 'languageCode',
-						type: 'string',
-						default: '',
-						placeholder: 'en',
-						description: 'Two-letter code',
-					},
-					{ displayName: 'Title', name: 'title', type: 'string', default: '' },
-					{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-					{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-				],
+				displayName: 'Language Code',
+				name: 'languageCode',
+				type: 'string',
+				default: '',
+				placeholder: 'en',
+				description: 'Two-letter code',
 			},
+			{ displayName: 'Title', name: 'title', type: 'string', default: '' },
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 		],
-	},
+	}),
 	level: { type: 'options', default: 'beginner' },
-	publishedAt: {
-		type: 'string',
-		default: '',
-		placeholder: '2026-01-31',
-		description: 'Publication date as YYYY-MM-DD',
-	},
+	publishedAt: text({ placeholder: '2026-01-31', description: 'Publication date as YYYY-MM-DD' }),
 	restrictedGroupIds: commaList('IDs of the groups the content is restricted to'),
 	skills: commaList('skills; content is searchable by them'),
 	status: {

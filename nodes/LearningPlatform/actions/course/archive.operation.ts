@@ -5,7 +5,7 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { courseValuesSchema } from '../../transport/courseContract';
-import { archiveCourse } from '../../transport/courses';
+import { archiveListedCourse, listedCourse } from '../../transport/courses';
 import {
 	additionalFieldsProperty,
 	coursePicker,
@@ -69,11 +69,7 @@ export async function execute(
 	itemIndex: number,
 	place: PoolPlace,
 ): Promise<IDataObject> {
-	return await archiveCourse(
-		run,
-		itemIndex,
-		input.externalId,
-		input.values,
-		writeSettings(run, input.options, place),
-	);
+	const write = writeSettings(run, input.options, place);
+	const current = await listedCourse(run, itemIndex, input.externalId, write.deadline, 'Archive');
+	return await archiveListedCourse(run, itemIndex, input.externalId, current, input.values, write);
 }

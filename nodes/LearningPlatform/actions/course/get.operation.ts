@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import { getCourse } from '../../transport/courses';
+import { listedCourse } from '../../transport/courses';
 import { coursePicker, operationForm, pickedCourse } from '../common/form';
 
 export const { description, prepare } = operationForm(
@@ -23,5 +23,7 @@ export async function execute(
 	input: { externalId: string },
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await getCourse(run, itemIndex, input.externalId, run.deadline(READ_DEADLINE_MS));
+	const deadline = run.deadline(READ_DEADLINE_MS);
+	const found = await listedCourse(run, itemIndex, input.externalId, deadline, 'Get');
+	return { id: found.id, ...found.listed };
 }
