@@ -14,15 +14,12 @@ import {
 	lmsClientKey,
 	tokenFingerprint,
 } from '../nodes/LearningPlatform/transport/credential';
-import { requestClientToken } from '../nodes/shared/request/clientCredentials';
+import { clientToken } from '../nodes/shared/request/clientCredentials';
 import {
 	authorizedFor,
-	clientRedactor,
 	holdClientBack,
 	originOf,
 	redirectTestRules,
-	rememberSecret,
-	sharedToken,
 } from '../nodes/shared/request/secrets';
 import { requestTimeoutMs } from '../nodes/shared/request/failure';
 
@@ -111,29 +108,17 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 	// n8n calls this when the access token is empty, and once more after a 401: one token is
 	// shared by concurrent requests and saved with what it was issued for.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const clientSecret = String(credentials.clientSecret ?? '');
-		const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : undefined;
 		const key = lmsClientKey(credentials);
-		const accessToken = await sharedToken(
-			key,
-			clientSecret,
-			stale || undefined,
-			async () =>
-				await requestClientToken(this, {
-					url: `${baseUrlOf(credentials)}/api/oauth/token`,
-					clientId: String(credentials.clientId ?? '').trim(),
-					clientSecret,
-					secretIn: 'query',
-					from: 'the platform',
-					refused: { statuses: [401], check: 'the client ID and secret' },
-					// Another process may be spending the client's budget: a 429 holds the client back and is tried again.
-					attempts: 12,
-					throttled: (waitMs) => holdClientBack(key, waitMs),
-					timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
-					redactor: clientRedactor(key, clientSecret),
-					issued: (token) => rememberSecret(key, token),
-				}),
-		);
+		const accessToken = await clientToken(this, credentials, key, {
+			url: `${baseUrlOf(credentials)}/api/oauth/token`,
+			secretIn: 'query',
+			from: 'the platform',
+			refused: { statuses: [401], check: 'the client ID and secret' },
+			// Another process may be spending the client's budget: a 429 holds the client back and is tried again.
+			attempts: 12,
+			throttled: (waitMs) => holdClientBack(key, waitMs),
+			timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
+		});
 		return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
 	}
 

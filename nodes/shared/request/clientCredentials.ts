@@ -1,11 +1,11 @@
-import type { IHttpRequestHelper } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
 import type { DeclaredFailure } from './failure';
 import { declaredFailure, fromRequestError, waitAfterThrottle, withFailure } from './failure';
 import type { Redactor } from './secrets';
-import { isHeaderSafe, originOf } from './secrets';
+import { clientRedactor, isHeaderSafe, originOf, rememberSecret, sharedToken } from './secrets';
 
 export interface TokenEndpoint {
 	url: string;
@@ -37,8 +37,37 @@ export function tokenFormExpression(
 	return `"grant_type=client_credentials"${encoded.join('')}`;
 }
 
+/**
+ * The client's token for a credential's preAuthentication: one fetch in flight, cached by what it
+ * was issued for (`issuedFor`, the secret unless more decides it), the secret and every token masked.
+ */
+export async function clientToken(
+	context: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+	key: string,
+	endpoint: Omit<TokenEndpoint, 'clientId' | 'clientSecret' | 'redactor' | 'issued'>,
+	issuedFor?: string,
+): Promise<string> {
+	const clientSecret = String(credentials.clientSecret ?? '');
+	const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	rememberSecret(key, clientSecret);
+	return await sharedToken(
+		key,
+		issuedFor ?? clientSecret,
+		stale || undefined,
+		async () =>
+			await requestClientToken(context, {
+				...endpoint,
+				clientId: String(credentials.clientId ?? '').trim(),
+				clientSecret,
+				redactor: clientRedactor(key, clientSecret),
+				issued: (token) => rememberSecret(key, token),
+			}),
+	);
+}
+
 /** Follows no redirect (it carries the secret) and never quotes the answer (it holds the token). */
-export async function requestClientToken(
+async function requestClientToken(
 	context: IHttpRequestHelper,
 	endpoint: TokenEndpoint,
 ): Promise<{ token: string; expiresInSec?: number }> {
