@@ -19,8 +19,6 @@ export const PLATEAU_SEC = 10;
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
 
-const JITTER = 0.5;
-
 export const ACCEPTANCE_WINDOW_MS = 5_000;
 
 /** Slots are spaced at the pace when booked: far bookings would keep a cut pace after it climbs. */
@@ -32,22 +30,22 @@ const MIN_PROBE = 0.5;
 
 /** Even starts (no bursts), a sliding minute within the rate, a pace cut by 429s (CUBIC climb). */
 export class RequestThrottle {
-	private ceilingPerMin: number;
-
 	private contendedAt: number;
 
 	private cutTo: number;
 
 	private climbFrom = Number.NEGATIVE_INFINITY;
 
-	private readonly answers = new RecentAnswers();
+	private readonly sentAt: number[] = [];
+
+	private readonly refusedAt: number[] = [];
 
 	private nextSlotAt = 0;
 
 	/** Where `nextSlotAt` stands for the slots already used (the bookings no longer waiting). */
 	private usedUntil = 0;
 
-	private readonly waiting = new Set<Booking>();
+	private readonly waiting = new Set<{ next: number }>();
 
 	private pausedUntil = 0;
 
@@ -55,17 +53,15 @@ export class RequestThrottle {
 
 	private readonly turns = new Turns();
 
+	/** The last minute's slots, oldest first, when the rate is low enough to keep them. */
 	private slots: number[] = [];
 
-	private slotsHead = 0;
-
 	constructor(
-		requestsPerMinute: number,
+		private ceilingPerMin: number,
 		private readonly clock: Clock = Date.now,
 	) {
-		this.ceilingPerMin = requestsPerMinute;
-		this.contendedAt = requestsPerMinute;
-		this.cutTo = requestsPerMinute;
+		this.contendedAt = ceilingPerMin;
+		this.cutTo = ceilingPerMin;
 	}
 
 	setRate(requestsPerMinute: number): void {
@@ -74,7 +70,6 @@ export class RequestThrottle {
 		this.cutTo = Math.min(this.cutTo, requestsPerMinute);
 		this.contendedAt = Math.min(this.contendedAt, requestsPerMinute);
 		this.slots = [];
-		this.slotsHead = 0;
 	}
 
 	/** Climbs back from a cut, stays near the contended pace for PLATEAU_SEC, then probes (CUBIC). */
@@ -82,10 +77,9 @@ export class RequestThrottle {
 		if (this.ceilingPerMin <= 0) return 0;
 		const t = (this.clock() - this.climbFrom) / 1000 / PLATEAU_SEC - 1;
 		if (t <= -1) return Math.min(this.ceilingPerMin, this.cutTo);
-		const step = Math.max(this.contendedAt - this.cutTo, MIN_PROBE * this.ceilingPerMin);
 		const below = this.contendedAt - this.cutTo;
-		const climbed = this.contendedAt + (t < 0 ? below : step) * t ** 3;
-		return Math.min(this.ceilingPerMin, climbed);
+		const step = t < 0 ? below : Math.max(below, MIN_PROBE * this.ceilingPerMin);
+		return Math.min(this.ceilingPerMin, this.contendedAt + step * t ** 3);
 	}
 
 	/** Executions' first requests book round-robin: a webhook's item does not wait out a bulk run. */
@@ -100,14 +94,15 @@ export class RequestThrottle {
 				const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
 				if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
 				const horizon = Math.max(BOOKING_HORIZON_MS, 2 * intervalFor(this.currentRate()));
+				const far = slot - now > horizon;
 				const first = deadline !== undefined && !deadline.started;
-				if (first && (slot - now > horizon || !this.turns.mayBook(owner))) {
+				if (first && (far || !this.turns.mayBook(owner))) {
 					if (!queued) this.turns.join(owner);
 					queued = true;
 					const step =
-						slot - now > horizon && !this.turns.shared()
+						far && this.turns.size < 2
 							? horizon / 2
-							: turnStep(this.currentRate());
+							: Math.min(BOOKING_HORIZON_MS / 2, Math.max(20, intervalFor(this.currentRate())));
 					if (!(await pause(step, deadline.cancelSignal, this.clock))) return 'cancelled';
 					continue;
 				}
@@ -129,26 +124,26 @@ export class RequestThrottle {
 		const interval = intervalFor(this.currentRate());
 		this.nextSlotAt = slot + interval;
 		// At random in the slot's first half, or processes paced alike hit the service in one order.
-		const sendAt = slot + Math.random() * interval * JITTER;
+		const sendAt = slot + (Math.random() * interval) / 2;
 		this.remember(sendAt);
-		const booking: Booking = { slot: sendAt, next: this.nextSlotAt };
+		const booking = { next: this.nextSlotAt };
 		this.waiting.add(booking);
 		// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
 		const wait = sendAt - now;
-		if (wait >= 1 && !(await pause(wait, deadline?.cancelSignal, this.clock))) {
-			this.giveBack(booking);
-			return 'cancelled';
-		}
+		const waited = wait < 1 || (await pause(wait, deadline?.cancelSignal, this.clock));
 		this.waiting.delete(booking);
-		// A 429 seen while we waited invalidates the slot: it was spaced at the pace before it.
-		if (epoch !== this.pauseEpoch) {
-			this.forget(booking.slot);
-			return 'retry';
+		if (waited && epoch === this.pauseEpoch) {
+			this.usedUntil = Math.max(this.usedUntil, booking.next);
+			this.answered(this.sentAt, this.clock());
+			deadline?.start();
+			return undefined;
 		}
-		this.usedUntil = Math.max(this.usedUntil, booking.next);
-		this.answers.sent(this.clock());
-		deadline?.start();
-		return undefined;
+		this.forget(sendAt);
+		// A 429 seen while we waited invalidates the slot: it was spaced at the pace before it.
+		if (waited) return 'retry';
+		// A cancelled bulk run must not make the client's next run wait out slots nobody sends in.
+		this.nextSlotAt = Math.max(this.usedUntil, ...[...this.waiting].map((other) => other.next));
+		return 'cancelled';
 	}
 
 	holdAll(ms: number): void {
@@ -162,12 +157,13 @@ export class RequestThrottle {
 	/** Cuts the pace once per pause: the requests in flight report the same contention. */
 	throttled(pauseMs: number): void {
 		const now = this.clock();
-		this.answers.refused(now);
+		this.answered(this.refusedAt, now);
 		const settled = now >= this.pausedUntil;
 		this.holdAll(pauseMs);
 		if (!settled || this.ceilingPerMin <= 0) return;
 		const floor = Math.max(1, MIN_SHARE * this.ceilingPerMin);
-		const accepted = Math.max(MAX_CUT, this.answers.acceptedShare(now));
+		const sent = this.sentAt.length;
+		const accepted = sent === 0 ? 1 : Math.max(MAX_CUT, (sent - this.refusedAt.length) / sent);
 		const granted = Math.max(floor, this.currentRate() * accepted);
 		// Cut again before climbing back: make room for a newcomer (CUBIC's fast convergence).
 		this.contendedAt = granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
@@ -177,39 +173,30 @@ export class RequestThrottle {
 		this.nextSlotAt = this.pausedUntil;
 	}
 
-	/** A cancelled bulk run must not make the client's next run wait out slots nobody sends in. */
-	private giveBack(booking: Booking): void {
-		this.waiting.delete(booking);
-		this.forget(booking.slot);
-		let next = this.usedUntil;
-		for (const other of this.waiting) next = Math.max(next, other.next);
-		this.nextSlotAt = next;
+	/** Keeps the sends and 429s of the last ACCEPTANCE_WINDOW_MS. */
+	private answered(times: number[], now: number): void {
+		times.push(now);
+		for (const kept of [this.sentAt, this.refusedAt]) {
+			while (kept.length > 0 && kept[0] <= now - ACCEPTANCE_WINDOW_MS) kept.shift();
+		}
 	}
 
 	private windowOpensAt(): number {
 		const size = this.windowSize();
-		if (size === 0 || this.slots.length < size) return 0;
-		return this.slots[this.slotsHead] + WINDOW_MS + WINDOW_MARGIN_MS;
+		return size > 0 && this.slots.length === size
+			? this.slots[0] + WINDOW_MS + WINDOW_MARGIN_MS
+			: 0;
 	}
 
 	private remember(slot: number): void {
-		const size = this.windowSize();
-		if (size === 0) return;
-		if (this.slots.length < size) {
-			this.slots.push(slot);
-			return;
-		}
-		this.slots[this.slotsHead] = slot;
-		this.slotsHead = (this.slotsHead + 1) % size;
+		if (this.windowSize() === 0) return;
+		this.slots.push(slot);
+		if (this.slots.length > this.windowSize()) this.slots.shift();
 	}
 
 	private forget(slot: number): void {
-		const ordered = [...this.slots.slice(this.slotsHead), ...this.slots.slice(0, this.slotsHead)];
-		const at = ordered.lastIndexOf(slot);
-		if (at < 0) return;
-		ordered.splice(at, 1);
-		this.slots = ordered;
-		this.slotsHead = 0;
+		const at = this.slots.lastIndexOf(slot);
+		if (at >= 0) this.slots.splice(at, 1);
 	}
 
 	private windowSize(): number {
@@ -218,80 +205,30 @@ export class RequestThrottle {
 	}
 }
 
-class RecentAnswers {
-	private readonly sentAt: number[] = [];
-
-	private readonly refusedAt: number[] = [];
-
-	sent(now: number): void {
-		this.sentAt.push(now);
-		this.trim(now);
-	}
-
-	refused(now: number): void {
-		this.refusedAt.push(now);
-		this.trim(now);
-	}
-
-	acceptedShare(now: number): number {
-		this.trim(now);
-		const sent = this.sentAt.length;
-		return sent === 0 ? 1 : Math.max(0, sent - this.refusedAt.length) / sent;
-	}
-
-	private trim(now: number): void {
-		for (const times of [this.sentAt, this.refusedAt]) {
-			while (times.length > 0 && times[0] <= now - ACCEPTANCE_WINDOW_MS) times.shift();
-		}
-	}
-}
-
-interface Booking {
-	slot: number;
-	next: number;
-}
-
 /** The owner of requests that carry no cancel signal: they all take one turn. */
 const ANY_EXECUTION = {};
 
-function turnStep(requestsPerMinute: number): number {
-	return Math.min(BOOKING_HORIZON_MS / 2, Math.max(20, intervalFor(requestsPerMinute)));
-}
-
-/** Round-robin among executions whose first requests wait to book. */
-class Turns {
-	private readonly order: object[] = [];
-
-	private readonly waiting = new Map<object, number>();
-
+/** Round-robin among executions whose first requests wait to book: how many each, in turn order. */
+class Turns extends Map<object, number> {
 	join(owner: object): void {
-		const count = this.waiting.get(owner) ?? 0;
-		if (count === 0) this.order.push(owner);
-		this.waiting.set(owner, count + 1);
+		this.set(owner, (this.get(owner) ?? 0) + 1);
 	}
 
 	leave(owner: object): void {
-		const count = (this.waiting.get(owner) ?? 0) - 1;
-		if (count > 0) {
-			this.waiting.set(owner, count);
-			return;
-		}
-		this.waiting.delete(owner);
-		const at = this.order.indexOf(owner);
-		if (at >= 0) this.order.splice(at, 1);
+		const count = (this.get(owner) ?? 0) - 1;
+		if (count > 0) this.set(owner, count);
+		else this.delete(owner);
 	}
 
 	mayBook(owner: object): boolean {
-		return this.order.length === 0 || this.order[0] === owner;
-	}
-
-	shared(): boolean {
-		return this.order.length > 1;
+		return this.size === 0 || this.keys().next().value === owner;
 	}
 
 	booked(owner: object): void {
-		if (this.order[0] !== owner || this.order.length < 2) return;
-		this.order.push(this.order.shift()!);
+		if (this.size < 2 || !this.mayBook(owner)) return;
+		const count = this.get(owner)!;
+		this.delete(owner);
+		this.set(owner, count);
 	}
 }
 
