@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import type { CompletionEstimate } from '../../shared/pacing/clients';
+import type { CompletionEstimate } from '../../shared/pacing/time';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import type { Deadline } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
@@ -24,7 +24,7 @@ export interface LmsRun extends Run {
 	readonly throttle: RequestThrottle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: CatalogIndex;
-	/** When to check a write's transaction first, learned per client (see clients.ts). */
+	/** When to check a write's transaction first, learned per client (see pacing/time.ts). */
 	readonly completion: CompletionEstimate;
 }
 

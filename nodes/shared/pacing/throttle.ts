@@ -236,6 +236,22 @@ function intervalFor(requestsPerMinute: number): number {
 	return requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0;
 }
 
+const throttles = new Map<string, { throttle: RequestThrottle; rates: Map<string, number> }>();
+
+/** Per API client (`clientKey`), for the process: two credentials of one client id share the platform's budget, so the lowest rate wins. */
+export function clientThrottle(
+	key: string,
+	credentialId: string,
+	requestsPerMinute: number,
+): { throttle: RequestThrottle; requestsPerMinute: number } {
+	const client = throttles.get(key) ?? { throttle: new RequestThrottle(300), rates: new Map() };
+	throttles.set(key, client);
+	client.rates.set(credentialId, requestsPerMinute);
+	const lowest = Math.min(...client.rates.values());
+	client.throttle.setRate(lowest);
+	return { throttle: client.throttle, requestsPerMinute: lowest };
+}
+
 export function concurrencyFor(requestsPerMinute: number): number {
 	// Enough requests in flight to cover up to three seconds of latency at the full rate.
 	const perSecond = requestsPerMinute > 0 ? requestsPerMinute / 60 : 10;
