@@ -9,8 +9,8 @@ import type {
 
 import type { RequestThrottle } from '../pacing/throttle';
 import { anySignal, pause, type Deadline } from '../pacing/time';
-import type { BodyText } from './answer';
 import {
+	type BodyText,
 	MAX_ANSWER_BYTES,
 	MAX_ERROR_BODY_BYTES,
 	errorBodyOf,
@@ -18,8 +18,8 @@ import {
 	jsonOf,
 	readBody,
 } from './answer';
-import type { RetryPolicy } from './failure';
 import {
+	type RetryPolicy,
 	HttpProblem,
 	RETRY_AFTER_MAX_MS,
 	RETRY_DEFAULTS,
@@ -59,10 +59,7 @@ export interface ApiAnswer {
 	headers: Record<string, unknown>;
 }
 
-interface RawAnswer extends BodyText {
-	status: number;
-	headers: Record<string, unknown>;
-}
+type RawAnswer = BodyText & Pick<ApiAnswer, 'status' | 'headers'>;
 
 type Next =
 	| { to: 'done'; answer: ApiAnswer }
@@ -84,13 +81,9 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 		);
 		if (next.to === 'done') return next.answer;
 		if (next.to === 'fail') throw next.problem;
-		if (next.to === 'redirect') {
-			url = next.url;
-			qs = undefined;
-			continue;
-		}
 		const { deadline } = call;
-		if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
+		if (next.to === 'redirect') [url, qs] = [next.url, undefined];
+		else if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
 		else await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
 	}
 }
@@ -121,15 +114,22 @@ class Tries {
 	}
 }
 
-async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
+/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
+async function takeTurn(call: ApiCall, { last, sent: attempts }: Tries): Promise<void> {
 	const { deadline } = call;
 	const refused =
 		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
-	if (refused) throw stopped(deadline, tries, refused);
+	if (refused && (deadline.cancelled || refused === 'cancelled')) {
+		throw new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
+	}
+	if (refused) {
+		const lastWords = last ? `; the last attempt: ${last.message}` : '';
+		const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
+		throw new HttpProblem('deadline', words, { ...last?.details, attempts, last });
+	}
 	if (call.stopped?.()) {
-		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item', {
-			attempts: tries.sent,
-		});
+		const words = 'not sent: the run stopped at an earlier item';
+		throw new HttpProblem('cancelled', words, { attempts });
 	}
 }
 
@@ -277,20 +277,6 @@ function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: numbe
 	}
 	if (hops > MAX_REDIRECTS) throw refused(`the server redirected more than ${MAX_REDIRECTS} times`);
 	return target.toString();
-}
-
-/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
-function stopped(deadline: Deadline, tries: Tries, refused: 'cancelled' | 'deadline'): HttpProblem {
-	const { last, sent: attempts } = tries;
-	if (deadline.cancelled || refused === 'cancelled') {
-		return new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
-	}
-	const lastWords = last ? `; the last attempt: ${last.message}` : '';
-	return new HttpProblem(
-		'deadline',
-		`no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`,
-		{ ...(last?.details ?? {}), attempts, last },
-	);
 }
 
 function seconds(ms: number): string {

@@ -1,12 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-/** The client's masks (`secrets.ts` `Redactor`), by shape: a failure needs no more of them. */
-interface Masks {
-	text(text: string): string;
-	value<T>(value: T): T;
-	error<E>(error: E): E;
-}
+import type { Redactor } from './secrets';
 
 type ProblemKind =
 	| 'status'
@@ -67,20 +62,18 @@ const NETWORK_WORDS: Record<string, string> = {
 	ERR_CANCELED: 'the request was aborted',
 };
 
-interface ResponseLike {
-	status?: number;
-	statusCode?: number;
-	headers?: Record<string, unknown>;
-	data?: unknown;
-	body?: unknown;
-}
-
 interface ErrorLike {
 	message?: string;
 	failure?: DeclaredFailure;
 	code?: string;
 	httpCode?: string | null;
-	response?: ResponseLike;
+	response?: {
+		status?: number;
+		statusCode?: number;
+		headers?: Record<string, unknown>;
+		data?: unknown;
+		body?: unknown;
+	};
 	cause?: ErrorLike;
 	context?: { data?: unknown };
 }
@@ -131,7 +124,7 @@ export function apiError(
 		redactor,
 		action,
 		namesRecord,
-	}: { itemIndex?: number; redactor: Masks; action?: string; namesRecord?: boolean },
+	}: { itemIndex?: number; redactor: Redactor; action?: string; namesRecord?: boolean },
 ): NodeApiError {
 	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
 	const httpCode = problem.status ? String(problem.status) : undefined;
