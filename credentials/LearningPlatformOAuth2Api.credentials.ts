@@ -21,7 +21,7 @@ import {
 	originOf,
 	redirectTestRules,
 } from '../nodes/shared/request/secrets';
-import { requestTimeoutMs } from '../nodes/shared/request/failure';
+import { requestTimeoutMs } from '../nodes/shared/request/answer';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';

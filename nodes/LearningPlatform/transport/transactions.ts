@@ -2,7 +2,7 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { HttpProblem, apiError } from '../../shared/request/failure';
+import { HttpProblem, apiError } from '../../shared/request/answer';
 import type { CompletionEstimate } from '../../shared/pacing/time';
 import type { Deadline } from '../../shared/pacing/time';
 import { pollUntil } from '../../shared/pacing/time';

@@ -11,23 +11,21 @@ import type { RequestThrottle } from '../pacing/throttle';
 import { anySignal, pause, type Deadline } from '../pacing/time';
 import {
 	type BodyText,
-	MAX_ANSWER_BYTES,
-	MAX_ERROR_BODY_BYTES,
-	errorBodyOf,
-	heapBytesOf,
-	jsonOf,
-	readBody,
-} from './answer';
-import {
 	type RetryPolicy,
 	HttpProblem,
+	MAX_ANSWER_BYTES,
+	MAX_ERROR_BODY_BYTES,
 	RETRY_AFTER_MAX_MS,
 	RETRY_DEFAULTS,
 	backoffDelay,
+	errorBodyOf,
 	fromRequestError,
+	heapBytesOf,
+	jsonOf,
 	lowerCased,
+	readBody,
 	waitAfterThrottle,
-} from './failure';
+} from './answer';
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

@@ -1,9 +1,16 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
-import type { DeclaredFailure } from './failure';
-import { declaredFailure, fromRequestError, waitAfterThrottle, withFailure } from './failure';
+import {
+	type DeclaredFailure,
+	MAX_ERROR_BODY_BYTES,
+	declaredFailure,
+	errorAnswerMessage,
+	fromRequestError,
+	readBody,
+	waitAfterThrottle,
+	withFailure,
+} from './answer';
 import type { Redactor } from './secrets';
 import { clientRedactor, fingerprint, isHeaderSafe, originOf, rememberSecret } from './secrets';
 

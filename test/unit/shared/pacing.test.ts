@@ -2,7 +2,7 @@
 import { CompletionEstimate } from '../../../nodes/shared/pacing/time';
 import { Deadline, pollUntil } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
-import { waitAfterThrottle } from '../../../nodes/shared/request/failure';
+import { waitAfterThrottle } from '../../../nodes/shared/request/answer';
 import {
 	DECREASE_FACTOR,
 	PLATEAU_SEC,
