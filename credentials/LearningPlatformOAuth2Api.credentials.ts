@@ -14,13 +14,8 @@ import {
 	lmsClientKey,
 	tokenFingerprint,
 } from '../nodes/LearningPlatform/transport/credential';
-import { clientToken } from '../nodes/shared/request/clientCredentials';
-import {
-	authorizedFor,
-	holdClientBack,
-	originOf,
-	redirectTestRules,
-} from '../nodes/shared/request/secrets';
+import { clientToken, redirectTestRules } from '../nodes/shared/request/clientCredentials';
+import { authorizedFor, holdClientBack, originOf } from '../nodes/shared/request/secrets';
 import { requestTimeoutMs } from '../nodes/shared/request/answer';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {

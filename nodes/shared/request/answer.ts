@@ -120,13 +120,9 @@ export function lowerCased(headers: Record<string, unknown> | undefined): Record
 export function apiError(
 	node: INode,
 	error: unknown,
-	{
-		itemIndex,
-		redactor,
-		action,
-		namesRecord,
-	}: { itemIndex?: number; redactor: Redactor; action?: string; namesRecord?: boolean },
+	about: { itemIndex?: number; redactor: Redactor; action?: string; namesRecord?: boolean },
 ): NodeApiError {
+	const { itemIndex, redactor, action } = about;
 	const problem = error instanceof HttpProblem ? error : fromRequestError(error);
 	const httpCode = problem.status ? String(problem.status) : undefined;
 	const body = redactor.value(problem.details.body);
@@ -145,7 +141,7 @@ export function apiError(
 		message,
 		description: description && redactor.text(description),
 	});
-	return redactor.error(withFailure(nodeError, declaredFailure(problem, { namesRecord })));
+	return redactor.error(withFailure(nodeError, declaredFailure(problem, about)));
 }
 
 function describeBody(body: unknown, problem: HttpProblem): string | undefined {

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import {
@@ -30,6 +34,17 @@ export interface TokenEndpoint {
 	redactor: Redactor;
 	/** Told every token the endpoint issues, before it is checked: a refused token is still live. */
 	issued?: (token: string) => void;
+}
+
+/** A credential Test follows no redirect: these rules name the field to correct. */
+export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[] {
+	return [301, 302, 303, 307, 308].map((status) => ({
+		type: 'responseCode' as const,
+		properties: {
+			value: status,
+			message: `The server answered with a redirect (HTTP ${status}). The Test follows no redirect, so the credentials stay with this address: enter the address it redirects to as the ${field}.`,
+		},
+	}));
 }
 
 /** For a credential's Test, whose fields are expressions. */

@@ -1,13 +1,10 @@
 import { createHash } from 'crypto';
-import type { IAuthenticateRuleResponseCode, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
 export function originOf(address: unknown): string | undefined {
-	try {
-		const url = new URL(String(address ?? '').trim());
-		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
-	} catch {
-		return undefined;
-	}
+	const text = String(address ?? '').trim();
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.origin : undefined;
 }
 
 /** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
@@ -28,17 +25,6 @@ export function authorizedFor(
 	const target = URL.canParse(address, base) ? new URL(address, base).origin : undefined;
 	if (authorization && origin && target === origin) headers.authorization = authorization;
 	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
-}
-
-/** A credential Test follows no redirect: these rules name the field to correct. */
-export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[] {
-	return [301, 302, 303, 307, 308].map((status) => ({
-		type: 'responseCode' as const,
-		properties: {
-			value: status,
-			message: `The server answered with a redirect (HTTP ${status}). The Test follows no redirect, so the credentials stay with this address: enter the address it redirects to as the ${field}.`,
-		},
-	}));
 }
 
 /** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
