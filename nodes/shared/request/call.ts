@@ -220,33 +220,26 @@ async function sendOnce(
 		getExecutionCancelSignal: { value: () => signal },
 	}) as RequestingFunctions;
 	try {
-		let response: Response;
-		try {
-			response = (await context.helpers.httpRequestWithAuthentication.call(
-				scoped,
-				call.credentialType,
-				options,
-			)) as Response;
-		} catch (error) {
-			const problem = fromRequestError(error);
-			const code = problem.details.networkCode;
-			const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
-			const words = `no answer within ${seconds(timeoutMs)}`;
-			// Anything else (e.g. the credential could not get a token) keeps its own words.
-			if (problem.kind !== 'status') {
-				throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
-			}
-			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
-				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
-			);
-			return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
+		const outcome = (await context.helpers.httpRequestWithAuthentication
+			.call(scoped, call.credentialType, options)
+			.catch(fromRequestError)) as Response | HttpProblem;
+		if (!(outcome instanceof HttpProblem)) {
+			const text = await readBody(outcome.body, MAX_ANSWER_BYTES, signal);
+			const headers = lowerCased(outcome.headers);
+			return { status: Number(outcome.statusCode ?? 200), headers, ...text };
 		}
-		const text = await readBody(response.body, MAX_ANSWER_BYTES, signal);
-		return {
-			status: Number(response.statusCode ?? 200),
-			headers: lowerCased(response.headers),
-			...text,
-		};
+		const problem = outcome;
+		const code = problem.details.networkCode;
+		const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+		const words = `no answer within ${seconds(timeoutMs)}`;
+		// Anything else (e.g. the credential could not get a token) keeps its own words.
+		if (problem.kind !== 'status') {
+			throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
+		}
+		const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
+			(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
+		);
+		return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
 	} finally {
 		dispose();
 	}
