@@ -508,11 +508,3 @@ export function issueMessage(issue: {
 	if (Array.isArray(options)) return `must be one of ${options.map(String).join(', ')}`;
 	return issue.message;
 }
-
-export async function errorAnswerMessage(problem: HttpProblem): Promise<string> {
-	const { text } = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({
-		text: '',
-	}));
-	const body = errorBodyOf(text);
-	return body !== null && typeof body === 'object' ? (messageFromBody(body) ?? '') : '';
-}

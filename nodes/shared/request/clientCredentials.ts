@@ -7,10 +7,12 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	type DeclaredFailure,
+	type HttpProblem,
 	MAX_ERROR_BODY_BYTES,
 	declaredFailure,
-	errorAnswerMessage,
+	errorBodyOf,
 	fromRequestError,
+	messageFromBody,
 	readBody,
 	waitAfterThrottle,
 	withFailure,
@@ -242,4 +244,12 @@ export function tokenFromAnswer(
 		return unexpected('expires_in is not a positive number of seconds');
 	}
 	return { token, expiresInSec };
+}
+
+async function errorAnswerMessage(problem: HttpProblem): Promise<string> {
+	const { text } = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({
+		text: '',
+	}));
+	const body = errorBodyOf(text);
+	return body !== null && typeof body === 'object' ? (messageFromBody(body) ?? '') : '';
 }
