@@ -1,9 +1,8 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import type { CompletionEstimate } from '../../shared/pacing/time';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
-import type { Deadline } from '../../shared/pacing/time';
+import type { CompletionEstimate, Deadline } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';

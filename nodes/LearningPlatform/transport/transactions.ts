@@ -3,8 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { HttpProblem, apiError } from '../../shared/request/answer';
-import type { CompletionEstimate } from '../../shared/pacing/time';
-import type { Deadline } from '../../shared/pacing/time';
+import type { CompletionEstimate, Deadline } from '../../shared/pacing/time';
 import { pollUntil } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';

@@ -11,9 +11,8 @@ import type { ZodTypeAny } from 'zod';
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
 import type { Deadline } from '../../shared/pacing/time';
-import { clientThrottle } from '../../shared/pacing/throttle';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
-import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
+import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { callApi } from '../../shared/request/call';
 import {
 	apiError,
