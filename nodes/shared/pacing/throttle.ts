@@ -236,9 +236,10 @@ function intervalFor(requestsPerMinute: number): number {
 	return requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0;
 }
 
+/** Per API client (`clientKey`) for the whole process: the platform throttles per client id. */
 const throttles = new Map<string, { throttle: RequestThrottle; rates: Map<string, number> }>();
 
-/** Per API client (`clientKey`), for the process: two credentials of one client id share the platform's budget, so the lowest rate wins. */
+/** Two credentials with one client id share the platform's budget, so the lowest rate wins. */
 export function clientThrottle(
 	key: string,
 	credentialId: string,

@@ -140,7 +140,6 @@ export class CompletionEstimate {
 		return this.firstCheckMs;
 	}
 
-	/** Shrinks slowly on a hit; on a miss doubles the elapsed time: items accepted together miss together, as one. */
 	observeFirstCheck(elapsedMs: number, done: boolean): void {
 		if (done) {
 			// The longest seen running is forgotten slowly, so misses stay rare.
@@ -150,6 +149,7 @@ export class CompletionEstimate {
 			return;
 		}
 		this.seenRunningMs = Math.max(this.seenRunningMs, elapsedMs);
+		// From the elapsed time: items accepted together miss together, and count as one miss.
 		this.firstCheckMs = firstCheckWithinBounds(Math.max(this.firstCheckMs, elapsedMs * 2));
 	}
 }
