@@ -1,6 +1,6 @@
 import { pause, type Clock, type Deadline } from './time';
 
-export type SlotRefusal = 'cancelled' | 'deadline';
+type SlotRefusal = 'cancelled' | 'deadline';
 
 const WINDOW_MS = 60_000;
 
@@ -19,10 +19,10 @@ export const PLATEAU_SEC = 10;
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
 
-export const ACCEPTANCE_WINDOW_MS = 5_000;
+const ACCEPTANCE_WINDOW_MS = 5_000;
 
 /** Slots are spaced at the pace when booked: far bookings would keep a cut pace after it climbs. */
-export const BOOKING_HORIZON_MS = 2_000;
+const BOOKING_HORIZON_MS = 2_000;
 
 const MIN_SHARE = 0.05;
 

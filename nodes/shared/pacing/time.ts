@@ -99,21 +99,18 @@ export async function pollUntil<T>(
 	const started = deadline.now();
 	const latestStart = deadline.remainingMs() / 2;
 	for (;;) {
-		if (notBeforeMs) await waitUntil(started, () => Math.min(notBeforeMs(), latestStart), deadline);
+		for (;;) {
+			const notBefore = started + Math.min(notBeforeMs?.() ?? 0, latestStart);
+			const left = Math.min(notBefore - deadline.now(), deadline.remainingMs());
+			if (left <= 0 || deadline.cancelled) break;
+			await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
+		}
 		const result = await check();
 		polls++;
 		const remaining = deadline.remainingMs();
 		if (result.done || remaining <= 0 || deadline.cancelled) return { ...result, polls };
 		await pause(Math.min(interval, remaining), deadline.cancelSignal);
 		interval = Math.min(30_000, interval * 1.5);
-	}
-}
-
-async function waitUntil(started: number, offsetMs: () => number, deadline: Deadline) {
-	for (;;) {
-		const left = Math.min(started + offsetMs() - deadline.now(), deadline.remainingMs());
-		if (left <= 0 || deadline.cancelled) return;
-		await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
 	}
 }
 

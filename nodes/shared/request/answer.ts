@@ -165,7 +165,7 @@ interface Readable {
 	[Symbol.asyncIterator](): AsyncIterator<unknown>;
 }
 
-export function isReadable(value: unknown): value is Readable {
+function isReadable(value: unknown): value is Readable {
 	return (
 		!!value &&
 		typeof value === 'object' &&
