@@ -14,14 +14,9 @@ import {
 	lmsClientKey,
 	tokenFingerprint,
 } from '../nodes/LearningPlatform/transport/credential';
-import { clientToken } from '../nodes/shared/request/clientCredentials';
-import {
-	authorizedFor,
-	holdClientBack,
-	originOf,
-	redirectTestRules,
-} from '../nodes/shared/request/secrets';
-import { requestTimeoutMs } from '../nodes/shared/request/failure';
+import { clientToken, redirectTestRules } from '../nodes/shared/request/clientCredentials';
+import { authorizedFor, holdClientBack, originOf } from '../nodes/shared/request/secrets';
+import { requestTimeoutMs } from '../nodes/shared/request/answer';
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';

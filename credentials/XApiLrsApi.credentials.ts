@@ -16,8 +16,7 @@ import {
 	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
 import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
-import { tokenFormExpression } from '../nodes/shared/request/clientCredentials';
-import { redirectTestRules } from '../nodes/shared/request/secrets';
+import { redirectTestRules, tokenFormExpression } from '../nodes/shared/request/clientCredentials';
 
 /** Every status from 300 on except 403; n8n reads `except` as the statuses that still throw. */
 const TEST_FAILURE_STATUSES: number[] = Array.from({ length: 300 }, (_, i) => 300 + i).filter(

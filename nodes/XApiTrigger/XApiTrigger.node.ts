@@ -13,7 +13,7 @@ import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport';
-import { withFailure } from '../shared/request/failure';
+import { withFailure } from '../shared/request/answer';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';

@@ -1,15 +1,13 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import type { CompletionEstimate } from '../../shared/pacing/clients';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
-import type { Deadline } from '../../shared/pacing/time';
+import type { CompletionEstimate, Deadline } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
-import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';
 import type { Redactor } from '../../shared/request/secrets';
-import { apiError, requestTimeoutMs } from '../../shared/request/failure';
+import { apiError, documentedAnswer, requestTimeoutMs } from '../../shared/request/answer';
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
 import type { CatalogIndex } from './courses';
@@ -24,7 +22,7 @@ export interface LmsRun extends Run {
 	readonly throttle: RequestThrottle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: CatalogIndex;
-	/** When to check a write's transaction first, learned per client (see clients.ts). */
+	/** When to check a write's transaction first, learned per client (see pacing/time.ts). */
 	readonly completion: CompletionEstimate;
 }
 

@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import { openRun } from '../../shared/items/operation';
-import { clientCompletion, clientThrottle } from '../../shared/pacing/clients';
-import { concurrencyFor } from '../../shared/pacing/throttle';
+import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
+import { clientCompletion } from '../../shared/pacing/time';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { liveClientRedactor, originOf, setClientHoldBack } from '../../shared/request/secrets';
-import { withFailure } from '../../shared/request/failure';
+import { withFailure } from '../../shared/request/answer';
 import type { LmsCredentials } from './credential';
 import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey } from './credential';
 import type { LmsRun } from './index';

@@ -2,9 +2,8 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { HttpProblem, apiError } from '../../shared/request/failure';
-import type { CompletionEstimate } from '../../shared/pacing/clients';
-import type { Deadline } from '../../shared/pacing/time';
+import { HttpProblem, apiError } from '../../shared/request/answer';
+import type { CompletionEstimate, Deadline } from '../../shared/pacing/time';
 import { pollUntil } from '../../shared/pacing/time';
 import type { LmsRun } from './index';
 import { lmsRedactor, lmsRequest } from './index';

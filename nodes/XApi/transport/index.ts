@@ -11,12 +11,16 @@ import type { ZodTypeAny } from 'zod';
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
 import type { Deadline } from '../../shared/pacing/time';
-import { clientThrottle } from '../../shared/pacing/clients';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
-import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
-import { documentedAnswer } from '../../shared/request/answer';
+import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { callApi } from '../../shared/request/call';
-import { apiError, HttpProblem, requestTimeoutMs, withFailure } from '../../shared/request/failure';
+import {
+	apiError,
+	documentedAnswer,
+	HttpProblem,
+	requestTimeoutMs,
+	withFailure,
+} from '../../shared/request/answer';
 import { liveClientRedactor } from '../../shared/request/secrets';
 import type { Redactor } from '../../shared/request/secrets';
 import {

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { clientToken } from '../../shared/request/clientCredentials';
-import { requestTimeoutMs } from '../../shared/request/failure';
+import { requestTimeoutMs } from '../../shared/request/answer';
 import {
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	lrsClientKey,

@@ -13,7 +13,7 @@ export function describeIssue(issue: ZodIssue, prefix = ''): string {
 type FormEntry = INodeProperties | INodePropertyCollection;
 
 /** A field's path in the form's words ("Prices → Amount (price 1)"); undefined off the form. */
-export function formLabel(
+function formLabel(
 	form: readonly INodeProperties[],
 	path: ReadonlyArray<string | number>,
 ): string | undefined {
@@ -199,7 +199,7 @@ export function oneMessage(message: string) {
 }
 
 /** Ids go into paths and bodies: bounded, and never a path step of their own. */
-export const MAX_ID_LENGTH = 255;
+const MAX_ID_LENGTH = 255;
 
 export const safeId = z
 	.string(typeMessages('is required', 'must be text'))

@@ -22,7 +22,7 @@ export function openRun<F extends RequestingFunctions, P extends object>(
 	fns: F,
 	masks: { errorMasks: () => Redactor; outputMasks: Redactor },
 	parts: P,
-): Run & { fns: F } & P {
+): Opened<F, P> {
 	const cancelSignal =
 		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
 	const run: Run & { fns: F } = {
@@ -34,10 +34,10 @@ export function openRun<F extends RequestingFunctions, P extends object>(
 		deadline: (budgetMs, options) => new Deadline(budgetMs, cancelSignal, Date.now, options),
 	};
 	// Descriptors, not a spread: a part may be a getter, read when it is needed.
-	return Object.defineProperties(run, Object.getOwnPropertyDescriptors(parts)) as Run & {
-		fns: F;
-	} & P;
+	return Object.defineProperties(run, Object.getOwnPropertyDescriptors(parts)) as Opened<F, P>;
 }
+
+type Opened<F, P> = Run & { fns: F } & P;
 
 export interface PoolPlace {
 	/** Frees the place while the item only waits (e.g. for a transaction to finish); idempotent. */

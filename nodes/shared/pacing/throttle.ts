@@ -1,6 +1,6 @@
 import { pause, type Clock, type Deadline } from './time';
 
-export type SlotRefusal = 'cancelled' | 'deadline';
+type SlotRefusal = 'cancelled' | 'deadline';
 
 const WINDOW_MS = 60_000;
 
@@ -19,10 +19,10 @@ export const PLATEAU_SEC = 10;
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
 
-export const ACCEPTANCE_WINDOW_MS = 5_000;
+const ACCEPTANCE_WINDOW_MS = 5_000;
 
 /** Slots are spaced at the pace when booked: far bookings would keep a cut pace after it climbs. */
-export const BOOKING_HORIZON_MS = 2_000;
+const BOOKING_HORIZON_MS = 2_000;
 
 const MIN_SHARE = 0.05;
 
@@ -234,6 +234,23 @@ class Turns extends Map<object, number> {
 
 function intervalFor(requestsPerMinute: number): number {
 	return requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0;
+}
+
+/** Per API client (`clientKey`) for the whole process: the platform throttles per client id. */
+const throttles = new Map<string, { throttle: RequestThrottle; rates: Map<string, number> }>();
+
+/** Two credentials with one client id share the platform's budget, so the lowest rate wins. */
+export function clientThrottle(
+	key: string,
+	credentialId: string,
+	requestsPerMinute: number,
+): { throttle: RequestThrottle; requestsPerMinute: number } {
+	const client = throttles.get(key) ?? { throttle: new RequestThrottle(300), rates: new Map() };
+	throttles.set(key, client);
+	client.rates.set(credentialId, requestsPerMinute);
+	const lowest = Math.min(...client.rates.values());
+	client.throttle.setRate(lowest);
+	return { throttle: client.throttle, requestsPerMinute: lowest };
 }
 
 export function concurrencyFor(requestsPerMinute: number): number {

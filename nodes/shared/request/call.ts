@@ -9,25 +9,23 @@ import type {
 
 import type { RequestThrottle } from '../pacing/throttle';
 import { anySignal, pause, type Deadline } from '../pacing/time';
-import type { BodyText } from './answer';
 import {
+	type BodyText,
+	type RetryPolicy,
+	HttpProblem,
 	MAX_ANSWER_BYTES,
 	MAX_ERROR_BODY_BYTES,
-	errorBodyOf,
-	heapBytesOf,
-	jsonOf,
-	readBody,
-} from './answer';
-import type { RetryPolicy } from './failure';
-import {
-	HttpProblem,
 	RETRY_AFTER_MAX_MS,
 	RETRY_DEFAULTS,
 	backoffDelay,
+	errorBodyOf,
 	fromRequestError,
+	heapBytesOf,
+	jsonOf,
 	lowerCased,
+	readBody,
 	waitAfterThrottle,
-} from './failure';
+} from './answer';
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -59,10 +57,7 @@ export interface ApiAnswer {
 	headers: Record<string, unknown>;
 }
 
-interface RawAnswer extends BodyText {
-	status: number;
-	headers: Record<string, unknown>;
-}
+type RawAnswer = BodyText & Pick<ApiAnswer, 'status' | 'headers'>;
 
 type Next =
 	| { to: 'done'; answer: ApiAnswer }
@@ -84,13 +79,9 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 		);
 		if (next.to === 'done') return next.answer;
 		if (next.to === 'fail') throw next.problem;
-		if (next.to === 'redirect') {
-			url = next.url;
-			qs = undefined;
-			continue;
-		}
 		const { deadline } = call;
-		if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
+		if (next.to === 'redirect') [url, qs] = [next.url, undefined];
+		else if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
 		else await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
 	}
 }
@@ -121,15 +112,22 @@ class Tries {
 	}
 }
 
-async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
+/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
+async function takeTurn(call: ApiCall, { last, sent: attempts }: Tries): Promise<void> {
 	const { deadline } = call;
 	const refused =
 		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
-	if (refused) throw stopped(deadline, tries, refused);
+	if (refused && (deadline.cancelled || refused === 'cancelled')) {
+		throw new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
+	}
+	if (refused) {
+		const lastWords = last ? `; the last attempt: ${last.message}` : '';
+		const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
+		throw new HttpProblem('deadline', words, { ...last?.details, attempts, last });
+	}
 	if (call.stopped?.()) {
-		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item', {
-			attempts: tries.sent,
-		});
+		const words = 'not sent: the run stopped at an earlier item';
+		throw new HttpProblem('cancelled', words, { attempts });
 	}
 }
 
@@ -222,33 +220,26 @@ async function sendOnce(
 		getExecutionCancelSignal: { value: () => signal },
 	}) as RequestingFunctions;
 	try {
-		let response: Response;
-		try {
-			response = (await context.helpers.httpRequestWithAuthentication.call(
-				scoped,
-				call.credentialType,
-				options,
-			)) as Response;
-		} catch (error) {
-			const problem = fromRequestError(error);
-			const code = problem.details.networkCode;
-			const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
-			const words = `no answer within ${seconds(timeoutMs)}`;
-			// Anything else (e.g. the credential could not get a token) keeps its own words.
-			if (problem.kind !== 'status') {
-				throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
-			}
-			const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
-				(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
-			);
-			return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
+		const outcome = (await context.helpers.httpRequestWithAuthentication
+			.call(scoped, call.credentialType, options)
+			.catch(fromRequestError)) as Response | HttpProblem;
+		if (!(outcome instanceof HttpProblem)) {
+			const text = await readBody(outcome.body, MAX_ANSWER_BYTES, signal);
+			const headers = lowerCased(outcome.headers);
+			return { status: Number(outcome.statusCode ?? 200), headers, ...text };
 		}
-		const text = await readBody(response.body, MAX_ANSWER_BYTES, signal);
-		return {
-			status: Number(response.statusCode ?? 200),
-			headers: lowerCased(response.headers),
-			...text,
-		};
+		const problem = outcome;
+		const code = problem.details.networkCode;
+		const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+		const words = `no answer within ${seconds(timeoutMs)}`;
+		// Anything else (e.g. the credential could not get a token) keeps its own words.
+		if (problem.kind !== 'status') {
+			throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
+		}
+		const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
+			(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
+		);
+		return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
 	} finally {
 		dispose();
 	}
@@ -277,20 +268,6 @@ function redirectTarget(call: ApiCall, from: string, raw: RawAnswer, hops: numbe
 	}
 	if (hops > MAX_REDIRECTS) throw refused(`the server redirected more than ${MAX_REDIRECTS} times`);
 	return target.toString();
-}
-
-/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
-function stopped(deadline: Deadline, tries: Tries, refused: 'cancelled' | 'deadline'): HttpProblem {
-	const { last, sent: attempts } = tries;
-	if (deadline.cancelled || refused === 'cancelled') {
-		return new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
-	}
-	const lastWords = last ? `; the last attempt: ${last.message}` : '';
-	return new HttpProblem(
-		'deadline',
-		`no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`,
-		{ ...(last?.details ?? {}), attempts, last },
-	);
 }
 
 function seconds(ms: number): string {

@@ -1,11 +1,24 @@
-import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { MAX_ERROR_BODY_BYTES, errorAnswerMessage, readBody } from './answer';
-import type { DeclaredFailure } from './failure';
-import { declaredFailure, fromRequestError, waitAfterThrottle, withFailure } from './failure';
+import {
+	type DeclaredFailure,
+	type HttpProblem,
+	MAX_ERROR_BODY_BYTES,
+	declaredFailure,
+	errorBodyOf,
+	fromRequestError,
+	messageFromBody,
+	readBody,
+	waitAfterThrottle,
+	withFailure,
+} from './answer';
 import type { Redactor } from './secrets';
-import { clientRedactor, isHeaderSafe, originOf, rememberSecret, sharedToken } from './secrets';
+import { clientRedactor, fingerprint, isHeaderSafe, originOf, rememberSecret } from './secrets';
 
 export interface TokenEndpoint {
 	url: string;
@@ -25,6 +38,17 @@ export interface TokenEndpoint {
 	issued?: (token: string) => void;
 }
 
+/** A credential Test follows no redirect: these rules name the field to correct. */
+export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[] {
+	return [301, 302, 303, 307, 308].map((status) => ({
+		type: 'responseCode' as const,
+		properties: {
+			value: status,
+			message: `The server answered with a redirect (HTTP ${status}). The Test follows no redirect, so the credentials stay with this address: enter the address it redirects to as the ${field}.`,
+		},
+	}));
+}
+
 /** For a credential's Test, whose fields are expressions. */
 export function tokenFormExpression(
 	expressions: Record<'clientId' | 'clientSecret' | 'scope', string>,
@@ -37,9 +61,17 @@ export function tokenFormExpression(
 	return `"grant_type=client_credentials"${encoded.join('')}`;
 }
 
+/** Tokens by client and a hash of what they were issued for: a changed secret never reuses one. */
+const tokens = new Map<string, { token: string; expiresAt: number }>();
+const inFlight = new Map<string, Promise<string>>();
+
+/** Refreshed a little before the advertised expiry, so a token never dies mid-request. */
+const EXPIRY_MARGIN_MS = 30_000;
+
 /**
- * The client's token for a credential's preAuthentication: one fetch in flight, cached by what it
- * was issued for (`issuedFor`, the secret unless more decides it), the secret and every token masked.
+ * The client's token for a credential's preAuthentication, which n8n calls from each request with
+ * no token: one fetch in flight per client and `issuedFor` (the secret unless more decides it),
+ * the secret and every token masked.
  */
 export async function clientToken(
 	context: IHttpRequestHelper,
@@ -49,21 +81,31 @@ export async function clientToken(
 	issuedFor?: string,
 ): Promise<string> {
 	const clientSecret = String(credentials.clientSecret ?? '');
-	const stale = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 	rememberSecret(key, clientSecret);
-	return await sharedToken(
-		key,
-		issuedFor ?? clientSecret,
-		stale || undefined,
-		async () =>
-			await requestClientToken(context, {
-				...endpoint,
-				clientId: String(credentials.clientId ?? '').trim(),
-				clientSecret,
-				redactor: clientRedactor(key, clientSecret),
-				issued: (token) => rememberSecret(key, token),
-			}),
-	);
+	const cacheKey = `${key}\u0000${fingerprint(issuedFor ?? clientSecret)}`;
+	const cached = tokens.get(cacheKey);
+	const fresh = cached && cached.expiresAt > Date.now();
+	if (fresh && cached.token !== credentials.accessToken) return cached.token;
+	let pending = inFlight.get(cacheKey);
+	if (!pending) {
+		const request = requestClientToken(context, {
+			...endpoint,
+			clientId: String(credentials.clientId ?? '').trim(),
+			clientSecret,
+			redactor: clientRedactor(key, clientSecret),
+			issued: (token) => rememberSecret(key, token),
+		});
+		pending = request
+			.then(({ token, expiresInSec }) => {
+				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
+				const expiresAt = Date.now() + Math.max(lifetimeMs / 2, lifetimeMs - EXPIRY_MARGIN_MS);
+				tokens.set(cacheKey, { token, expiresAt });
+				return token;
+			})
+			.finally(() => inFlight.delete(cacheKey));
+		inFlight.set(cacheKey, pending);
+	}
+	return await pending;
 }
 
 /** Follows no redirect (it carries the secret) and never quotes the answer (it holds the token). */
@@ -202,4 +244,12 @@ export function tokenFromAnswer(
 		return unexpected('expires_in is not a positive number of seconds');
 	}
 	return { token, expiresInSec };
+}
+
+async function errorAnswerMessage(problem: HttpProblem): Promise<string> {
+	const { text } = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES).catch(() => ({
+		text: '',
+	}));
+	const body = errorBodyOf(text);
+	return body !== null && typeof body === 'object' ? (messageFromBody(body) ?? '') : '';
 }

@@ -1,13 +1,10 @@
 import { createHash } from 'crypto';
-import type { IAuthenticateRuleResponseCode, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
 export function originOf(address: unknown): string | undefined {
-	try {
-		const url = new URL(String(address ?? '').trim());
-		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
-	} catch {
-		return undefined;
-	}
+	const text = String(address ?? '').trim();
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.origin : undefined;
 }
 
 /** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
@@ -28,17 +25,6 @@ export function authorizedFor(
 	const target = URL.canParse(address, base) ? new URL(address, base).origin : undefined;
 	if (authorization && origin && target === origin) headers.authorization = authorization;
 	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
-}
-
-/** A credential Test follows no redirect: these rules name the field to correct. */
-export function redirectTestRules(field: string): IAuthenticateRuleResponseCode[] {
-	return [301, 302, 303, 307, 308].map((status) => ({
-		type: 'responseCode' as const,
-		properties: {
-			value: status,
-			message: `The server answered with a redirect (HTTP ${status}). The Test follows no redirect, so the credentials stay with this address: enter the address it redirects to as the ${field}.`,
-		},
-	}));
 }
 
 /** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
@@ -188,9 +174,6 @@ function masked<T>(
 
 /** Per client key for the process, so every secret and token issued for it is masked anywhere. */
 interface ClientSecrets {
-	/** Tokens by a hash of the secret they were issued for: a changed secret never reuses one. */
-	readonly tokens: Map<string, { token: string; expiresAt: number }>;
-	readonly inFlight: Map<string, Promise<string>>;
 	readonly redactor: Redactor;
 	issuedTokens: number;
 	/** The client's throttle, set by the transport: a token request's 429 holds it back. */
@@ -202,20 +185,14 @@ const clients = new Map<string, ClientSecrets>();
 /** Bounds the masks a long-running process keeps: tokens this old are long expired. */
 const MAX_REMEMBERED_TOKENS = 1_000;
 
-/** Refreshed a little before the advertised expiry, so a token never dies mid-request. */
-const EXPIRY_MARGIN_MS = 30_000;
-
 /** The id as the token request sends it (trimmed): tokens, masks and throttle share one entry. */
 export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
 
 function stateOf(key: string): ClientSecrets {
-	let state = clients.get(key);
-	if (!state) {
-		state = { tokens: new Map(), inFlight: new Map(), redactor: new Redactor(), issuedTokens: 0 };
-		clients.set(key, state);
-	}
+	const state = clients.get(key) ?? { redactor: new Redactor(), issuedTokens: 0 };
+	clients.set(key, state);
 	return state;
 }
 
@@ -231,34 +208,6 @@ export function fingerprint(...parts: string[]): string {
 	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
 
-/** One fetch per client and secret: n8n calls preAuthentication from each request with no token. */
-export async function sharedToken(
-	key: string,
-	clientSecret: string,
-	staleToken: string | undefined,
-	fetchToken: () => Promise<{ token: string; expiresInSec?: number }>,
-): Promise<string> {
-	const state = stateOf(key);
-	state.redactor.add(clientSecret);
-	const secretHash = fingerprint(clientSecret);
-	const cached = state.tokens.get(secretHash);
-	if (cached && cached.expiresAt > Date.now() && cached.token !== staleToken) return cached.token;
-	let pending = state.inFlight.get(secretHash);
-	if (!pending) {
-		pending = fetchToken()
-			.then(({ token, expiresInSec }) => {
-				rememberSecret(key, token);
-				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
-				const expiresAt = Date.now() + Math.max(lifetimeMs / 2, lifetimeMs - EXPIRY_MARGIN_MS);
-				state.tokens.set(secretHash, { token, expiresAt });
-				return token;
-			})
-			.finally(() => state.inFlight.delete(secretHash));
-		state.inFlight.set(secretHash, pending);
-	}
-	return await pending;
-}
-
 export function rememberSecret(key: string, value: string): void {
 	const state = stateOf(key);
 	if (state.issuedTokens++ >= MAX_REMEMBERED_TOKENS) {
@@ -269,8 +218,9 @@ export function rememberSecret(key: string, value: string): void {
 }
 
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	const copy = stateOf(key).redactor.copy();
-	return copy.add(...current);
+	return stateOf(key)
+		.redactor.copy()
+		.add(...current);
 }
 
 /** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/request/call';
 import { callApi } from '../../../nodes/shared/request/call';
-import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/request/failure';
+import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/request/answer';
 
 /** What a scripted server answers: a status (with a JSON body) or a network error code. */
 type Scripted =

@@ -1,8 +1,8 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { CompletionEstimate } from '../../../nodes/shared/pacing/clients';
+import { CompletionEstimate } from '../../../nodes/shared/pacing/time';
 import { Deadline, pollUntil } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
-import { waitAfterThrottle } from '../../../nodes/shared/request/failure';
+import { waitAfterThrottle } from '../../../nodes/shared/request/answer';
 import {
 	DECREASE_FACTOR,
 	PLATEAU_SEC,

@@ -1,5 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { clientThrottle } from '../../../nodes/shared/pacing/clients';
+import { clientThrottle } from '../../../nodes/shared/pacing/throttle';
 import { Deadline, pause, pollUntil } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
@@ -164,11 +164,11 @@ describe('pollUntil', () => {
 				checks.push(Date.now());
 				return { done: checks.length === 4, value: checks.length };
 			},
-			{ deadline: new Deadline(5000), intervalMs: 20, factor: 2 },
+			{ deadline: new Deadline(5000), intervalMs: 20 },
 		);
 		await jest.advanceTimersByTimeAsync(1_000);
 		expect(await outcome).toEqual({ done: true, value: 4, polls: 4 });
-		expect(checks.slice(1).map((t, i) => t - checks[i])).toEqual([20, 40, 80]);
+		expect(checks.slice(1).map((t, i) => t - checks[i])).toEqual([20, 30, 45]);
 	});
 
 	test('never sleeps past the deadline', async () => {

@@ -86,7 +86,7 @@ describe('imports under nodes/ run one way', () => {
 
 	test('the check fails on an import that runs backwards', () => {
 		const at = (path: string) => join(NODES, ...path.split('/'));
-		expect(wrongWay(at('shared/pacing/clients.ts'), at('shared/request/secrets.ts'))).toMatch(
+		expect(wrongWay(at('shared/pacing/throttle.ts'), at('shared/request/secrets.ts'))).toMatch(
 			/against sync → items → request → pacing/,
 		);
 		expect(wrongWay(at('shared/request/call.ts'), at('shared/items/router.ts'))).toBeDefined();
