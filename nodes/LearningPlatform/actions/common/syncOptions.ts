@@ -9,7 +9,7 @@ import { openMemory } from '../../../shared/sync/memory';
 import type { LmsRun } from '../../transport';
 import { lmsClientKey } from '../../transport/credential';
 import { lmsConcurrency } from '../../transport/run';
-import type { WriteSettings } from '../../transport/transactions';
+import type { WriteSettings } from '../../transport';
 import { scopeKey } from '../../transport/courseSync';
 import type { WriteOptions } from './form';
 import { writeOptions, writeOptionsSchema, writeSettings } from './form';

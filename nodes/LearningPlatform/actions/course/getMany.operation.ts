@@ -16,7 +16,7 @@ import {
 } from '../../../shared/items/output';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import { LISTING_ITEM_FIELDS, SIMPLIFIED_COURSE_FIELDS } from '../../transport/courseContract';
+import { LISTING_ITEM_FIELDS, SIMPLIFIED_COURSE_FIELDS } from '../../transport/courses';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
 import { operationForm } from '../common/form';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import { getTransaction } from '../../transport/transactions';
+import { getTransaction } from '../../transport';
 import { operationForm } from '../common/form';
 
 export const transactionIdProperty: INodeProperties = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
-import { waitForTransaction } from '../../transport/transactions';
+import { waitForTransaction } from '../../transport';
 import { operationForm } from '../common/form';
 import { transactionIdProperty, transactionIdSchema } from './get.operation';
 
