@@ -4,7 +4,7 @@ import type {
 	INodePropertyCollection,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { listOfStrings, parseItemInput } from '../../../shared/items/input';
@@ -21,29 +21,6 @@ import {
 	LISTED_FIELDS,
 	TOP_FIELDS,
 } from '../../transport/courses';
-
-export function operationForm<S extends z.ZodTypeAny>(
-	[resource, operation]: [string, string],
-	properties: INodeProperties[],
-	schema: S,
-	read: (fns: IExecuteFunctions, itemIndex: number) => unknown,
-) {
-	return {
-		description: updateDisplayOptions(
-			{ show: { resource: [resource], operation: [operation] } },
-			properties,
-		),
-		prepare: (fns: IExecuteFunctions, itemIndex: number): z.output<S> =>
-			parseItemInput(
-				fns.getNode(),
-				itemIndex,
-				schema,
-				read(fns, itemIndex),
-				'Invalid input',
-				properties,
-			),
-	};
-}
 
 /** The item's Options, checked: an error names the item and each option as "Options → …". */
 export function readOptions<T>(

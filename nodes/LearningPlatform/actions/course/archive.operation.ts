@@ -12,11 +12,11 @@ import {
 	pickedCourse,
 	spoken,
 	unlistedFieldNames,
-	operationForm,
 	writeOptions,
 	writeOptionsSchema,
 	writeSettings,
 } from '../common/form';
+import { operationForm } from '../common/operationForm';
 import { listedCourse } from './get.operation';
 
 const properties: INodeProperties[] = [

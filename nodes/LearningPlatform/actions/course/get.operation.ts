@@ -7,7 +7,8 @@ import type { Deadline } from '../../../shared/pacing/time';
 import type { IndexedCourse, LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { catalogEntry } from '../../transport/courses';
-import { coursePicker, operationForm, pickedCourse } from '../common/form';
+import { coursePicker, pickedCourse } from '../common/form';
+import { operationForm } from '../common/operationForm';
 
 export const { description, prepare } = operationForm(
 	['course', 'get'],

@@ -18,7 +18,7 @@ import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { LISTING_ITEM_FIELDS, SIMPLIFIED_COURSE_FIELDS } from '../../transport/courses';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
-import { operationForm } from '../common/form';
+import { operationForm } from '../common/operationForm';
 
 /** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
 const simplifiedCourse = (course: IDataObject) =>

@@ -5,7 +5,7 @@ import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { getTransaction } from '../../transport';
-import { operationForm } from '../common/form';
+import { operationForm } from '../common/operationForm';
 
 export const transactionIdProperty: INodeProperties = {
 	displayName: 'Transaction ID',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { optionsCollection } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { waitForTransaction } from '../../transport';
-import { operationForm } from '../common/form';
+import { operationForm } from '../common/operationForm';
 import { transactionIdProperty, transactionIdSchema } from './get.operation';
 
 export const { description, prepare } = operationForm(
