@@ -1,5 +1,4 @@
-import type { LmsRun } from '../../../nodes/LearningPlatform/transport';
-import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/courses';
+import type { IndexedCourse, LmsRun } from '../../../nodes/LearningPlatform/transport';
 import type { CourseValues } from '../../../nodes/LearningPlatform/transport/courses';
 import {
 	courseSyncContract,

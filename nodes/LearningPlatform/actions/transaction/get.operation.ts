@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import { READ_DEADLINE_MS } from '../../transport';
-import { getTransaction } from '../../transport';
+import { getTransaction, READ_DEADLINE_MS } from '../../transport';
 import { operationForm } from '../common/operationForm';
 
 export const transactionIdProperty: INodeProperties = {
