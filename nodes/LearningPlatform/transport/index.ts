@@ -3,7 +3,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import type { CompletionEstimate } from '../../shared/pacing/clients';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import type { Deadline } from '../../shared/pacing/time';
 import { pollUntil } from '../../shared/pacing/time';
@@ -32,8 +31,13 @@ export interface LmsRun extends Run {
 	readonly throttle: RequestThrottle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
-	/** When to check a write's transaction first, learned per client (see clients.ts). */
-	readonly completion: CompletionEstimate;
+	readonly completion: FirstCheck;
+}
+
+/** When to check a write's transaction first, learned per client (`shared/pacing/clients.ts`). */
+export interface FirstCheck {
+	firstCheckDelayMs(): number;
+	observeFirstCheck(elapsedMs: number, done: boolean): void;
 }
 
 export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
@@ -156,7 +160,7 @@ export async function waitForTransaction(
 		pollIntervalSec,
 		deadline,
 		learnFrom,
-	}: { pollIntervalSec: number; deadline: Deadline; learnFrom?: CompletionEstimate },
+	}: { pollIntervalSec: number; deadline: Deadline; learnFrom?: FirstCheck },
 ): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
