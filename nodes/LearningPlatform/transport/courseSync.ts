@@ -272,7 +272,7 @@ export function courseSyncContract(
 	};
 }
 
-export function labelOf(api: string): string {
+function labelOf(api: string): string {
 	return COURSE_FIELDS.find((f) => f.api === api)?.label ?? api;
 }
 
