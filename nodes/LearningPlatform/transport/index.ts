@@ -99,7 +99,7 @@ export async function lmsRequest<S extends ZodTypeAny>(
 	}
 }
 
-export const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
+const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
 
 /** A transaction: `id` and `status` always; `response` holds the platform's message later. */
 const transactionShape = z

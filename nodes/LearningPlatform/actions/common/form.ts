@@ -160,7 +160,7 @@ export function formProperty(field: CourseField): INodeProperties {
 	return property;
 }
 
-export const TOP_PROPERTIES = TOP_FIELDS.map(formProperty);
+const TOP_PROPERTIES = TOP_FIELDS.map(formProperty);
 
 export function additionalFieldsProperty(
 	operation: CourseOperation,
