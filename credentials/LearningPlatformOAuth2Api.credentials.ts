@@ -12,11 +12,24 @@ import {
 	baseUrlOf,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	lmsClientKey,
-	tokenFingerprint,
 } from '../nodes/LearningPlatform/transport/credential';
 import { clientToken, redirectTestRules } from '../nodes/shared/request/clientCredentials';
-import { authorizedFor, holdClientBack, originOf } from '../nodes/shared/request/secrets';
+import {
+	authorizedFor,
+	fingerprint,
+	holdClientBack,
+	originOf,
+} from '../nodes/shared/request/secrets';
 import { requestTimeoutMs } from '../nodes/shared/request/answer';
+
+/** What a token was issued for: a token is only ever sent with exactly these values. */
+export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	return fingerprint(
+		baseUrlOf(credentials),
+		String(credentials.clientId ?? '').trim(),
+		String(credentials.clientSecret ?? ''),
+	);
+}
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';

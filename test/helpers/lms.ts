@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { tokenFingerprint } from '../../nodes/LearningPlatform/transport/credential';
+import { tokenFingerprint } from '../../credentials/LearningPlatformOAuth2Api.credentials';
 
 export const BASE_URL = 'https://lms.test';
 export const CLIENT_SECRET = 's3cr3t-Value+/=';

@@ -18,7 +18,7 @@ import {
 	serve,
 	upsert,
 } from './platform';
-import { tokenFingerprint } from '../../nodes/LearningPlatform/transport/credential';
+import { tokenFingerprint } from '../../credentials/LearningPlatformOAuth2Api.credentials';
 
 const COURSES = '/api/developer/v2/courses.json';
 

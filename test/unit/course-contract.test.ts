@@ -10,7 +10,7 @@ import {
 	courseValuesSchema,
 	LISTED_FIELDS,
 	valuesFromListing,
-} from '../../nodes/LearningPlatform/transport/courseContract';
+} from '../../nodes/LearningPlatform/transport/courses';
 import { formProperty } from '../../nodes/LearningPlatform/actions/common/form';
 import * as archive from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import * as upsert from '../../nodes/LearningPlatform/actions/course/upsert.operation';
@@ -204,6 +204,6 @@ describe('the course contract, field by field', () => {
 				)
 				.map((file) => path.relative(root, file)),
 		);
-		expect([...spelledIn]).toEqual(['LearningPlatform/transport/courseContract.ts']);
+		expect([...spelledIn]).toEqual(['LearningPlatform/transport/courses.ts']);
 	});
 });

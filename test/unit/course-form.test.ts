@@ -15,7 +15,7 @@ import {
 	COURSE_FIELDS,
 	LISTED_FIELDS,
 	additionalFieldsFor,
-} from '../../nodes/LearningPlatform/transport/courseContract';
+} from '../../nodes/LearningPlatform/transport/courses';
 
 const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
 

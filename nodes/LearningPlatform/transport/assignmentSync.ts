@@ -2,10 +2,9 @@ import type { SyncContract } from '../../shared/sync/engine';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
-import type { WriteSettings } from './transactions';
 import type { PostUnconfirmed } from './courseSync';
 import { digest, lmsSync, lookAlike } from './courseSync';
-import type { LmsRun } from './index';
+import type { LmsRun, WriteSettings } from './index';
 
 /** The platform cannot list assignments: only pairs this node assigned (from memory) are withdrawn. */
 

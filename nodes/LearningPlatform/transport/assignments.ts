@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { LmsRun } from './index';
-import type { WriteSettings } from './transactions';
-import { postWrite } from './transactions';
+import type { LmsRun, WriteSettings } from './index';
+import { postWrite } from './index';
 
 export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
 

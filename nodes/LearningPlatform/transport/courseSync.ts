@@ -5,13 +5,21 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { PoolPlace } from '../../shared/items/operation';
 import { Deadline } from '../../shared/pacing/time';
 import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/engine';
-import type { CourseValues } from './courseContract';
-import { COURSE_FIELDS, labelOf, LISTED_FIELDS, STATUS_FIELD } from './courseContract';
-import type { IndexedCourse } from './courses';
-import { archiveListedCourse, forEachCoursePage, indexedCourse, upsertCourse } from './courses';
-import type { LmsRun } from './index';
-import type { WriteSettings } from './transactions';
-import { confirmWrite, getTransaction } from './transactions';
+import type { CourseValues } from './courses';
+import {
+	COURSE_FIELDS,
+	COURSES_PATH,
+	courseBody,
+	EXTERNAL_ID_FIELD,
+	forEachCoursePage,
+	indexedCourse,
+	LISTED_FIELDS,
+	mergeWithListing,
+	STATUS_FIELD,
+	upsertCourse,
+} from './courses';
+import type { IndexedCourse, LmsRun, WriteSettings } from './index';
+import { confirmWrite, getTransaction, postWrite } from './index';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
 
@@ -262,4 +270,28 @@ export function courseSyncContract(
 		claimsUnconfirmed: false,
 		...shared,
 	};
+}
+
+function labelOf(api: string): string {
+	return COURSE_FIELDS.find((f) => f.api === api)?.label ?? api;
+}
+
+/** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
+export async function archiveListedCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	current: IndexedCourse,
+	given: CourseValues,
+	write: WriteSettings,
+): Promise<IDataObject> {
+	const merged = mergeWithListing({ ...given, [EXTERNAL_ID_FIELD]: externalId }, current.listed);
+	const output = await postWrite(run, itemIndex, {
+		path: COURSES_PATH,
+		body: courseBody({ ...merged.values, [STATUS_FIELD]: 'archived' }),
+		action: `Archiving course "${externalId}"`,
+		...write,
+		echo: { externalId, courseId: current.id },
+	});
+	return { ...output, keptFields: merged.kept, clearedFields: merged.cleared };
 }

@@ -1,22 +1,315 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
+
+import {
+	flexibleDate,
+	flexibleDateTime,
+	httpUrl,
+	listOfStrings,
+	positiveAmount,
+	safeId,
+	typeMessages,
+} from '../../shared/items/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
-import type { CourseValues } from './courseContract';
-import {
-	courseBody,
-	EXTERNAL_ID_FIELD,
-	mergeWithListing,
-	STATUS_FIELD,
-	valuesFromListing,
-} from './courseContract';
-import type { LmsRun } from './index';
-import { lmsRequest } from './index';
-import type { WriteSettings } from './transactions';
-import { postWrite } from './transactions';
+import type { IndexedCourse, LmsRun, WriteSettings } from './index';
+import { lmsRequest, postWrite } from './index';
+
+/** The course fields, declared once (the form half is actions/common/form.ts). */
+export interface CourseField {
+	param: string;
+	api: string;
+	/** Top-level required fields and prices sit on the form itself; the rest in Additional Fields. */
+	place: 'top' | 'additional';
+	label: string;
+	/** Checks the form value and turns it into the body value. Empty values never reach it. */
+	schema: ZodTypeAny;
+	/** The body value from a catalog listing item, if the documented listing carries it. */
+	fromListing?: (course: IDataObject) => unknown;
+	upsertOnly?: boolean;
+}
+
+const text = z.string(typeMessages(undefined, 'must be text'));
+
+const present = (value: unknown): boolean =>
+	value !== undefined &&
+	value !== null &&
+	value !== '' &&
+	!(Array.isArray(value) && value.length === 0);
+
+/** Ids from a listing's groups/channels: their shape is undocumented, so only clear ids are taken. */
+function idsFrom(value: unknown): string[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const ids = value.map((entry) =>
+		entry && typeof entry === 'object' ? (entry as IDataObject).id : entry,
+	);
+	return ids.every((id) => typeof id === 'string' || typeof id === 'number')
+		? ids.map(String)
+		: undefined;
+}
+
+const price = z.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) }).strict();
+
+const language = z
+	.object({
+		languageCode: text
+			.trim()
+			.regex(/^[A-Za-z]{2}$/, 'must be a two-letter language code such as en'),
+		title: text.optional(),
+		url: httpUrl.optional().or(z.literal('')),
+		description: text.optional(),
+	})
+	.strict()
+	.transform(({ languageCode, ...texts }) => ({
+		language_code: languageCode.toLowerCase(),
+		...Object.fromEntries(Object.entries(texts).filter(([, value]) => value)),
+	}));
+
+function field(
+	param: string,
+	api: string,
+	label: string,
+	schema: ZodTypeAny,
+	more: Partial<CourseField> = {},
+): CourseField {
+	return { param, api, place: 'additional', label, schema, ...more };
+}
+
+/** A listed value of a number or text field: null is known to be empty; anything else unreadable. */
+const nullOr = (value: unknown, readable: unknown) =>
+	readable !== undefined ? readable : value === null ? null : undefined;
+
+const contentTypes = z.enum(['article', 'course', 'video']);
+
+const listOf = <T extends ZodTypeAny>(name: string, entry: T) =>
+	z
+		.object({ [name]: z.array(entry).optional() })
+		.strict()
+		.transform((l) => l[name] ?? []);
+
+export const COURSE_FIELDS: CourseField[] = [
+	field('externalId', 'external_id', 'External ID', safeId, {
+		place: 'top',
+		fromListing: (c) =>
+			c.external_id ?? (c.additional_metadata as IDataObject | undefined)?.external_id,
+	}),
+	field('name', 'name', 'Name', text.trim().min(1, 'is required'), {
+		place: 'top',
+		fromListing: (c) => c.name,
+	}),
+	field('url', 'url', 'URL', httpUrl, { place: 'top', fromListing: (c) => c.url }),
+	field('prices', 'prices_data', 'Prices', listOf('price', price), {
+		place: 'top',
+		fromListing: (c) =>
+			Array.isArray(c.prices_data) &&
+			c.prices_data.every((p) => p && typeof p === 'object' && 'amount' in p && 'currency' in p)
+				? (c.prices_data as IDataObject[]).map((p) => ({ amount: p.amount, currency: p.currency }))
+				: undefined,
+	}),
+	field('channelIds', 'channel_ids', 'Channel IDs', listOfStrings, {
+		fromListing: (c) => idsFrom(c.channels),
+	}),
+	field('contentType', 'content_type', 'Content Type', contentTypes),
+	field('courseType', 'course_type', 'Course Type', contentTypes),
+	field('description', 'description', 'Description', text, { fromListing: (c) => c.description }),
+	field(
+		'durationSec',
+		'duration_sec',
+		'Duration (Seconds)',
+		z
+			.number(typeMessages(undefined, 'must be a number'))
+			.int('must be a whole number of seconds')
+			.nonnegative('cannot be negative'),
+		{
+			fromListing: (c) =>
+				nullOr(c.duration_sec, typeof c.duration_sec === 'number' ? c.duration_sec : undefined),
+		},
+	),
+	field('expirationDate', 'expiration_date', 'Expiration Date', flexibleDateTime),
+	field('groupIds', 'group_ids', 'Group IDs', listOfStrings, {
+		fromListing: (c) => idsFrom(c.groups),
+	}),
+	field('imageUrl', 'image_url', 'Image URL', httpUrl, {
+		fromListing: (c) => {
+			if (!Array.isArray(c.images)) return undefined;
+			const first = (c.images as IDataObject[])[0];
+			// No image listed: known to have none.
+			return typeof first?.url === 'string' ? first.url : first === undefined ? null : undefined;
+		},
+	}),
+	field(
+		'isPrivate',
+		'is_private',
+		'Is Private',
+		z.boolean(typeMessages(undefined, 'must be true or false')),
+		{
+			fromListing: (c) => (typeof c.is_private === 'boolean' ? c.is_private : undefined),
+		},
+	),
+	field('languages', 'languages_attributes', 'Languages', listOf('language', language)),
+	field('level', 'level', 'Level', z.enum(['beginner', 'intermediate', 'advanced'])),
+	field('publishedAt', 'published_at', 'Published At', flexibleDate, {
+		// The listing gives an ISO timestamp; the platform's own date is its date part.
+		fromListing: (c) =>
+			nullOr(
+				c.published_at,
+				typeof c.published_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(c.published_at)
+					? c.published_at.slice(0, 10)
+					: undefined,
+			),
+	}),
+	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', listOfStrings, {
+		fromListing: (c) => idsFrom(c.restricted_groups),
+	}),
+	field('skills', 'skills', 'Skills', listOfStrings),
+	// Only upsert offers it: archive sets it itself.
+	field('status', 'status', 'Status', z.enum(['active', 'archived']), { upsertOnly: true }),
+	field('tags', 'tags', 'Tags', listOfStrings, {
+		fromListing: (c) =>
+			Array.isArray(c.tags) && c.tags.every((t) => typeof t === 'string') ? c.tags : undefined,
+	}),
+];
+
+export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
+
+export type CourseOperation = 'upsert' | 'archive';
+
+export function additionalFieldsFor(operation: CourseOperation): CourseField[] {
+	return COURSE_FIELDS.filter(
+		(f) => f.place === 'additional' && (operation === 'upsert' || !f.upsertOnly),
+	);
+}
+
+/** What the user gave, by API field: only non-empty values, each checked by its field. */
+export type CourseValues = Record<string, unknown>;
+
+/** Issue paths name the parameter: "additionalFields.publishedAt: …". Empty values are not given. */
+export function courseValuesSchema(operation: CourseOperation, withTop: boolean) {
+	const additional = additionalFieldsFor(operation);
+	return z
+		.object({
+			top: z.record(z.string(), z.unknown()),
+			additionalFields: z.record(z.string(), z.unknown()),
+		})
+		.transform((input, ctx) => {
+			const values: CourseValues = {};
+			const check = (field: CourseField, raw: unknown, path: string[]) => {
+				// Required fields and prices are always checked; optional ones only when given.
+				if (field.place !== 'top' && !present(raw)) return;
+				const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
+				if (!result.success) {
+					for (const issue of result.error.issues)
+						ctx.addIssue({ ...issue, path: [...path, ...issue.path] });
+					return;
+				}
+				if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
+			};
+			if (withTop)
+				for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
+			const known = new Set(additional.map((f) => f.param));
+			for (const name of Object.keys(input.additionalFields)) {
+				if (!known.has(name)) {
+					ctx.addIssue({
+						code: z.ZodIssueCode.custom,
+						path: ['additionalFields', name],
+						message: 'is not a field of this operation',
+					});
+				}
+			}
+			for (const field of additional) {
+				check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
+			}
+			return values;
+		});
+}
+
+export function courseBody(values: CourseValues): IDataObject {
+	const body: IDataObject = {};
+	for (const field of COURSE_FIELDS) {
+		const value = values[field.api];
+		// null: known to be empty (from the listing); not sent, and the platform keeps it empty.
+		if (value !== undefined && value !== null)
+			body[field.api] = value as IDataObject[keyof IDataObject];
+	}
+	// The documents require prices_data on every write: an empty list means free content.
+	if (body.prices_data === undefined) body.prices_data = [];
+	return body;
+}
+
+export function valuesFromListing(course: IDataObject): CourseValues {
+	const values: CourseValues = {};
+	for (const field of COURSE_FIELDS) {
+		const value = field.fromListing?.(course);
+		// A listed empty value (null, [], '') is known to be empty: carrying it over loses nothing.
+		if (value !== undefined) values[field.api] = value;
+	}
+	return values;
+}
+
+export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
+
+export const EXTERNAL_ID_FIELD = 'external_id';
+export const STATUS_FIELD = 'status';
+
+/** The platform replaces the whole course: optional fields neither side supplied are cleared. */
+export function mergeWithListing(
+	given: CourseValues,
+	listed: CourseValues,
+): { values: CourseValues; kept: string[]; cleared: string[] } {
+	const values: CourseValues = { ...given };
+	const kept: string[] = [];
+	for (const [api, value] of Object.entries(listed)) {
+		if (present(values[api])) continue;
+		values[api] = value;
+		kept.push(api);
+	}
+	const cleared = COURSE_FIELDS.map((f) => f.api).filter(
+		(api) => api !== STATUS_FIELD && values[api] === undefined,
+	);
+	return { values, kept, cleared };
+}
+
+/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
+export const LISTING_ITEM_FIELDS = [
+	'id',
+	'name',
+	'description',
+	'images',
+	'url',
+	'external_id',
+	'additional_metadata',
+	'source_id',
+	'organization_id',
+	'tags',
+	'published_at',
+	'duration',
+	'duration_sec',
+	'restricted_groups',
+	'groups',
+	'channels',
+	'ecl_id',
+	'is_private',
+	'prices_data',
+	'ecl_source_id',
+] as const;
+
+/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
+export const SIMPLIFIED_COURSE_FIELDS = [
+	'id',
+	'external_id',
+	'name',
+	'url',
+	'description',
+	'tags',
+	'published_at',
+	'duration_sec',
+	'is_private',
+	'prices_data',
+] as const;
 
 /** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
 const coursePageShape = z
@@ -85,11 +378,6 @@ export async function forEachCoursePage(
 	}
 }
 
-export interface IndexedCourse {
-	id?: string;
-	listed: CourseValues;
-}
-
 export function indexedCourse(course: IDataObject): [string, IndexedCourse] | undefined {
 	const listed = valuesFromListing(course);
 	const externalId = listed[EXTERNAL_ID_FIELD];
@@ -97,10 +385,7 @@ export function indexedCourse(course: IDataObject): [string, IndexedCourse] | un
 	return [String(externalId), { id: textOf(course.id), listed }];
 }
 
-/** Built once per execution, listed fields only: N courses cost one bounded catalog walk, not N. */
-export type CatalogIndex = { byExternalId?: Promise<Map<string, IndexedCourse>> };
-
-async function catalogEntry(
+export async function catalogEntry(
 	run: LmsRun,
 	itemIndex: number,
 	externalId: string,
@@ -115,25 +400,6 @@ async function catalogEntry(
 		return index;
 	})();
 	return (await run.catalog.byExternalId).get(externalId);
-}
-
-export async function listedCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	deadline: Deadline,
-	operation: 'Get' | 'Archive',
-): Promise<IndexedCourse> {
-	const found = await catalogEntry(run, itemIndex, externalId, deadline);
-	if (found) return found;
-	throw new NodeOperationError(
-		run.fns.getNode(),
-		`No course with external ID "${externalId}" was found`,
-		{
-			itemIndex,
-			description: `${operation} looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.`,
-		},
-	);
 }
 
 /** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
@@ -166,24 +432,4 @@ export async function upsertCourse(
 		echo: { externalId },
 	});
 	return { ...output, ...report };
-}
-
-/** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
-export async function archiveListedCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	current: IndexedCourse,
-	given: CourseValues,
-	write: WriteSettings,
-): Promise<IDataObject> {
-	const merged = mergeWithListing({ ...given, [EXTERNAL_ID_FIELD]: externalId }, current.listed);
-	const output = await postWrite(run, itemIndex, {
-		path: COURSES_PATH,
-		body: courseBody({ ...merged.values, [STATUS_FIELD]: 'archived' }),
-		action: `Archiving course "${externalId}"`,
-		...write,
-		echo: { externalId, courseId: current.id },
-	});
-	return { ...output, keptFields: merged.kept, clearedFields: merged.cleared };
 }

@@ -1,6 +1,6 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { clientKey, fingerprint } from '../../shared/request/secrets';
+import { clientKey } from '../../shared/request/secrets';
 
 export const CREDENTIAL_TYPE = 'learningPlatformOAuth2Api';
 
@@ -25,13 +25,4 @@ export function baseUrlOf(credentials: { baseUrl?: unknown }): string {
 /** The credential's client, as the token request, the masks and the throttle know it. */
 export function lmsClientKey(credentials: { baseUrl?: unknown; clientId?: unknown }): string {
 	return clientKey(baseUrlOf(credentials), String(credentials.clientId ?? ''));
-}
-
-/** What a token was issued for: a token is only ever sent with exactly these values. */
-export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	return fingerprint(
-		baseUrlOf(credentials),
-		String(credentials.clientId ?? '').trim(),
-		String(credentials.clientSecret ?? ''),
-	);
 }

@@ -1,19 +1,32 @@
-import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
-import type { z, ZodTypeAny } from 'zod';
+import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { ZodTypeAny } from 'zod';
+import { z } from 'zod';
 
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import type { CompletionEstimate, Deadline } from '../../shared/pacing/time';
+import { pollUntil } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';
 import type { Redactor } from '../../shared/request/secrets';
-import { apiError, documentedAnswer, requestTimeoutMs } from '../../shared/request/answer';
+import {
+	apiError,
+	documentedAnswer,
+	HttpProblem,
+	requestTimeoutMs,
+} from '../../shared/request/answer';
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
-import type { CatalogIndex } from './courses';
 
 /** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
 export const READ_DEADLINE_MS = 5 * 60_000;
+
+/** A catalog entry: the platform's id and the listed fields as body values (courses.ts). */
+export interface IndexedCourse {
+	id?: string;
+	listed: Record<string, unknown>;
+}
 
 export interface LmsRun extends Run {
 	readonly credentials: LmsCredentials;
@@ -21,7 +34,7 @@ export interface LmsRun extends Run {
 	readonly origin: string;
 	readonly throttle: RequestThrottle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
-	readonly catalog: CatalogIndex;
+	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
 	/** When to check a write's transaction first, learned per client (see pacing/time.ts). */
 	readonly completion: CompletionEstimate;
 }
@@ -83,4 +96,185 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			namesRecord: request.namesRecord,
 		});
 	}
+}
+
+const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
+
+/** A transaction: `id` and `status` always; `response` holds the platform's message later. */
+const transactionShape = z
+	.object({
+		id: z.string().min(1, 'is missing'),
+		status: z.string().min(1, 'is missing'),
+		http_method: z.string().optional(),
+		response: z.record(z.string(), z.unknown()).nullable().optional(),
+	})
+	.passthrough();
+
+/** What an accepted write answers (202): a message and the transaction that will carry it out. */
+const acceptedWriteShape = z
+	.object({ message: z.string().optional(), data: transactionShape })
+	.passthrough();
+
+const transactionAnswerShape = z.object({ data: transactionShape }).passthrough();
+
+export type Transaction = z.infer<typeof transactionShape>;
+
+export async function getTransaction(
+	run: LmsRun,
+	itemIndex: number,
+	id: string,
+	deadline: Deadline,
+): Promise<Transaction> {
+	const answer = await lmsRequest(run, itemIndex, {
+		method: 'GET',
+		path: `${TRANSACTIONS_PATH}/${encodeURIComponent(id)}`,
+		safeToRepeat: true,
+		action: `Reading transaction ${id}`,
+		namesRecord: true,
+		deadline,
+		answer: { schema: transactionAnswerShape, is: 'a transaction' },
+	});
+	if (answer.data.id.toLowerCase() !== id.toLowerCase()) {
+		throw apiError(
+			run.fns.getNode(),
+			new HttpProblem(
+				'unexpected',
+				`unexpected answer: asked for transaction ${id}, got ${answer.data.id}`,
+			),
+			{ itemIndex, action: `Reading transaction ${id}`, redactor: lmsRedactor(run.credentials) },
+		);
+	}
+	return answer.data;
+}
+
+/**
+ * Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later.
+ * Waits start at `pollIntervalSec` and grow by half; `learnFrom` says when to check first.
+ */
+export async function waitForTransaction(
+	run: LmsRun,
+	itemIndex: number,
+	id: string,
+	{
+		pollIntervalSec,
+		deadline,
+		learnFrom,
+	}: { pollIntervalSec: number; deadline: Deadline; learnFrom?: CompletionEstimate },
+): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
+	const started = Date.now();
+	let seen: Transaction | undefined;
+	let failure: unknown;
+	let checks = 0;
+	const outcome = await pollUntil(
+		async () => {
+			try {
+				seen = await getTransaction(run, itemIndex, id, deadline);
+				const done = seen.status !== 'initiated';
+				if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
+				return { done, value: seen };
+			} catch (error) {
+				failure = error;
+				return { done: true, value: seen };
+			}
+		},
+		{
+			deadline,
+			// Asked again while waiting: a first check that found it running postpones the others.
+			notBeforeMs: learnFrom && (() => learnFrom.firstCheckDelayMs()),
+			intervalMs: pollIntervalSec * 1000,
+		},
+	);
+	// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
+	const timedOutChecking = failure !== undefined && seen && deadline.expired && !deadline.cancelled;
+	if (failure !== undefined && !timedOutChecking) throw failure;
+	if (timedOutChecking) outcome.done = false;
+	const transaction = seen as Transaction;
+	if (outcome.done && transaction.status === 'success') {
+		return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
+	}
+	const message =
+		typeof transaction.response?.message === 'string' ? transaction.response.message : 'no message';
+	const error = !outcome.done
+		? new NodeOperationError(
+				run.fns.getNode(),
+				`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
+				{
+					itemIndex,
+					description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
+				},
+			)
+		: new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
+				itemIndex,
+				message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
+				description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
+			});
+	// Continue On Fail puts these on the error item, so the workflow can poll later.
+	error.context.details = { transactionId: id, status: transaction.status };
+	throw error;
+}
+
+export interface WriteSettings {
+	waitForCompletion: boolean;
+	/** Bounds the write and, when waiting, the wait. */
+	deadline: Deadline;
+	/** Called once the write was accepted and the item only waits for its transaction. */
+	whileWaiting?: () => void;
+	onAccepted?: (transactionId: string) => void;
+}
+
+interface Write extends WriteSettings {
+	path: string;
+	body: IDataObject;
+	action: string;
+	echo: IDataObject;
+}
+
+/** An acceptance without a transaction is an unexpected answer, never a success. */
+export async function postWrite(
+	run: LmsRun,
+	itemIndex: number,
+	write: Write,
+): Promise<IDataObject> {
+	const accepted = await lmsRequest(run, itemIndex, {
+		method: 'POST',
+		path: write.path,
+		body: write.body,
+		// Each write sets a state keyed by its external id (and email): repeating it is harmless.
+		safeToRepeat: true,
+		action: write.action,
+		deadline: write.deadline,
+		answer: { schema: acceptedWriteShape, is: 'an accepted write with its transaction' },
+	});
+	const transaction = accepted.data;
+	write.onAccepted?.(transaction.id);
+	const output: IDataObject = {
+		...write.echo,
+		transactionId: transaction.id,
+		status: transaction.status,
+		message: accepted.message,
+	};
+	if (!write.waitForCompletion) return { ...output, confirmation: 'accepted, not confirmed' };
+	// The item only waits from here on: the next item may start sending meanwhile.
+	write.whileWaiting?.();
+	return await confirmWrite(run, itemIndex, output, write.deadline);
+}
+
+export async function confirmWrite(
+	run: LmsRun,
+	itemIndex: number,
+	sent: IDataObject,
+	deadline: Deadline,
+): Promise<IDataObject> {
+	const done = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
+		pollIntervalSec: 1,
+		deadline,
+		learnFrom: run.completion,
+	});
+	return {
+		...sent,
+		status: done.transaction.status,
+		message: done.transaction.response?.message ?? sent.message,
+		confirmation: 'confirmed',
+		transaction: done.transaction,
+	};
 }

@@ -1,6 +1,5 @@
-import type { LmsRun } from '../../../nodes/LearningPlatform/transport';
-import type { IndexedCourse } from '../../../nodes/LearningPlatform/transport/courses';
-import type { CourseValues } from '../../../nodes/LearningPlatform/transport/courseContract';
+import type { IndexedCourse, LmsRun } from '../../../nodes/LearningPlatform/transport';
+import type { CourseValues } from '../../../nodes/LearningPlatform/transport/courses';
 import {
 	courseSyncContract,
 	fingerprint,
@@ -10,8 +9,8 @@ import {
 import type { Existing, SyncRow } from '../../../nodes/shared/sync/engine';
 import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/engine';
 import { REMOVAL_PENDING, REMOVED } from '../../../nodes/shared/sync/memory';
-import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courseContract';
-import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/courseInput';
+import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courses';
+import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/form';
 
 const ARCHIVED = REMOVED;
 const ARCHIVE_PENDING = REMOVAL_PENDING;

@@ -4,19 +4,20 @@ import { z } from 'zod';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import { courseValuesSchema } from '../../transport/courseContract';
-import { archiveListedCourse, listedCourse } from '../../transport/courses';
+import { archiveListedCourse } from '../../transport/courseSync';
+import { courseValuesSchema } from '../../transport/courses';
 import {
 	additionalFieldsProperty,
 	coursePicker,
 	pickedCourse,
 	spoken,
 	unlistedFieldNames,
-	operationForm,
 	writeOptions,
 	writeOptionsSchema,
 	writeSettings,
 } from '../common/form';
+import { operationForm } from '../common/operationForm';
+import { listedCourse } from './get.operation';
 
 const properties: INodeProperties[] = [
 	coursePicker(

@@ -16,9 +16,13 @@ import {
 } from '../../../shared/items/output';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import { LISTING_ITEM_FIELDS, SIMPLIFIED_COURSE_FIELDS } from '../../transport/courseContract';
-import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
-import { operationForm } from '../common/form';
+import {
+	forEachCoursePage,
+	LISTING_ITEM_FIELDS,
+	PAGE_SIZE,
+	SIMPLIFIED_COURSE_FIELDS,
+} from '../../transport/courses';
+import { operationForm } from '../common/operationForm';
 
 /** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
 const simplifiedCourse = (course: IDataObject) =>

@@ -1,10 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { EXTERNAL_ID_FIELD } from '../../transport/courseContract';
+import { EXTERNAL_ID_FIELD } from '../../transport/courses';
 import { courseSyncContract } from '../../transport/courseSync';
-import { courseInputProperties, readableExternalId, readCourse } from '../common/courseInput';
-import { readOptions } from '../common/form';
+import {
+	courseInputProperties,
+	courseObject,
+	idText,
+	pickedCourse,
+	readCourse,
+	readOptions,
+} from '../common/form';
 import { syncOperation, syncRow } from '../common/syncOptions';
 
 export const kind = 'batch';
@@ -51,3 +57,16 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 }
 
 export const execute = sync.execute;
+
+/** The external id even of an invalid item, so Sync Catalog can count the row as present. */
+export function readableExternalId(fns: IExecuteFunctions, itemIndex: number): string | undefined {
+	try {
+		if (fns.getNodeParameter('inputMode', itemIndex, 'fields') !== 'json') {
+			return idText(pickedCourse(fns, itemIndex));
+		}
+		const course = courseObject(fns.getNodeParameter('course', itemIndex));
+		return typeof course === 'string' ? undefined : idText(course[EXTERNAL_ID_FIELD]);
+	} catch {
+		return undefined;
+	}
+}

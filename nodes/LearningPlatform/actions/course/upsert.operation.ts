@@ -4,8 +4,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { upsertCourse } from '../../transport/courses';
-import { courseInputProperties, readCourse } from '../common/courseInput';
-import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from '../common/form';
+import {
+	courseInputProperties,
+	readCourse,
+	readOptions,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../common/form';
 
 const properties: INodeProperties[] = [
 	{

@@ -3,9 +3,8 @@ import { z } from 'zod';
 
 import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import { READ_DEADLINE_MS } from '../../transport';
-import { getTransaction } from '../../transport/transactions';
-import { operationForm } from '../common/form';
+import { getTransaction, READ_DEADLINE_MS } from '../../transport';
+import { operationForm } from '../common/operationForm';
 
 export const transactionIdProperty: INodeProperties = {
 	displayName: 'Transaction ID',

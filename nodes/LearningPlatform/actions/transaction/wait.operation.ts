@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
-import { waitForTransaction } from '../../transport/transactions';
-import { operationForm } from '../common/form';
+import { waitForTransaction } from '../../transport';
+import { operationForm } from '../common/operationForm';
 import { transactionIdProperty, transactionIdSchema } from './get.operation';
 
 export const { description, prepare } = operationForm(
