@@ -278,23 +278,20 @@ export const optionalText = z
 	.optional()
 	.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined));
 
-const categorySchema = z.object({
-	id: optionalText,
-	name: optionalText,
-	description: optionalText,
-});
-
 /** Shape only; xAPI rules are the validator's job. A field shown only for a choice is checked below. */
-function shapeOf({ type, required, displayOptions }: INodeProperties): z.ZodTypeAny {
+function shapeOf({ type, required, displayOptions, options }: INodeProperties): z.ZodTypeAny {
 	if (type === 'boolean') return z.boolean().optional();
 	if (type === 'number') return z.coerce.number().optional();
 	if (type === 'dateTime') return z.unknown().optional();
-	if (type === 'fixedCollection')
-		return z.object({ category: z.array(categorySchema).optional() }).optional();
+	if (type === 'fixedCollection') {
+		const [{ name, values }] = options as Array<{ name: string; values: INodeProperties[] }>;
+		return z.object({ [name]: z.array(z.object(shapes(values))).optional() }).optional();
+	}
 	return (required || type === 'options') && !displayOptions ? requiredText : optionalText;
 }
 
-const shapes = (rows: FormRow[]) => Object.fromEntries(rows.map((row) => [row.name, shapeOf(row)]));
+const shapes = (rows: INodeProperties[]) =>
+	Object.fromEntries(rows.map((row) => [row.name, shapeOf(row)]));
 
 const statementFormSchema = z
 	.object({
@@ -311,7 +308,6 @@ const statementFormSchema = z
 	});
 
 type Text = Record<string, string | undefined>;
-type Category = z.infer<typeof categorySchema>;
 
 /** A field shown only for a choice (a custom verb's IRI) is read only when that choice is made. */
 export function statementFromForm(
@@ -354,7 +350,7 @@ function buildStatement(form: Text, fields: Text, timestamp: string | undefined)
 	const inLanguage = (value: string | undefined) => (value ? { [language]: value } : undefined);
 	const verbId = (form.verb === CUSTOM ? form.customVerbId : form.verb) as string;
 	const activityType = form.activityType === CUSTOM ? form.customActivityType : form.activityType;
-	const given = fields.categories as { category?: Category[] } | undefined;
+	const given = fields.categories as { category?: Text[] } | undefined;
 	const categories = (given?.category ?? [])
 		.filter((category) => category.id || category.name || category.description)
 		.map((category) => ({
