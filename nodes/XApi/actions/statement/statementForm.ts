@@ -31,28 +31,27 @@ const DEFAULT_LANGUAGE = 'en-US';
  */
 type FormRow = INodeProperties & { at?: RegExp };
 
+/** A text field's row: only what differs from an empty, optional text. */
+function text(displayName: string, name: string, more: Partial<FormRow> = {}): FormRow {
+	const required = more.required ? { required: true } : {};
+	return { displayName, name, type: 'string', ...required, default: '', ...more };
+}
+
 /** The statement id derives from it (UUID v5), so an event sent again is stored once. */
-export const IDEMPOTENCY_KEY_FIELD: INodeProperties = {
-	displayName: 'Idempotency Key',
-	name: 'idempotencyKey',
-	type: 'string',
-	default: '',
+export const IDEMPOTENCY_KEY_FIELD = text('Idempotency Key', 'idempotencyKey', {
 	placeholder: 'e.g. {{ $json.completionId }}',
 	description:
 		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
-};
+});
 
 export function actorFields(name: Partial<FormRow>, email: Partial<FormRow> = {}): FormRow[] {
-	const field = { type: 'string', required: true, default: '' } as const;
 	return [
-		{ displayName: 'Actor Name', name: 'actorName', ...field, ...name },
-		{
-			displayName: 'Actor Email',
-			name: 'actorEmail',
-			...field,
+		text('Actor Name', 'actorName', { required: true, ...name }),
+		text('Actor Email', 'actorEmail', {
+			required: true,
 			placeholder: 'name@email.com',
 			...email,
-		},
+		}),
 	];
 }
 
@@ -70,27 +69,19 @@ const mainRows: FormRow[] = [
 		default: COMPLETED_VERB,
 		description: 'What the learner did',
 	},
-	{
-		displayName: 'Custom Verb ID',
-		name: 'customVerbId',
-		type: 'string',
+	text('Custom Verb ID', 'customVerbId', {
 		required: true,
-		default: '',
 		placeholder: 'http://adlnet.gov/expapi/verbs/attempted',
 		description:
 			'The verb\'s IRI. Its last path segment becomes the verb\'s display word ("attempted").',
 		displayOptions: { show: { verb: [CUSTOM] } },
-	},
-	{
+	}),
+	text('Activity ID', 'activityId', {
 		at: /^object(?:\.id)?$/,
-		displayName: 'Activity ID',
-		name: 'activityId',
-		type: 'string',
 		required: true,
-		default: '',
 		placeholder: 'https://learn.example.com/cards/123',
 		description: 'The IRI of what the learner acted on, usually the card URL',
-	},
+	}),
 	{
 		at: /^object\.definition\.type$/,
 		displayName: 'Activity Type',
@@ -99,25 +90,17 @@ const mainRows: FormRow[] = [
 		options: ACTIVITY_TYPE_OPTIONS,
 		default: COURSE_ACTIVITY_TYPE,
 	},
-	{
-		displayName: 'Custom Activity Type',
-		name: 'customActivityType',
-		type: 'string',
+	text('Custom Activity Type', 'customActivityType', {
 		required: true,
-		default: '',
 		placeholder: 'http://adlnet.gov/expapi/activities/assessment',
 		description: "The activity type's IRI",
 		displayOptions: { show: { activityType: [CUSTOM] } },
-	},
-	{
+	}),
+	text('Activity Name', 'activityName', {
 		at: /^object\.definition\.name/,
-		displayName: 'Activity Name',
-		name: 'activityName',
-		type: 'string',
 		required: true,
-		default: '',
 		placeholder: 'Onboarding course',
-	},
+	}),
 ];
 
 const extraRows: FormRow[] = [
@@ -143,15 +126,9 @@ const extraRows: FormRow[] = [
 				displayName: 'Category',
 				name: 'category',
 				values: [
-					{
-						displayName: 'ID',
-						name: 'id',
-						type: 'string',
-						default: '',
-						description: "The category's IRI",
-					},
-					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-					{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+					text('ID', 'id', { description: "The category's IRI" }),
+					text('Name', 'name'),
+					text('Description', 'description'),
 				],
 			},
 		],
@@ -164,63 +141,34 @@ const extraRows: FormRow[] = [
 		default: true,
 		description: 'Whether the learner completed the activity',
 	},
-	{
+	text('Duration', 'duration', {
 		at: /^result\.duration$/,
-		displayName: 'Duration',
-		name: 'duration',
-		type: 'string',
-		default: '',
 		placeholder: 'PT1H30M',
 		description: 'Time spent, as an ISO 8601 duration (PT1H30M, PT45.5S) or a number of seconds',
-	},
-	{
-		displayName: 'ECL ID',
-		name: 'eclId',
-		type: 'string',
-		default: '',
+	}),
+	text('ECL ID', 'eclId', {
 		description: 'Appended to the activity ID as its "ecl_id" query parameter',
-	},
+	}),
 	IDEMPOTENCY_KEY_FIELD,
-	{
+	text('Instructor Account Name', 'instructorAccountName', {
 		at: /^context\.instructor\.account\.name$/,
-		displayName: 'Instructor Account Name',
-		name: 'instructorAccountName',
-		type: 'string',
-		default: '',
 		description: "The instructor's user name or ID on the system given as the home page",
-	},
-	{
+	}),
+	text('Instructor Home Page', 'instructorHomePage', {
 		at: /^context\.instructor\.account\.homePage$/,
-		displayName: 'Instructor Home Page',
-		name: 'instructorHomePage',
-		type: 'string',
-		default: '',
 		placeholder: 'https://lms.example.com',
 		description: 'The system where the instructor has that account',
-	},
-	{
-		at: /^context\.instructor\.name$/,
-		displayName: 'Instructor Name',
-		name: 'instructorName',
-		type: 'string',
-		default: '',
-	},
-	{
-		displayName: 'Language',
-		name: 'language',
-		type: 'string',
+	}),
+	text('Instructor Name', 'instructorName', { at: /^context\.instructor\.name$/ }),
+	text('Language', 'language', {
 		default: DEFAULT_LANGUAGE,
 		description: 'The language tag of the names and descriptions (RFC 5646)',
-	},
-	{
+	}),
+	text('Registration', 'registration', {
 		at: /^context\.registration$/,
-		displayName: 'Registration',
-		name: 'registration',
-		type: 'string',
-		default: '',
 		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
 		description: 'A UUID that groups the statements of one attempt or enrolment',
-	},
+	}),
 	{
 		at: /^result\.score(?:\.scaled)?$/,
 		displayName: 'Score (Scaled)',
@@ -230,15 +178,11 @@ const extraRows: FormRow[] = [
 		default: 1,
 		description: 'The score from -1 to 1 (e.g. 0.85 for 85%)',
 	},
-	{
+	text('Statement ID', 'statementId', {
 		at: /^id$/,
-		displayName: 'Statement ID',
-		name: 'statementId',
-		type: 'string',
-		default: '',
 		description:
 			'A UUID for the statement. Leave empty to have one generated (or derived from the Idempotency Key); sending the same ID again never stores a second copy.',
-	},
+	}),
 	{
 		at: /^result\.success$/,
 		displayName: 'Success',
