@@ -61,13 +61,13 @@ const mainRows: FormRow[] = [
 		{ at: /^actor(?:\.mbox)?$/, description: 'Identifies the learner; sent as "mbox: mailto:…"' },
 	),
 	{
-		at: /^verb(?:\.id)?$/,
 		displayName: 'Verb',
 		name: 'verb',
 		type: 'options',
 		options: VERB_OPTIONS_WITH_CUSTOM,
 		default: COMPLETED_VERB,
 		description: 'What the learner did',
+		at: /^verb(?:\.id)?$/,
 	},
 	text('Custom Verb ID', 'customVerbId', {
 		required: true,
@@ -83,12 +83,12 @@ const mainRows: FormRow[] = [
 		description: 'The IRI of what the learner acted on, usually the card URL',
 	}),
 	{
-		at: /^object\.definition\.type$/,
 		displayName: 'Activity Type',
 		name: 'activityType',
 		type: 'options',
 		options: ACTIVITY_TYPE_OPTIONS,
 		default: COURSE_ACTIVITY_TYPE,
+		at: /^object\.definition\.type$/,
 	},
 	text('Custom Activity Type', 'customActivityType', {
 		required: true,
@@ -105,15 +105,14 @@ const mainRows: FormRow[] = [
 
 const extraRows: FormRow[] = [
 	{
-		at: /^object\.definition\.description/,
 		displayName: 'Activity Description',
 		name: 'activityDescription',
 		type: 'string',
 		typeOptions: { rows: 2 },
 		default: '',
+		at: /^object\.definition\.description/,
 	},
 	{
-		at: /^context\.contextActivities\.category\[(\d+)\](?:\.id)?/,
 		displayName: 'Categories',
 		name: 'categories',
 		type: 'fixedCollection',
@@ -132,14 +131,15 @@ const extraRows: FormRow[] = [
 				],
 			},
 		],
+		at: /^context\.contextActivities\.category\[(\d+)\](?:\.id)?/,
 	},
 	{
-		at: /^result\.completion$/,
 		displayName: 'Completion',
 		name: 'completion',
 		type: 'boolean',
 		default: true,
 		description: 'Whether the learner completed the activity',
+		at: /^result\.completion$/,
 	},
 	text('Duration', 'duration', {
 		at: /^result\.duration$/,
@@ -170,13 +170,13 @@ const extraRows: FormRow[] = [
 		description: 'A UUID that groups the statements of one attempt or enrolment',
 	}),
 	{
-		at: /^result\.score(?:\.scaled)?$/,
 		displayName: 'Score (Scaled)',
 		name: 'scoreScaled',
 		type: 'number',
 		typeOptions: { minValue: -1, maxValue: 1, numberPrecision: 4 },
 		default: 1,
 		description: 'The score from -1 to 1 (e.g. 0.85 for 85%)',
+		at: /^result\.score(?:\.scaled)?$/,
 	},
 	text('Statement ID', 'statementId', {
 		at: /^id$/,
@@ -184,27 +184,30 @@ const extraRows: FormRow[] = [
 			'A UUID for the statement. Leave empty to have one generated (or derived from the Idempotency Key); sending the same ID again never stores a second copy.',
 	}),
 	{
-		at: /^result\.success$/,
 		displayName: 'Success',
 		name: 'success',
 		type: 'boolean',
 		default: true,
 		description: 'Whether the learner passed or succeeded',
+		at: /^result\.success$/,
 	},
 	{
-		at: /^timestamp$/,
 		displayName: 'Timestamp',
 		name: 'timestamp',
 		type: 'dateTime',
 		default: '',
 		description:
 			"When the experience happened. Without a time zone it is read in the workflow's time zone. Empty: the record store uses the time it stores the statement.",
+		at: /^timestamp$/,
 	},
 ];
 
-const withoutAt = (rows: FormRow[]): INodeProperties[] =>
-	rows.map(({ at: _at, ...field }) => field);
-const form = [...withoutAt(mainRows), additionalFields(withoutAt(extraRows))];
+const withoutAt = (rows: FormRow[]) =>
+	rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'at')));
+const form = [
+	...withoutAt(mainRows),
+	additionalFields(withoutAt(extraRows) as INodeProperties[]),
+] as INodeProperties[];
 
 export const statementFormFields = form.map((field) => ({
 	...field,
