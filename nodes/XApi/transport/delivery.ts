@@ -8,7 +8,7 @@ import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
 import type { Statement } from '../validation';
 import type { LrsRun } from './index';
 import { tryLrsRequest } from './index';
-import { findStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
+import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
 export type StatementWithId = Statement & { id: string };
 
@@ -214,10 +214,13 @@ class Delivery {
 	private async resolveConflictByReading(batch: PendingStatement[]): Promise<void> {
 		const missing: PendingStatement[] = [];
 		for (const entry of batch) {
-			const lookup = await findStatement(this.run, entry.statement.id, entry.itemIndex);
-			if ('error' in lookup) this.fail(entry, lookup.error);
-			else if (!lookup.found) missing.push(entry);
-			else if (isSameStatement(entry.statement, lookup.statement)) this.store([entry], true);
+			const { id } = entry.statement;
+			const action = `Checking the stored statement ${id}`;
+			const qs = { statementId: id, format: 'exact' };
+			const read = await readStatement(this.run, id, qs, action, entry.itemIndex);
+			if (!read.ok && read.status === 404) missing.push(entry);
+			else if (!read.ok) this.fail(entry, read.error);
+			else if (isSameStatement(entry.statement, read.statement)) this.store([entry], true);
 			else if (entry.idempotencyKey !== undefined) this.done(entry, true, 'other');
 			else this.fail(entry, this.conflictError(entry));
 		}
