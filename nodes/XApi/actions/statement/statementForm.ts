@@ -25,10 +25,7 @@ import { formatIssues, formatPath, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
 
-/**
- * One row per form field: its property, from which its reading and shape check follow, and `at`,
- * the statement path a validator's problem there is named by ("Activity ID", not "object.id").
- */
+/** A form field's property, and `at`: where its problems are in the statement ("object.id"). */
 type FormRow = INodeProperties & { at?: RegExp };
 
 /** A text field's row: only what differs from an empty, optional text. */
@@ -366,7 +363,7 @@ function compact(value: Record<string, unknown>): Record<string, unknown> | unde
 	return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
-/** So that a problem reads "Activity ID: …" rather than "object.id: …". */
+/** A problem at "object.id" reads "Activity ID: …". */
 export function formLabelOf(path: string): string {
 	for (const row of mainRows) if (row.at?.test(path)) return formLabel(form, [row.name]) ?? path;
 	for (const row of extraRows) {
