@@ -464,7 +464,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 
 export function validateStatement(statement: unknown) {
 	const result = statementSchema.safeParse(statement);
-	if (result.success) return { ok: true as const };
+	if (result.success) return { ok: true as const, statement: statement as Statement };
 	const issues = result.error.issues.map(({ path, message }) => ({
 		path: formatPath(path),
 		message,

@@ -106,7 +106,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		properties,
 	);
 	const statement = fromForm
-		? statementFromForm(fns, itemIndex, properties)
+		? statementFromForm(fns, itemIndex)
 		: statementFromJson(fns, itemIndex);
 	const keyed =
 		idempotencyKey === undefined

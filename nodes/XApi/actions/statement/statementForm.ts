@@ -254,11 +254,7 @@ const statementFormSchema = z
 type Text = Record<string, string | undefined>;
 
 /** A field shown only for a choice (a custom verb's IRI) is read only when that choice is made. */
-export function statementFromForm(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	properties: INodeProperties[],
-): Record<string, unknown> {
+export function statementFromForm(fns: IExecuteFunctions, itemIndex: number) {
 	const given: Record<string, unknown> = {};
 	for (const { name, displayOptions } of mainRows) {
 		const shown = Object.entries(displayOptions?.show ?? {}).every(([choice, values]) =>
@@ -273,7 +269,7 @@ export function statementFromForm(
 		statementFormSchema,
 		given,
 		'Invalid input',
-		properties,
+		form,
 	);
 	const fields = parsed.additionalFields as Record<string, unknown>;
 	const time = fields.timestamp;
