@@ -1,13 +1,11 @@
 import { createHash } from 'crypto';
 
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
 import type { Statement } from '../validation';
-import type { LrsRun } from './index';
-import { tryLrsRequest } from './index';
+import { type LrsRun, tryLrsRequest } from './index';
 import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
 export type StatementWithId = Statement & { id: string };

@@ -1,9 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, NodeApiError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { LrsRun } from './index';
-import { tryLrsRequest } from './index';
+import { type LrsRun, tryLrsRequest } from './index';
 
 export const STATEMENTS_PATH = '/statements';
 
