@@ -5,6 +5,7 @@ import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
 import type { Statement } from '../validation';
+import { isPlainObject } from '../validation/formats';
 import { type LrsRun, tryLrsRequest } from './index';
 import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
@@ -334,11 +335,10 @@ function setNewest<V>(map: Map<string, V>, key: string, value: V, max: number): 
 // xAPI-Data 2.3.1 comparison: what a store may assign or rewrite, `display`, definitions, timestamp
 // form, member order, e-mail domain and UUID case, durations beyond 0.01 s are ignored. IRIs compare
 // as written (no RFC 3987 normalization), extensions as JSON values.
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+type JsonObject = Record<string, unknown>;
 
 export function isSameStatement(sent: unknown, stored: unknown): boolean {
-	if (!isObject(sent) || !isObject(stored)) return false;
+	if (!isPlainObject(sent) || !isPlainObject(stored)) return false;
 	const mine = normalizeStatement(sent);
 	const theirs = normalizeStatement(stored);
 	// A store fills in the timestamp when none was sent.
@@ -348,7 +348,7 @@ export function isSameStatement(sent: unknown, stored: unknown): boolean {
 
 /** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
 export function canonicalStatement(statement: unknown): string {
-	return isObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
+	return isPlainObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
 }
 
 function normalizeStatement(statement: JsonObject): JsonObject {
@@ -357,7 +357,7 @@ function normalizeStatement(statement: JsonObject): JsonObject {
 		if (['stored', 'authority', 'version', 'attachments'].includes(key)) continue;
 		if (key === 'id' && typeof value === 'string') out.id = value.toLowerCase();
 		else if (key === 'actor') out.actor = normalizeActor(value);
-		else if (key === 'verb') out.verb = isObject(value) ? { id: value.id } : value;
+		else if (key === 'verb') out.verb = isPlainObject(value) ? { id: value.id } : value;
 		else if (key === 'object') out.object = normalizeObject(value);
 		else if (key === 'result') out.result = normalizeResult(value);
 		else if (key === 'context') out.context = normalizeContext(value);
@@ -368,8 +368,8 @@ function normalizeStatement(statement: JsonObject): JsonObject {
 	return out;
 }
 
-function normalizeActor(actor: Json): Json {
-	if (!isObject(actor)) return actor;
+function normalizeActor(actor: unknown): unknown {
+	if (!isPlainObject(actor)) return actor;
 	const out: JsonObject = { ...actor };
 	if (out.objectType === 'Agent') delete out.objectType;
 	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
@@ -381,8 +381,8 @@ function normalizeActor(actor: Json): Json {
 	return out;
 }
 
-function normalizeObject(object: Json): Json {
-	if (!isObject(object)) return object;
+function normalizeObject(object: unknown): unknown {
+	if (!isPlainObject(object)) return object;
 	switch (object.objectType) {
 		case undefined:
 		case 'Activity':
@@ -399,19 +399,19 @@ function normalizeObject(object: Json): Json {
 	}
 }
 
-function normalizeResult(result: Json): Json {
-	if (!isObject(result) || typeof result.duration !== 'string') return result;
+function normalizeResult(result: unknown): unknown {
+	if (!isPlainObject(result) || typeof result.duration !== 'string') return result;
 	return { ...result, duration: truncateDuration(result.duration) };
 }
 
-function normalizeContext(context: Json): Json {
-	if (!isObject(context)) return context;
+function normalizeContext(context: unknown): unknown {
+	if (!isPlainObject(context)) return context;
 	const out: JsonObject = { ...context };
 	if (typeof out.registration === 'string') out.registration = out.registration.toLowerCase();
 	if (out.instructor !== undefined) out.instructor = normalizeActor(out.instructor);
 	if (out.team !== undefined) out.team = normalizeActor(out.team);
-	if (isObject(out.statement)) out.statement = normalizeObject(out.statement);
-	if (isObject(out.contextActivities)) {
+	if (isPlainObject(out.statement)) out.statement = normalizeObject(out.statement);
+	if (isPlainObject(out.contextActivities)) {
 		// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
 		const lists = Object.entries(out.contextActivities).map(([kind, value]) => [
 			kind,
@@ -431,7 +431,7 @@ function truncateDuration(duration: string): string {
 	});
 }
 
-function instant(value: Json): Json {
+function instant(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	const ms = Date.parse(value);
 	return Number.isNaN(ms) ? value : ms;
@@ -442,13 +442,9 @@ function lowerCaseDomain(mbox: string): string {
 	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
 }
 
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function canonical(value: Json | undefined): string {
+function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map((entry) => canonical(entry)).join(',')}]`;
-	if (isObject(value)) {
+	if (isPlainObject(value)) {
 		const keys = Object.keys(value)
 			.filter((key) => value[key] !== undefined)
 			.sort();
