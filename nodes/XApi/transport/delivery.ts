@@ -77,10 +77,10 @@ export async function sendStatements(
 
 /** The actor's `objectType` given, as the push endpoint's page shows; the same statement for xAPI. */
 function asPushed(statement: StatementWithId): StatementWithId {
-	const actor = statement.actor as unknown as Record<string, unknown> | undefined;
-	if (!actor || typeof actor !== 'object' || actor.objectType !== undefined) return statement;
-	if (Array.isArray(actor.member)) return statement;
-	return { ...statement, actor: { ...actor, objectType: 'Agent' } } as StatementWithId;
+	const { actor } = statement;
+	if (!isPlainObject(actor) || actor.objectType !== undefined || Array.isArray(actor.member))
+		return statement;
+	return { ...statement, actor: { ...actor, objectType: 'Agent' } };
 }
 
 /** Consecutive batches; a repeated id starts a new batch, since stores reject such a batch. */
