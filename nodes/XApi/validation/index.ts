@@ -249,11 +249,7 @@ const activityDefinitionShape = shape({
 	moreInfo: format.irl.optional(),
 	interactionType: z.enum(INTERACTION_TYPES, allowed(INTERACTION_TYPES)).optional(),
 	correctResponsesPattern: listOfItems(anyText).optional(),
-	choices: componentList,
-	scale: componentList,
-	source: componentList,
-	target: componentList,
-	steps: componentList,
+	...Object.fromEntries(Object.keys(TYPES_BY_COMPONENT_LIST).map((list) => [list, componentList])),
 	extensions: extensions.optional(),
 });
 
