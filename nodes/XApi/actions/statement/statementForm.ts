@@ -361,12 +361,12 @@ function compact(value: Record<string, unknown>): Record<string, unknown> | unde
 
 /** A problem at "object.id" reads "Activity ID: …". */
 export function formLabelOf(path: string): string {
-	for (const row of mainRows) if (row.at?.test(path)) return formLabel(form, [row.name]) ?? path;
-	for (const row of extraRows) {
-		const index = row.at?.exec(path)?.[1];
-		if (!index && !row.at?.test(path)) continue;
-		const entry = index ? ['category', Number(index), 'id'] : [];
-		return formLabel(form, ['additionalFields', row.name, ...entry]) ?? path;
+	for (const row of [...mainRows, ...extraRows]) {
+		const match = row.at?.exec(path);
+		if (!match) continue;
+		const within = mainRows.includes(row) ? [] : ['additionalFields'];
+		const entry = match[1] ? ['category', Number(match[1]), 'id'] : [];
+		return formLabel(form, [...within, row.name, ...entry]) ?? path;
 	}
 	return path;
 }
