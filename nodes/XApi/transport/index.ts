@@ -8,14 +8,17 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
-import { openRun, type Run } from '../../shared/items/operation';
+import type { Run } from '../../shared/items/operation';
+import { openRun } from '../../shared/items/operation';
 import type { Deadline } from '../../shared/pacing/time';
 import { clientThrottle } from '../../shared/pacing/clients';
-import { type RequestThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
+import type { RequestThrottle } from '../../shared/pacing/throttle';
+import { WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { documentedAnswer } from '../../shared/request/answer';
 import { callApi } from '../../shared/request/call';
 import { apiError, HttpProblem, requestTimeoutMs, withFailure } from '../../shared/request/failure';
-import { liveClientRedactor, type Redactor } from '../../shared/request/secrets';
+import { liveClientRedactor } from '../../shared/request/secrets';
+import type { Redactor } from '../../shared/request/secrets';
 import {
 	authorizationProblem,
 	DEFAULT_OAUTH2_REQUESTS_PER_MINUTE,
