@@ -3,12 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
-import {
-	formLabel,
-	illFormedAt,
-	NOT_WELL_FORMED,
-	parseItemInput,
-} from '../../../shared/items/input';
+import { illFormedAt, NOT_WELL_FORMED, parseItemInput } from '../../../shared/items/input';
 import { additionalFields } from '../../../shared/items/operation';
 import {
 	ACTIVITY_TYPE_OPTIONS,
@@ -364,9 +359,10 @@ export function formLabelOf(path: string): string {
 	for (const row of [...mainRows, ...extraRows]) {
 		const match = row.at?.exec(path);
 		if (!match) continue;
-		const within = mainRows.includes(row) ? [] : ['additionalFields'];
-		const entry = match[1] ? ['category', Number(match[1]), 'id'] : [];
-		return formLabel(form, [...within, row.name, ...entry]) ?? path;
+		const label = mainRows.includes(row)
+			? row.displayName
+			: `Additional Fields → ${row.displayName}`;
+		return match[1] ? `${label} → ID (category ${Number(match[1]) + 1})` : label;
 	}
 	return path;
 }
