@@ -1,15 +1,13 @@
 import { createHash } from 'crypto';
 
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
-import { UUID } from '../helpers/vocabulary';
 import type { Statement } from '../validation';
-import type { LrsRun } from './index';
-import { tryLrsRequest } from './index';
-import { findStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
+import { isPlainObject } from '../validation/formats';
+import { type LrsRun, tryLrsRequest } from './index';
+import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
 export type StatementWithId = Statement & { id: string };
 
@@ -24,7 +22,6 @@ export const STATEMENT_ID_NAMESPACE = '1c00e23b-464b-4b02-b45d-d56d4ad34dd3';
 
 /** RFC 9562 section 5.5 (RFC 4122 section 4.3); the same as Python's `uuid.uuid5`. */
 export function uuidV5(name: string, namespace: string): string {
-	if (!UUID.test(namespace)) throw new Error(`Not a UUID: ${namespace}`);
 	const bytes = createHash('sha1')
 		.update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
 		.update(Buffer.from(name, 'utf8'))
@@ -80,10 +77,10 @@ export async function sendStatements(
 
 /** The actor's `objectType` given, as the push endpoint's page shows; the same statement for xAPI. */
 function asPushed(statement: StatementWithId): StatementWithId {
-	const actor = statement.actor as unknown as Record<string, unknown> | undefined;
-	if (!actor || typeof actor !== 'object' || actor.objectType !== undefined) return statement;
-	if (Array.isArray(actor.member)) return statement;
-	return { ...statement, actor: { ...actor, objectType: 'Agent' } } as StatementWithId;
+	const { actor } = statement;
+	if (!isPlainObject(actor) || actor.objectType !== undefined || Array.isArray(actor.member))
+		return statement;
+	return { ...statement, actor: { ...actor, objectType: 'Agent' } };
 }
 
 /** Consecutive batches; a repeated id starts a new batch, since stores reject such a batch. */
@@ -216,10 +213,13 @@ class Delivery {
 	private async resolveConflictByReading(batch: PendingStatement[]): Promise<void> {
 		const missing: PendingStatement[] = [];
 		for (const entry of batch) {
-			const lookup = await findStatement(this.run, entry.statement.id, entry.itemIndex);
-			if ('error' in lookup) this.fail(entry, lookup.error);
-			else if (!lookup.found) missing.push(entry);
-			else if (isSameStatement(entry.statement, lookup.statement)) this.store([entry], true);
+			const { id } = entry.statement;
+			const action = `Checking the stored statement ${id}`;
+			const qs = { statementId: id, format: 'exact' };
+			const read = await readStatement(this.run, id, qs, action, entry.itemIndex);
+			if (!read.ok && read.status === 404) missing.push(entry);
+			else if (!read.ok) this.fail(entry, read.error);
+			else if (isSameStatement(entry.statement, read.statement)) this.store([entry], true);
 			else if (entry.idempotencyKey !== undefined) this.done(entry, true, 'other');
 			else this.fail(entry, this.conflictError(entry));
 		}
@@ -335,11 +335,10 @@ function setNewest<V>(map: Map<string, V>, key: string, value: V, max: number): 
 // xAPI-Data 2.3.1 comparison: what a store may assign or rewrite, `display`, definitions, timestamp
 // form, member order, e-mail domain and UUID case, durations beyond 0.01 s are ignored. IRIs compare
 // as written (no RFC 3987 normalization), extensions as JSON values.
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+type JsonObject = Record<string, unknown>;
 
 export function isSameStatement(sent: unknown, stored: unknown): boolean {
-	if (!isObject(sent) || !isObject(stored)) return false;
+	if (!isPlainObject(sent) || !isPlainObject(stored)) return false;
 	const mine = normalizeStatement(sent);
 	const theirs = normalizeStatement(stored);
 	// A store fills in the timestamp when none was sent.
@@ -349,7 +348,7 @@ export function isSameStatement(sent: unknown, stored: unknown): boolean {
 
 /** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
 export function canonicalStatement(statement: unknown): string {
-	return isObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
+	return isPlainObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
 }
 
 function normalizeStatement(statement: JsonObject): JsonObject {
@@ -358,7 +357,7 @@ function normalizeStatement(statement: JsonObject): JsonObject {
 		if (['stored', 'authority', 'version', 'attachments'].includes(key)) continue;
 		if (key === 'id' && typeof value === 'string') out.id = value.toLowerCase();
 		else if (key === 'actor') out.actor = normalizeActor(value);
-		else if (key === 'verb') out.verb = isObject(value) ? { id: value.id } : value;
+		else if (key === 'verb') out.verb = isPlainObject(value) ? { id: value.id } : value;
 		else if (key === 'object') out.object = normalizeObject(value);
 		else if (key === 'result') out.result = normalizeResult(value);
 		else if (key === 'context') out.context = normalizeContext(value);
@@ -369,8 +368,8 @@ function normalizeStatement(statement: JsonObject): JsonObject {
 	return out;
 }
 
-function normalizeActor(actor: Json): Json {
-	if (!isObject(actor)) return actor;
+function normalizeActor(actor: unknown): unknown {
+	if (!isPlainObject(actor)) return actor;
 	const out: JsonObject = { ...actor };
 	if (out.objectType === 'Agent') delete out.objectType;
 	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
@@ -382,8 +381,8 @@ function normalizeActor(actor: Json): Json {
 	return out;
 }
 
-function normalizeObject(object: Json): Json {
-	if (!isObject(object)) return object;
+function normalizeObject(object: unknown): unknown {
+	if (!isPlainObject(object)) return object;
 	switch (object.objectType) {
 		case undefined:
 		case 'Activity':
@@ -400,19 +399,19 @@ function normalizeObject(object: Json): Json {
 	}
 }
 
-function normalizeResult(result: Json): Json {
-	if (!isObject(result) || typeof result.duration !== 'string') return result;
+function normalizeResult(result: unknown): unknown {
+	if (!isPlainObject(result) || typeof result.duration !== 'string') return result;
 	return { ...result, duration: truncateDuration(result.duration) };
 }
 
-function normalizeContext(context: Json): Json {
-	if (!isObject(context)) return context;
+function normalizeContext(context: unknown): unknown {
+	if (!isPlainObject(context)) return context;
 	const out: JsonObject = { ...context };
 	if (typeof out.registration === 'string') out.registration = out.registration.toLowerCase();
 	if (out.instructor !== undefined) out.instructor = normalizeActor(out.instructor);
 	if (out.team !== undefined) out.team = normalizeActor(out.team);
-	if (isObject(out.statement)) out.statement = normalizeObject(out.statement);
-	if (isObject(out.contextActivities)) {
+	if (isPlainObject(out.statement)) out.statement = normalizeObject(out.statement);
+	if (isPlainObject(out.contextActivities)) {
 		// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
 		const lists = Object.entries(out.contextActivities).map(([kind, value]) => [
 			kind,
@@ -432,7 +431,7 @@ function truncateDuration(duration: string): string {
 	});
 }
 
-function instant(value: Json): Json {
+function instant(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	const ms = Date.parse(value);
 	return Number.isNaN(ms) ? value : ms;
@@ -443,13 +442,9 @@ function lowerCaseDomain(mbox: string): string {
 	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
 }
 
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function canonical(value: Json | undefined): string {
+function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map((entry) => canonical(entry)).join(',')}]`;
-	if (isObject(value)) {
+	if (isPlainObject(value)) {
 		const keys = Object.keys(value)
 			.filter((key) => value[key] !== undefined)
 			.sort();

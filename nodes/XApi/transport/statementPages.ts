@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/time';
@@ -10,8 +9,7 @@ import {
 	PageGuard,
 	PagingError,
 } from '../../shared/pacing/paging';
-import type { LrsRun } from './index';
-import { tryLrsRequest } from './index';
+import { type LrsRun, tryLrsRequest } from './index';
 import { STATEMENTS_PATH } from './statements';
 
 /** Asked for per page; stores may send fewer and a `more` link. */

@@ -1,9 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, NodeApiError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { LrsRun } from './index';
-import { tryLrsRequest } from './index';
+import { type LrsRun, tryLrsRequest } from './index';
 
 export const STATEMENTS_PATH = '/statements';
 
@@ -17,8 +15,8 @@ type Read =
 	| { ok: true; statement: IDataObject }
 	| { ok: false; status?: number; error: NodeApiError };
 
-/** A store that answers with another statement than the one asked for is not believed. */
-async function readStatement(
+/** A store that answers with another statement than the one asked for is not believed; a 404 comes back as a status. */
+export async function readStatement(
 	run: LrsRun,
 	asked: string,
 	qs: IDataObject,
@@ -47,39 +45,4 @@ async function readStatement(
 		},
 	);
 	return { ok: false, error };
-}
-
-/** A voided statement is only found with `voided`. */
-export async function getStatement(
-	run: LrsRun,
-	statementId: string,
-	voided: boolean,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const read = await readStatement(
-		run,
-		statementId,
-		voided ? { voidedStatementId: statementId } : { statementId },
-		`Getting ${voided ? 'voided statement' : 'statement'} ${statementId}`,
-		itemIndex,
-	);
-	if (!read.ok) throw read.error;
-	return read.statement;
-}
-
-/** A 404 is an answer here, not a failure. */
-export async function findStatement(
-	run: LrsRun,
-	statementId: string,
-	itemIndex: number,
-): Promise<{ found: true; statement: IDataObject } | { found: false } | { error: NodeApiError }> {
-	const read = await readStatement(
-		run,
-		statementId,
-		{ statementId, format: 'exact' },
-		`Checking the stored statement ${statementId}`,
-		itemIndex,
-	);
-	if (read.ok) return { found: true, statement: read.statement };
-	return read.status === 404 ? { found: false } : { error: read.error };
 }

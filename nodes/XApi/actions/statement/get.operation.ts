@@ -13,7 +13,7 @@ import {
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
-import { getStatement } from '../../transport/statements';
+import { readStatement } from '../../transport/statements';
 
 const properties: INodeProperties[] = [
 	STATEMENT_ID_FIELD,
@@ -55,6 +55,15 @@ export async function execute(
 	input: ReturnType<typeof prepare>,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const statement = await getStatement(run, input.statementId, input.options.voided, itemIndex);
-	return shapeRecord(statement, input.output, simplifiedStatement);
+	const { statementId, options } = input;
+	// A voided statement is only found with `voidedStatementId`.
+	const read = await readStatement(
+		run,
+		statementId,
+		options.voided ? { voidedStatementId: statementId } : { statementId },
+		`Getting ${options.voided ? 'voided statement' : 'statement'} ${statementId}`,
+		itemIndex,
+	);
+	if (!read.ok) throw read.error;
+	return shapeRecord(read.statement, input.output, simplifiedStatement);
 }

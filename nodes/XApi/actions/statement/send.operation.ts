@@ -7,6 +7,7 @@ import { additionalFields, optionsCollection } from '../../../shared/items/opera
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
+import { isPlainObject } from '../../validation/formats';
 import {
 	checkedStatement,
 	formLabelOf,
@@ -106,7 +107,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		properties,
 	);
 	const statement = fromForm
-		? statementFromForm(fns, itemIndex, properties)
+		? statementFromForm(fns, itemIndex)
 		: statementFromJson(fns, itemIndex);
 	const keyed =
 		idempotencyKey === undefined
@@ -127,10 +128,8 @@ function withDerivedId(
 	statement: unknown,
 	idempotencyKey: string,
 ): unknown {
-	if (typeof statement !== 'object' || statement === null || Array.isArray(statement))
-		return statement;
-	const target = statement as Record<string, unknown>;
-	if (target.id !== undefined && target.id !== null && target.id !== '') {
+	if (!isPlainObject(statement)) return statement;
+	if (statement.id !== undefined && statement.id !== null && statement.id !== '') {
 		throw new NodeOperationError(
 			fns.getNode(),
 			`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
@@ -141,7 +140,7 @@ function withDerivedId(
 			},
 		);
 	}
-	return { ...target, id: statementIdFor(idempotencyKey) };
+	return { ...statement, id: statementIdFor(idempotencyKey) };
 }
 
 /** One batch size per run; unset, the record store's default. */

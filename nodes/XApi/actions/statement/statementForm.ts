@@ -20,38 +20,37 @@ import { formatIssues, formatPath, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
 
+/** A form field's property, and `at`: where its problems are in the statement ("object.id"). */
+type FormRow = INodeProperties & { at?: RegExp };
+
+/** A text field's row: only what differs from an empty, optional text. */
+function text(displayName: string, name: string, more: Partial<FormRow> = {}): FormRow {
+	const required = more.required ? { required: true } : {};
+	return { displayName, name, type: 'string', ...required, default: '', ...more };
+}
+
 /** The statement id derives from it (UUID v5), so an event sent again is stored once. */
-export const IDEMPOTENCY_KEY_FIELD: INodeProperties = {
-	displayName: 'Idempotency Key',
-	name: 'idempotencyKey',
-	type: 'string',
-	default: '',
+export const IDEMPOTENCY_KEY_FIELD = text('Idempotency Key', 'idempotencyKey', {
 	placeholder: 'e.g. {{ $json.completionId }}',
 	description:
 		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
-};
+});
 
-export function actorFields(
-	name: Partial<INodeProperties>,
-	email: Partial<INodeProperties> = {},
-): INodeProperties[] {
-	const field = { type: 'string', required: true, default: '' } as const;
+export function actorFields(name: Partial<FormRow>, email: Partial<FormRow> = {}): FormRow[] {
 	return [
-		{ displayName: 'Actor Name', name: 'actorName', ...field, ...name },
-		{
-			displayName: 'Actor Email',
-			name: 'actorEmail',
-			...field,
+		text('Actor Name', 'actorName', { required: true, ...name }),
+		text('Actor Email', 'actorEmail', {
+			required: true,
 			placeholder: 'name@email.com',
 			...email,
-		},
+		}),
 	];
 }
 
-export const statementFormFields = inFieldsMode([
+const mainRows: FormRow[] = [
 	...actorFields(
-		{ placeholder: 'Ada Lovelace', description: "The learner's full name" },
-		{ description: 'Identifies the learner; sent as "mbox: mailto:…"' },
+		{ at: /^actor\.name$/, placeholder: 'Ada Lovelace', description: "The learner's full name" },
+		{ at: /^actor(?:\.mbox)?$/, description: 'Identifies the learner; sent as "mbox: mailto:…"' },
 	),
 	{
 		displayName: 'Verb',
@@ -60,185 +59,152 @@ export const statementFormFields = inFieldsMode([
 		options: VERB_OPTIONS_WITH_CUSTOM,
 		default: COMPLETED_VERB,
 		description: 'What the learner did',
+		at: /^verb(?:\.id)?$/,
 	},
-	{
-		displayName: 'Custom Verb ID',
-		name: 'customVerbId',
-		type: 'string',
+	text('Custom Verb ID', 'customVerbId', {
 		required: true,
-		default: '',
 		placeholder: 'http://adlnet.gov/expapi/verbs/attempted',
 		description:
 			'The verb\'s IRI. Its last path segment becomes the verb\'s display word ("attempted").',
 		displayOptions: { show: { verb: [CUSTOM] } },
-	},
-	{
-		displayName: 'Activity ID',
-		name: 'activityId',
-		type: 'string',
+	}),
+	text('Activity ID', 'activityId', {
+		at: /^object(?:\.id)?$/,
 		required: true,
-		default: '',
 		placeholder: 'https://learn.example.com/cards/123',
 		description: 'The IRI of what the learner acted on, usually the card URL',
-	},
+	}),
 	{
 		displayName: 'Activity Type',
 		name: 'activityType',
 		type: 'options',
 		options: ACTIVITY_TYPE_OPTIONS,
 		default: COURSE_ACTIVITY_TYPE,
+		at: /^object\.definition\.type$/,
 	},
-	{
-		displayName: 'Custom Activity Type',
-		name: 'customActivityType',
-		type: 'string',
+	text('Custom Activity Type', 'customActivityType', {
 		required: true,
-		default: '',
 		placeholder: 'http://adlnet.gov/expapi/activities/assessment',
 		description: "The activity type's IRI",
 		displayOptions: { show: { activityType: [CUSTOM] } },
+	}),
+	text('Activity Name', 'activityName', {
+		at: /^object\.definition\.name/,
+		required: true,
+		placeholder: 'Onboarding course',
+	}),
+];
+
+const extraRows: FormRow[] = [
+	{
+		displayName: 'Activity Description',
+		name: 'activityDescription',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: '',
+		at: /^object\.definition\.description/,
 	},
 	{
-		displayName: 'Activity Name',
-		name: 'activityName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'Onboarding course',
+		displayName: 'Categories',
+		name: 'categories',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add category',
+		description: 'Sent as the context\'s "category" activities (e.g. a profile or a skill)',
+		options: [
+			{
+				displayName: 'Category',
+				name: 'category',
+				values: [
+					text('ID', 'id', { description: "The category's IRI" }),
+					text('Name', 'name'),
+					text('Description', 'description'),
+				],
+			},
+		],
+		at: /^context\.contextActivities\.category\[(\d+)\](?:\.id)?/,
 	},
-	additionalFields([
-		{
-			displayName: 'Activity Description',
-			name: 'activityDescription',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-		},
-		{
-			displayName: 'Categories',
-			name: 'categories',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: 'Add category',
-			description: 'Sent as the context\'s "category" activities (e.g. a profile or a skill)',
-			options: [
-				{
-					displayName: 'Category',
-					name: 'category',
-					values: [
-						{
-							displayName: 'ID',
-							name: 'id',
-							type: 'string',
-							default: '',
-							description: "The category's IRI",
-						},
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Completion',
-			name: 'completion',
-			type: 'boolean',
-			default: true,
-			description: 'Whether the learner completed the activity',
-		},
-		{
-			displayName: 'Duration',
-			name: 'duration',
-			type: 'string',
-			default: '',
-			placeholder: 'PT1H30M',
-			description: 'Time spent, as an ISO 8601 duration (PT1H30M, PT45.5S) or a number of seconds',
-		},
-		{
-			displayName: 'ECL ID',
-			name: 'eclId',
-			type: 'string',
-			default: '',
-			description: 'Appended to the activity ID as its "ecl_id" query parameter',
-		},
-		IDEMPOTENCY_KEY_FIELD,
-		{
-			displayName: 'Instructor Account Name',
-			name: 'instructorAccountName',
-			type: 'string',
-			default: '',
-			description: "The instructor's user name or ID on the system given as the home page",
-		},
-		{
-			displayName: 'Instructor Home Page',
-			name: 'instructorHomePage',
-			type: 'string',
-			default: '',
-			placeholder: 'https://lms.example.com',
-			description: 'The system where the instructor has that account',
-		},
-		{
-			displayName: 'Instructor Name',
-			name: 'instructorName',
-			type: 'string',
-			default: '',
-		},
-		{
-			displayName: 'Language',
-			name: 'language',
-			type: 'string',
-			default: DEFAULT_LANGUAGE,
-			description: 'The language tag of the names and descriptions (RFC 5646)',
-		},
-		{
-			displayName: 'Registration',
-			name: 'registration',
-			type: 'string',
-			default: '',
-			placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
-			description: 'A UUID that groups the statements of one attempt or enrolment',
-		},
-		{
-			displayName: 'Score (Scaled)',
-			name: 'scoreScaled',
-			type: 'number',
-			typeOptions: { minValue: -1, maxValue: 1, numberPrecision: 4 },
-			default: 1,
-			description: 'The score from -1 to 1 (e.g. 0.85 for 85%)',
-		},
-		{
-			displayName: 'Statement ID',
-			name: 'statementId',
-			type: 'string',
-			default: '',
-			description:
-				'A UUID for the statement. Leave empty to have one generated (or derived from the Idempotency Key); sending the same ID again never stores a second copy.',
-		},
-		{
-			displayName: 'Success',
-			name: 'success',
-			type: 'boolean',
-			default: true,
-			description: 'Whether the learner passed or succeeded',
-		},
-		{
-			displayName: 'Timestamp',
-			name: 'timestamp',
-			type: 'dateTime',
-			default: '',
-			description:
-				"When the experience happened. Without a time zone it is read in the workflow's time zone. Empty: the record store uses the time it stores the statement.",
-		},
-	]),
-]);
+	{
+		displayName: 'Completion',
+		name: 'completion',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the learner completed the activity',
+		at: /^result\.completion$/,
+	},
+	text('Duration', 'duration', {
+		at: /^result\.duration$/,
+		placeholder: 'PT1H30M',
+		description: 'Time spent, as an ISO 8601 duration (PT1H30M, PT45.5S) or a number of seconds',
+	}),
+	text('ECL ID', 'eclId', {
+		description: 'Appended to the activity ID as its "ecl_id" query parameter',
+	}),
+	IDEMPOTENCY_KEY_FIELD,
+	text('Instructor Account Name', 'instructorAccountName', {
+		at: /^context\.instructor\.account\.name$/,
+		description: "The instructor's user name or ID on the system given as the home page",
+	}),
+	text('Instructor Home Page', 'instructorHomePage', {
+		at: /^context\.instructor\.account\.homePage$/,
+		placeholder: 'https://lms.example.com',
+		description: 'The system where the instructor has that account',
+	}),
+	text('Instructor Name', 'instructorName', { at: /^context\.instructor\.name$/ }),
+	text('Language', 'language', {
+		default: DEFAULT_LANGUAGE,
+		description: 'The language tag of the names and descriptions (RFC 5646)',
+	}),
+	text('Registration', 'registration', {
+		at: /^context\.registration$/,
+		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
+		description: 'A UUID that groups the statements of one attempt or enrolment',
+	}),
+	{
+		displayName: 'Score (Scaled)',
+		name: 'scoreScaled',
+		type: 'number',
+		typeOptions: { minValue: -1, maxValue: 1, numberPrecision: 4 },
+		default: 1,
+		description: 'The score from -1 to 1 (e.g. 0.85 for 85%)',
+		at: /^result\.score(?:\.scaled)?$/,
+	},
+	text('Statement ID', 'statementId', {
+		at: /^id$/,
+		description:
+			'A UUID for the statement. Leave empty to have one generated (or derived from the Idempotency Key); sending the same ID again never stores a second copy.',
+	}),
+	{
+		displayName: 'Success',
+		name: 'success',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the learner passed or succeeded',
+		at: /^result\.success$/,
+	},
+	{
+		displayName: 'Timestamp',
+		name: 'timestamp',
+		type: 'dateTime',
+		default: '',
+		description:
+			"When the experience happened. Without a time zone it is read in the workflow's time zone. Empty: the record store uses the time it stores the statement.",
+		at: /^timestamp$/,
+	},
+];
 
-function inFieldsMode(fields: INodeProperties[]): INodeProperties[] {
-	return fields.map((field) => ({
-		...field,
-		displayOptions: { show: { inputMode: ['fields'], ...field.displayOptions?.show } },
-	}));
-}
+const withoutAt = (rows: FormRow[]) =>
+	rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'at')));
+const form = [
+	...withoutAt(mainRows),
+	additionalFields(withoutAt(extraRows) as INodeProperties[]),
+] as INodeProperties[];
+
+export const statementFormFields = form.map((field) => ({
+	...field,
+	displayOptions: { show: { inputMode: ['fields'], ...field.displayOptions?.show } },
+}));
 
 /** Text the form needs; what an expression yields as nothing (or a number) is read as text. */
 const requiredText = z.preprocess(
@@ -251,107 +217,76 @@ export const optionalText = z
 	.optional()
 	.transform((value) => (value === undefined ? undefined : String(value).trim() || undefined));
 
-const categorySchema = z.object({
-	id: optionalText,
-	name: optionalText,
-	description: optionalText,
-});
+/** Shape only; xAPI rules are the validator's job. A field shown only for a choice is checked below. */
+function shapeOf({ type, required, displayOptions, options }: INodeProperties): z.ZodTypeAny {
+	if (type === 'boolean') return z.boolean().optional();
+	if (type === 'number') return z.coerce.number().optional();
+	if (type === 'dateTime') return z.unknown().optional();
+	if (type === 'fixedCollection') {
+		const [{ name, values }] = options as Array<{ name: string; values: INodeProperties[] }>;
+		return z.object({ [name]: z.array(z.object(shapes(values))).optional() }).optional();
+	}
+	return (required || type === 'options') && !displayOptions ? requiredText : optionalText;
+}
 
-/** Shape only; xAPI rules are the validator's job. */
+const shapes = (rows: INodeProperties[]) =>
+	Object.fromEntries(rows.map((row) => [row.name, shapeOf(row)]));
+
 const statementFormSchema = z
 	.object({
-		actorName: requiredText,
-		actorEmail: requiredText.transform((value) => value.replace(/^mailto:/i, '')),
-		verb: requiredText,
-		customVerbId: optionalText,
-		activityId: requiredText,
-		activityType: requiredText,
-		customActivityType: optionalText,
-		activityName: requiredText,
-		additionalFields: z
-			.object({
-				language: optionalText,
-				activityDescription: optionalText,
-				eclId: optionalText,
-				scoreScaled: z.coerce.number().optional(),
-				success: z.boolean().optional(),
-				completion: z.boolean().optional(),
-				duration: optionalText,
-				registration: optionalText,
-				categories: z.object({ category: z.array(categorySchema).optional() }).optional(),
-				instructorName: optionalText,
-				instructorHomePage: optionalText,
-				instructorAccountName: optionalText,
-				timestamp: z.unknown().optional(),
-				statementId: optionalText,
-				idempotencyKey: optionalText,
-			})
-			.strict(),
+		...shapes(mainRows),
+		additionalFields: z.object(shapes(extraRows)).strict(),
 	})
-	.superRefine((form, ctx) => {
-		const customs = [
-			['verb', 'customVerbId', 'verb'],
-			['activityType', 'customActivityType', 'activity type'],
-		] as const;
-		for (const [choice, custom, what] of customs) {
-			if (form[choice] !== CUSTOM || form[custom]) continue;
-			ctx.addIssue({ code: 'custom', path: [custom], message: `is required for a custom ${what}` });
+	.superRefine((form: Record<string, unknown>, ctx) => {
+		for (const { name, displayOptions } of mainRows) {
+			const [choice] = Object.keys(displayOptions?.show ?? {});
+			if (!choice || form[choice] !== CUSTOM || form[name]) continue;
+			const what = mainRows.find((row) => row.name === choice)?.displayName.toLowerCase();
+			ctx.addIssue({ code: 'custom', path: [name], message: `is required for a custom ${what}` });
 		}
 	});
 
-type StatementForm = z.infer<typeof statementFormSchema>;
+type Text = Record<string, string | undefined>;
 
-export function statementFromForm(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	properties: INodeProperties[],
-): Record<string, unknown> {
-	const parameter = (name: string, fallback: unknown = '') =>
-		fns.getNodeParameter(name, itemIndex, fallback) as unknown;
-	const verb = parameter('verb');
-	const activityType = parameter('activityType');
-	const form = parseItemInput(
+/** A field shown only for a choice (a custom verb's IRI) is read only when that choice is made. */
+export function statementFromForm(fns: IExecuteFunctions, itemIndex: number) {
+	const given: Record<string, unknown> = {};
+	for (const { name, displayOptions } of mainRows) {
+		const shown = Object.entries(displayOptions?.show ?? {}).every(([choice, values]) =>
+			values?.includes(given[choice] as string),
+		);
+		if (shown) given[name] = fns.getNodeParameter(name, itemIndex, '') as unknown;
+	}
+	given.additionalFields = fns.getNodeParameter('additionalFields', itemIndex, {});
+	const parsed: Record<string, unknown> = parseItemInput(
 		fns.getNode(),
 		itemIndex,
 		statementFormSchema,
-		{
-			actorName: parameter('actorName'),
-			actorEmail: parameter('actorEmail'),
-			verb,
-			customVerbId: verb === CUSTOM ? parameter('customVerbId') : undefined,
-			activityId: parameter('activityId'),
-			activityType,
-			customActivityType: activityType === CUSTOM ? parameter('customActivityType') : undefined,
-			activityName: parameter('activityName'),
-			additionalFields: parameter('additionalFields', {}),
-		},
+		given,
 		'Invalid input',
-		properties,
+		form,
 	);
-	const given = form.additionalFields.timestamp;
-	const blank = given === undefined || given === null || given === '';
-	const timestamp = blank ? undefined : toXapiTimestamp(given, fns.getTimezone());
+	const fields = parsed.additionalFields as Record<string, unknown>;
+	const time = fields.timestamp;
+	const blank = time === undefined || time === null || time === '';
+	const timestamp = blank ? undefined : toXapiTimestamp(time, fns.getTimezone());
 	if (!blank && !timestamp) {
 		throw new NodeOperationError(
 			fns.getNode(),
-			`Invalid input on item ${itemIndex}: Additional Fields → Timestamp: "${String(given)}" is not a date and time`,
+			`Invalid input on item ${itemIndex}: Additional Fields → Timestamp: "${String(time)}" is not a date and time`,
 			{ itemIndex },
 		);
 	}
-	return buildStatement(form, timestamp);
+	return buildStatement(parsed as Text, fields as Text, timestamp);
 }
 
-function buildStatement(
-	form: StatementForm,
-	timestamp: string | undefined,
-): Record<string, unknown> {
-	const fields = form.additionalFields;
+function buildStatement(form: Text, fields: Text, timestamp: string | undefined) {
 	const language = fields.language ?? DEFAULT_LANGUAGE;
 	const inLanguage = (value: string | undefined) => (value ? { [language]: value } : undefined);
-	const verbId = form.verb === CUSTOM ? (form.customVerbId as string) : form.verb;
-	const activityType =
-		form.activityType === CUSTOM ? (form.customActivityType as string) : form.activityType;
-	const categories = (fields.categories?.category ?? [])
+	const verbId = (form.verb === CUSTOM ? form.customVerbId : form.verb) as string;
+	const activityType = form.activityType === CUSTOM ? form.customActivityType : form.activityType;
+	const given = fields.categories as { category?: Text[] } | undefined;
+	const categories = (given?.category ?? [])
 		.filter((category) => category.id || category.name || category.description)
 		.map((category) => ({
 			objectType: 'Activity',
@@ -366,11 +301,11 @@ function buildStatement(
 	return (
 		compact({
 			id: fields.statementId,
-			actor: { name: form.actorName, mbox: `mailto:${form.actorEmail}` },
+			actor: { name: form.actorName, mbox: `mailto:${form.actorEmail?.replace(/^mailto:/i, '')}` },
 			verb: compact({ id: verbId, display: inLanguage(verbDisplayWord(verbId)) }),
 			object: {
 				objectType: 'Activity',
-				id: withEclId(form.activityId, fields.eclId),
+				id: withEclId(form.activityId as string, fields.eclId),
 				definition: compact({
 					type: activityType,
 					name: inLanguage(form.activityName),
@@ -419,35 +354,15 @@ function compact(value: Record<string, unknown>): Record<string, unknown> | unde
 	return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
-/** So that a problem reads "Activity ID: …" rather than "object.id: …". */
-const FORM_LABELS: Array<[RegExp, string]> = [
-	[/^actor\.name$/, 'Actor Name'],
-	[/^actor(\.mbox)?$/, 'Actor Email'],
-	[/^verb(\.id)?$/, 'Verb'],
-	[/^object(\.id)?$/, 'Activity ID'],
-	[/^object\.definition\.type$/, 'Activity Type'],
-	[/^object\.definition\.name/, 'Activity Name'],
-	[/^object\.definition\.description/, 'Additional Fields → Activity Description'],
-	[/^result\.score(\.scaled)?$/, 'Additional Fields → Score (Scaled)'],
-	[/^result\.success$/, 'Additional Fields → Success'],
-	[/^result\.completion$/, 'Additional Fields → Completion'],
-	[/^result\.duration$/, 'Additional Fields → Duration'],
-	[/^context\.registration$/, 'Additional Fields → Registration'],
-	[
-		/^context\.contextActivities\.category\[(\d+)\](\.id)?/,
-		'Additional Fields → Categories → ID (category #)',
-	],
-	[/^context\.instructor\.name$/, 'Additional Fields → Instructor Name'],
-	[/^context\.instructor\.account\.homePage$/, 'Additional Fields → Instructor Home Page'],
-	[/^context\.instructor\.account\.name$/, 'Additional Fields → Instructor Account Name'],
-	[/^timestamp$/, 'Additional Fields → Timestamp'],
-	[/^id$/, 'Additional Fields → Statement ID'],
-];
-
+/** A problem at "object.id" reads "Activity ID: …". */
 export function formLabelOf(path: string): string {
-	for (const [pattern, label] of FORM_LABELS) {
-		const match = pattern.exec(path);
-		if (match) return label.replace('#', String(Number(match[1]) + 1));
+	for (const row of [...mainRows, ...extraRows]) {
+		const match = row.at?.exec(path);
+		if (!match) continue;
+		const label = mainRows.includes(row)
+			? row.displayName
+			: `Additional Fields → ${row.displayName}`;
+		return match[1] ? `${label} → ID (category ${Number(match[1]) + 1})` : label;
 	}
 	return path;
 }
