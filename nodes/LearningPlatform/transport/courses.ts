@@ -3,21 +3,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import {
-	flexibleDate,
-	flexibleDateTime,
-	httpUrl,
-	listOfStrings,
-	positiveAmount,
-	safeId,
-	typeMessages,
-} from '../../shared/items/input';
+import { listOfStrings, safeId, typeMessages } from '../../shared/items/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
 import type { IndexedCourse, LmsRun, WriteSettings } from './index';
 import { lmsRequest, postWrite } from './index';
+import { flexibleDate, flexibleDateTime, httpUrl, positiveAmount } from './formats';
 
 /** The course fields, declared once (the form half is actions/common/form.ts). */
 export interface CourseField {

@@ -2,9 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { flexibleDate, flexibleDateTime } from '../../../nodes/LearningPlatform/transport/formats';
 import {
-	flexibleDate,
-	flexibleDateTime,
 	illFormedAt,
 	listOfStrings,
 	parseItemInput,
@@ -53,8 +52,6 @@ describe('validation helpers', () => {
 			error = e;
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toBe(
-			'Invalid input on item 4: a.b[1]: must be a number',
-		);
+		expect((error as Error).message).toBe('Invalid input on item 4: a.b[1]: must be a number');
 	});
 });

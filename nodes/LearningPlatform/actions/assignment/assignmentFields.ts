@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { flexibleDate, parseItemInput, safeId, typeMessages } from '../../../shared/items/input';
+import { parseItemInput, safeId, typeMessages } from '../../../shared/items/input';
 import type { ItemOperation, PoolPlace } from '../../../shared/items/operation';
 import { additionalFields } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
+import { flexibleDate } from '../../transport/formats';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
 import {
