@@ -273,44 +273,6 @@ export function mergeWithListing(
 	return { values, kept, cleared };
 }
 
-/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
-export const LISTING_ITEM_FIELDS = [
-	'id',
-	'name',
-	'description',
-	'images',
-	'url',
-	'external_id',
-	'additional_metadata',
-	'source_id',
-	'organization_id',
-	'tags',
-	'published_at',
-	'duration',
-	'duration_sec',
-	'restricted_groups',
-	'groups',
-	'channels',
-	'ecl_id',
-	'is_private',
-	'prices_data',
-	'ecl_source_id',
-] as const;
-
-/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
-export const SIMPLIFIED_COURSE_FIELDS = [
-	'id',
-	'external_id',
-	'name',
-	'url',
-	'description',
-	'tags',
-	'published_at',
-	'duration_sec',
-	'is_private',
-	'prices_data',
-] as const;
-
 /** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
 const coursePageShape = z
 	.object({

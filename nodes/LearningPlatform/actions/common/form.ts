@@ -290,9 +290,6 @@ export function writeSettings(
 	};
 }
 
-export const CONFIRMED_OR_WHY =
-	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';
-
 /** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
 export function courseInputProperties(): INodeProperties[] {
 	return [
