@@ -228,7 +228,6 @@ const KEEP_CURRENT_VALUES: INodeProperties = {
 	name: 'keepCurrentValues',
 	type: 'boolean',
 	default: false,
-	// The field lists come from the field table, so they cannot drift from it.
 	description: `Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (${spoken(listedFieldNames(), 'and')}; not ${spoken(unlistedFieldNames('upsert'))}). The output names the fields kept and those the platform will clear.`,
 };
 
@@ -419,15 +418,15 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 		const field = BY_API.get(key);
 		if (!field) issues.push({ path: key, message: 'is not a field of a course' });
 		else if (value !== undefined && value !== null && value !== '') {
-			form[field.place][field.param] = formValue(field, value, issues);
+			const before = issues.length;
+			const converted = formValue(field, value, issues);
+			if (issues.length === before) form[field.place][field.param] = converted;
 		}
 	}
-	if (issues.length === 0) {
-		const result = valuesSchema.safeParse({ top: form.top, additionalFields: form.additional });
-		if (result.success) return { ok: true, values: result.data };
-		for (const issue of result.error.issues) {
-			issues.push({ path: apiPath(issue.path), message: issueMessage(issue) });
-		}
+	const result = valuesSchema.safeParse({ top: form.top, additionalFields: form.additional });
+	if (result.success && issues.length === 0) return { ok: true, values: result.data };
+	for (const issue of result.error?.issues ?? []) {
+		issues.push({ path: apiPath(issue.path), message: issueMessage(issue) });
 	}
 	const seen = new Set<string>();
 	return {
@@ -437,21 +436,16 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	};
 }
 
-/** A list of objects as the form holds it: `[{ language_code }]` → `{ language: [{ languageCode }] }`. */
+/** A list of objects as the form holds it: `[{ language_code }]` → `{ language: [{ languageCode }] }`; a field with issues is left out. */
 function formValue(field: CourseField, value: unknown, issues: CourseJsonIssue[]): unknown {
 	const collection = ENTRIES.get(field.param);
 	if (!collection) return value;
-	if (!Array.isArray(value)) {
-		issues.push({ path: field.api, message: 'must be a list of objects' });
-		return value;
-	}
+	if (!Array.isArray(value))
+		return issues.push({ path: field.api, message: 'must be a list of objects' });
 	const names = new Map(collection.values.map(({ name }) => [snakeCase(name), name]));
 	const entries = value.map((item, index) => {
 		const at = `${field.api}[${index}]`;
-		if (!isObject(item)) {
-			issues.push({ path: at, message: 'must be an object' });
-			return item;
-		}
+		if (!isObject(item)) return issues.push({ path: at, message: 'must be an object' });
 		const entry: Record<string, unknown> = {};
 		for (const [key, part] of Object.entries(item)) {
 			const name = names.get(key);
