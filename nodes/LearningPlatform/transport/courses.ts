@@ -286,7 +286,7 @@ export const COURSES_PATH = '/api/developer/v2/courses.json';
 /** The list's largest page is undocumented: ask for 100 and page by what comes back. */
 export const PAGE_SIZE = 100;
 
-export interface CatalogWalk {
+interface CatalogWalk {
 	offset?: number;
 	pageSize?: number;
 	limits?: PagingLimits;

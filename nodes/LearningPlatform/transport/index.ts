@@ -39,7 +39,7 @@ export interface LmsRun extends Run {
 	readonly completion: CompletionEstimate;
 }
 
-export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
+interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;
