@@ -160,19 +160,19 @@ export async function waitForTransaction(
 ): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
-	let failure: unknown;
 	let checks = 0;
 	const outcome = await pollUntil(
 		async () => {
 			try {
 				seen = await getTransaction(run, itemIndex, id, deadline);
-				const done = seen.status !== 'initiated';
-				if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
-				return { done, value: seen };
 			} catch (error) {
-				failure = error;
-				return { done: true, value: seen };
+				// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
+				if (!seen || !deadline.expired || deadline.cancelled) throw error;
+				return { done: false, value: seen };
 			}
+			const done = seen.status !== 'initiated';
+			if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
+			return { done, value: seen };
 		},
 		{
 			deadline,
@@ -181,11 +181,7 @@ export async function waitForTransaction(
 			intervalMs: pollIntervalSec * 1000,
 		},
 	);
-	// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
-	const timedOutChecking = failure !== undefined && seen && deadline.expired && !deadline.cancelled;
-	if (failure !== undefined && !timedOutChecking) throw failure;
-	if (timedOutChecking) outcome.done = false;
-	const transaction = seen as Transaction;
+	const transaction = outcome.value;
 	if (outcome.done && transaction.status === 'success') {
 		return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
 	}
