@@ -295,7 +295,6 @@ interface CatalogWalk {
 
 const textOf = (id: unknown) => (id === undefined || id === null ? undefined : String(id));
 
-/** Walks the catalog one page at a time; stops on a repeated page or past the paging ceilings. */
 export async function forEachCoursePage(
 	run: LmsRun,
 	itemIndex: number,
@@ -364,7 +363,6 @@ export async function catalogEntry(
 	return (await run.catalog.byExternalId).get(externalId);
 }
 
-/** With `keepCurrentValues`, empty fields come from the listing; the output names kept and cleared. */
 export async function upsertCourse(
 	run: LmsRun,
 	itemIndex: number,

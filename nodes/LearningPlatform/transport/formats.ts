@@ -2,8 +2,6 @@ import { z } from 'zod';
 
 import { typeMessages } from '../../shared/items/input';
 
-// Values in the platform's own formats: dates, date-times, web addresses, amounts.
-
 const ISO_DATE_TIME =
 	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
 

@@ -64,7 +64,6 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
 	);
 }
 
-/** One API call: throttled per client, retried as safe, kept on the platform's host, checked. */
 export async function lmsRequest<S extends ZodTypeAny>(
 	run: LmsRun,
 	itemIndex: number,
@@ -147,7 +146,6 @@ export async function getTransaction(
 	return answer.data;
 }
 
-/** Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later. */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,

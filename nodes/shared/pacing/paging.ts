@@ -57,13 +57,7 @@ export class PageGuard {
 
 	/** Which ids are new; a page of only ids already seen means the server did not advance. */
 	admit(ids: ReadonlyArray<string | undefined>): boolean[] {
-		this.pages++;
-		if (this.pages > this.limits.maxPages) {
-			throw new PagingError(
-				`${this.what} stopped after ${this.limits.maxPages} pages`,
-				'The server kept sending more pages than the ceiling allows. Raise "Max Pages" in the options if there really are more.',
-			);
-		}
+		this.ceiling(++this.pages, this.limits.maxPages, 'pages', 'Max Pages');
 		const fresh = ids.map((id) => {
 			if (id === undefined) return true;
 			if (this.seen.has(id)) return false;
@@ -84,13 +78,17 @@ export class PageGuard {
 			);
 		}
 		this.items += fresh.filter(Boolean).length;
-		if (this.items > this.limits.maxItems) {
+		this.ceiling(this.items, this.limits.maxItems, 'items', 'Max Items');
+		return fresh;
+	}
+
+	private ceiling(count: number, max: number, what: string, option: string): void {
+		if (count > max) {
 			throw new PagingError(
-				`${this.what} stopped after ${this.limits.maxItems} items`,
-				'The server kept sending more items than the ceiling allows. Raise "Max Items" in the options if there really are more.',
+				`${this.what} stopped after ${max} ${what}`,
+				`The server kept sending more ${what} than the ceiling allows. Raise "${option}" in the options if there really are more.`,
 			);
 		}
-		return fresh;
 	}
 }
 

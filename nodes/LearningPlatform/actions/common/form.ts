@@ -17,7 +17,6 @@ import {
 	TOP_FIELDS,
 } from '../../transport/courses';
 
-/** The item's Options, checked: an error names the item and each option as "Options → …". */
 export function readOptions<T>(
 	fns: IExecuteFunctions,
 	itemIndex: number,
@@ -40,7 +39,6 @@ const text = (more: Partial<Control> = {}): Control => ({ type: 'string', defaul
 
 const commaList = (effect: string) => text({ description: `Comma-separated ${effect}` });
 
-/** A list of entries ("price", "language"): the API's list of objects as one form collection. */
 const entryList = (
 	entry: string,
 	{ values, ...more }: Partial<Control> & { values: INodeProperties[] },
@@ -164,7 +162,6 @@ export function additionalFieldsProperty(
 	return additionalFields(additionalFieldsFor(operation).map(formProperty), { description });
 }
 
-/** "a, b or c" (or "and"). */
 export function spoken(words: string[], conjunction: 'or' | 'and' = 'or'): string {
 	return words.length <= 1
 		? words.join('')
@@ -178,7 +175,6 @@ export function unlistedFieldNames(operation: CourseOperation): string[] {
 		.map((field) => field.label);
 }
 
-/** The labels of the fields the catalog listing returns (what Keep Current Values can keep). */
 export function listedFieldNames(): string[] {
 	return COURSE_FIELDS.filter(
 		(field) => LISTED_FIELDS.includes(field.api) && field.param !== 'externalId',
@@ -289,7 +285,6 @@ export function writeSettings(
 	};
 }
 
-/** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
 export function courseInputProperties(): INodeProperties[] {
 	return [
 		{
