@@ -285,13 +285,16 @@ export async function archiveListedCourse(
 	given: CourseValues,
 	write: WriteSettings,
 ): Promise<IDataObject> {
-	const merged = mergeWithListing({ ...given, [EXTERNAL_ID_FIELD]: externalId }, current.listed);
+	const { values, ...report } = mergeWithListing(
+		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
+		current.listed,
+	);
 	const output = await postWrite(run, itemIndex, {
 		path: COURSES_PATH,
-		body: courseBody({ ...merged.values, [STATUS_FIELD]: 'archived' }),
+		body: courseBody({ ...values, [STATUS_FIELD]: 'archived' }),
 		action: `Archiving course "${externalId}"`,
 		...write,
 		echo: { externalId, courseId: current.id },
 	});
-	return { ...output, keptFields: merged.kept, clearedFields: merged.cleared };
+	return { ...output, ...report };
 }

@@ -259,18 +259,18 @@ export const STATUS_FIELD = 'status';
 export function mergeWithListing(
 	given: CourseValues,
 	listed: CourseValues,
-): { values: CourseValues; kept: string[]; cleared: string[] } {
+): { values: CourseValues; keptFields: string[]; clearedFields: string[] } {
 	const values: CourseValues = { ...given };
-	const kept: string[] = [];
+	const keptFields: string[] = [];
 	for (const [api, value] of Object.entries(listed)) {
 		if (present(values[api])) continue;
 		values[api] = value;
-		kept.push(api);
+		keptFields.push(api);
 	}
-	const cleared = COURSE_FIELDS.map((f) => f.api).filter(
+	const clearedFields = COURSE_FIELDS.map((f) => f.api).filter(
 		(api) => api !== STATUS_FIELD && values[api] === undefined,
 	);
-	return { values, kept, cleared };
+	return { values, keptFields, clearedFields };
 }
 
 /** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
@@ -371,17 +371,15 @@ export async function upsertCourse(
 ): Promise<IDataObject> {
 	const externalId = String(given[EXTERNAL_ID_FIELD]);
 	let values = given;
-	const report: IDataObject = {};
+	let report: IDataObject = {};
 	if (keepCurrentValues) {
 		const current = await catalogEntry(run, itemIndex, externalId, write.deadline);
-		if (current) {
-			const merged = mergeWithListing(given, current.listed);
-			values = merged.values;
-			report.keptFields = merged.kept;
-			report.clearedFields = merged.cleared;
-		} else {
-			report.keptFields = [];
-			report.keepCurrentValues = 'The course is not in the catalog yet: there was nothing to keep.';
+		if (current) ({ values, ...report } = mergeWithListing(given, current.listed));
+		else {
+			report = {
+				keptFields: [],
+				keepCurrentValues: 'The course is not in the catalog yet: there was nothing to keep.',
+			};
 		}
 	}
 	const output = await postWrite(run, itemIndex, {

@@ -13,7 +13,6 @@ import {
 	COURSE_FIELDS,
 	courseValuesSchema,
 	EXTERNAL_ID_FIELD,
-	LISTED_FIELDS,
 	TOP_FIELDS,
 } from '../../transport/courses';
 
@@ -171,14 +170,12 @@ export function spoken(words: string[], conjunction: 'or' | 'and' = 'or'): strin
 /** The labels of the optional fields the catalog listing does not return (they cannot be kept). */
 export function unlistedFieldNames(operation: CourseOperation): string[] {
 	return additionalFieldsFor(operation)
-		.filter((field) => !LISTED_FIELDS.includes(field.api) && field.api !== 'status')
+		.filter((field) => !field.fromListing && field.api !== 'status')
 		.map((field) => field.label);
 }
 
 export function listedFieldNames(): string[] {
-	return COURSE_FIELDS.filter(
-		(field) => LISTED_FIELDS.includes(field.api) && field.param !== 'externalId',
-	).map((field) => field.label);
+	return COURSE_FIELDS.filter((f) => f.fromListing && f.param !== 'externalId').map((f) => f.label);
 }
 
 /** A plain string (from an expression or an older workflow) is still accepted. */
