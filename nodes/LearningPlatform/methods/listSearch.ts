@@ -4,9 +4,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { READ_DEADLINE_MS } from '../transport';
 import { forEachCoursePage, indexedCourse } from '../transport/courses';
-import { openLmsRun } from '../transport/run';
+import { openLmsRun, READ_DEADLINE_MS } from '../transport/run';
 
 /** Pages a search reads at most per call, so the editor's list answers quickly. */
 const SEARCH_PAGES_PER_CALL = 5;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { safeId } from '../../../shared/items/input';
 import type { Deadline } from '../../../shared/pacing/time';
 import type { IndexedCourse, LmsRun } from '../../transport';
-import { READ_DEADLINE_MS } from '../../transport';
+import { READ_DEADLINE_MS } from '../../transport/run';
 import { catalogEntry } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../common/form';
 import { operationForm } from '../common/operationForm';

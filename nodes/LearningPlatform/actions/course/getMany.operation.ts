@@ -15,7 +15,7 @@ import {
 	shapeRecord,
 } from '../../../shared/items/output';
 import type { LmsRun } from '../../transport';
-import { READ_DEADLINE_MS } from '../../transport';
+import { READ_DEADLINE_MS } from '../../transport/run';
 import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
 import { operationForm } from '../common/operationForm';
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import { getTransaction, READ_DEADLINE_MS } from '../../transport';
+import { getTransaction } from '../../transport';
+import { READ_DEADLINE_MS } from '../../transport/run';
 import { operationForm } from '../common/operationForm';
 
 export const transactionIdProperty: INodeProperties = {
