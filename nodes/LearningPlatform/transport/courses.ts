@@ -210,9 +210,8 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 			};
 			if (withTop)
 				for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
-			const known = new Set(additional.map((f) => f.param));
 			for (const name of Object.keys(input.additionalFields)) {
-				if (!known.has(name)) {
+				if (!additional.some((f) => f.param === name)) {
 					ctx.addIssue({
 						code: z.ZodIssueCode.custom,
 						path: ['additionalFields', name],
