@@ -155,6 +155,7 @@ export async function waitForTransaction(
 ): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
 	const started = Date.now();
 	let seen: Transaction | undefined;
+	let failure: unknown;
 	let checks = 0;
 	const outcome = await pollUntil(
 		async () => {
@@ -162,8 +163,9 @@ export async function waitForTransaction(
 				seen = await getTransaction(run, itemIndex, id, deadline);
 			} catch (error) {
 				// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
-				if (!seen || !deadline.expired || deadline.cancelled) throw error;
-				return { done: false, value: seen };
+				if (seen && deadline.expired && !deadline.cancelled) return { done: false, value: seen };
+				failure = error;
+				return { done: true, value: seen };
 			}
 			const done = seen.status !== 'initiated';
 			if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
@@ -176,7 +178,8 @@ export async function waitForTransaction(
 			intervalMs: pollIntervalSec * 1000,
 		},
 	);
-	const transaction = outcome.value;
+	if (failure !== undefined) throw failure;
+	const transaction = outcome.value as Transaction;
 	if (outcome.done && transaction.status === 'success') {
 		return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
 	}
