@@ -10,7 +10,7 @@ import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
 import { openRun } from '../../shared/items/operation';
-import type { Deadline } from '../../shared/pacing/time';
+import type { Deadline, Throttle } from '../../shared/pacing/time';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { callApi } from '../../shared/request/call';
@@ -71,7 +71,7 @@ export interface LrsRun extends Run {
 	readonly redactor: Redactor;
 	/** False for the platform's push endpoint (OAuth2): it only takes statements. */
 	readonly canRead: boolean;
-	readonly throttle?: RequestThrottle;
+	readonly throttle?: Throttle;
 	readonly clientKey: string;
 }
 

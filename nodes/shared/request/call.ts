@@ -7,8 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import type { RequestThrottle } from '../pacing/throttle';
-import { anySignal, pause, type Deadline } from '../pacing/time';
+import { anySignal, pause, type Deadline, type Throttle } from '../pacing/time';
 import {
 	type BodyText,
 	type RetryPolicy,
@@ -43,7 +42,7 @@ export interface ApiCall {
 	requestTimeoutMs: number;
 	deadline: Deadline;
 	retry: RetryPolicy;
-	throttle?: RequestThrottle;
+	throttle?: Throttle;
 	allowEmpty?: boolean;
 	stopped?: () => boolean;
 }
