@@ -3,8 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import type { CompletionEstimate, Deadline, Throttle } from '../../shared/pacing/time';
-import { pollUntil } from '../../shared/pacing/time';
+import type { CompletionEstimate } from '../../shared/pacing/polling';
+import { pollUntil } from '../../shared/pacing/polling';
+import type { Deadline, Throttle } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { openRun } from '../../shared/items/operation';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
-import { clientCompletion } from '../../shared/pacing/time';
+import { clientCompletion } from '../../shared/pacing/polling';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { liveClientRedactor, originOf, setClientHoldBack } from '../../shared/request/secrets';
 import { withFailure } from '../../shared/request/answer';
