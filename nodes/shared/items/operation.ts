@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { Deadline } from '../pacing/time';
 import type { RequestingFunctions } from '../request/call';
@@ -44,22 +44,6 @@ export interface PoolPlace {
 	release(): void;
 }
 
-/** `prepare` reads and checks one item, sending nothing; `execute` gets the run. */
-interface Described<Input> {
-	description: INodeProperties[];
-	prepare(fns: IExecuteFunctions, itemIndex: number): Input;
-}
-
-export interface ItemOperation<R extends Run, Input = never> extends Described<Input> {
-	kind?: 'item';
-	execute(
-		run: R,
-		input: Input,
-		itemIndex: number,
-		place: PoolPlace,
-	): Promise<IDataObject | IDataObject[]>;
-}
-
 export interface PreparedItem<Input> {
 	itemIndex: number;
 	input: Input;
@@ -69,42 +53,6 @@ export type ItemOutcome =
 	| { status: 'done'; json: IDataObject | IDataObject[] }
 	| { status: 'failed'; error: Error }
 	| { status: 'notSent'; reason?: string };
-
-export interface BatchOperation<R extends Run, Input = never> extends Described<Input> {
-	kind: 'batch';
-	execute(
-		run: R,
-		items: Array<PreparedItem<Input>>,
-		control: { stopAfterFailure: boolean },
-	): Promise<Map<number, ItemOutcome>>;
-}
-
-// Operations differ in their input types; the router only passes each its own prepared input.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Operation<R extends Run> = ItemOperation<R, any> | BatchOperation<R, any>;
-
-export interface ListedOperation<R extends Run> {
-	name: string;
-	description: string;
-	/** E.g. "Create or update a course": the option's action and the node's subtitle. */
-	action: string;
-	toolDescription: string;
-	operation: Operation<R>;
-}
-
-export interface Resource<R extends Run> {
-	resource: string;
-	label: string;
-	defaultOperation: string;
-	operations: Record<string, ListedOperation<R>>;
-}
-
-export interface NodeRouting<R extends Run> {
-	resources: ReadonlyArray<Resource<R>>;
-	openRun(fns: IExecuteFunctions): Promise<R>;
-	concurrency(run: R): number;
-	itemsAre: string;
-}
 
 function collection(displayName: string, name: string, placeholder: string) {
 	return (options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties => ({
