@@ -1,36 +1,4 @@
 import { createHash } from 'crypto';
-import type { IHttpRequestOptions } from 'n8n-workflow';
-
-export function originOf(address: unknown): string | undefined {
-	const text = String(address ?? '').trim();
-	const url = URL.canParse(text) ? new URL(text) : undefined;
-	return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.origin : undefined;
-}
-
-/** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
-export function authorizedFor(
-	requestOptions: IHttpRequestOptions,
-	origin: string | undefined,
-	authorization: string | undefined,
-	extraHeaders: Record<string, string> = {},
-): IHttpRequestOptions {
-	const headers = { ...(requestOptions.headers ?? {}), ...extraHeaders };
-	for (const name of Object.keys(headers)) {
-		if (name.toLowerCase() === 'authorization') delete headers[name];
-	}
-	// n8n's legacy request path (used e.g. by the HTTP Request node) names the address `uri`.
-	const legacy = requestOptions as { uri?: string; baseUrl?: string };
-	const address = String(requestOptions.url || legacy.uri);
-	const base = requestOptions.baseURL ?? legacy.baseUrl;
-	const target = URL.canParse(address, base) ? new URL(address, base).origin : undefined;
-	if (authorization && origin && target === origin) headers.authorization = authorization;
-	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
-}
-
-/** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
-export function isHeaderSafe(value: string, { spaces }: { spaces: boolean }): boolean {
-	return (spaces ? /^[\x20-\x7E]*$/ : /^[\x21-\x7E]*$/).test(value);
-}
 
 const MASK = '***';
 
@@ -176,8 +144,6 @@ function masked<T>(
 interface ClientSecrets {
 	readonly redactor: Redactor;
 	issuedTokens: number;
-	/** The client's throttle, set by the transport: a token request's 429 holds it back. */
-	holdBack?: (waitMs: number) => void;
 }
 
 const clients = new Map<string, ClientSecrets>();
@@ -194,14 +160,6 @@ function stateOf(key: string): ClientSecrets {
 	const state = clients.get(key) ?? { redactor: new Redactor(), issuedTokens: 0 };
 	clients.set(key, state);
 	return state;
-}
-
-export function setClientHoldBack(key: string, holdBack: (waitMs: number) => void): void {
-	stateOf(key).holdBack = holdBack;
-}
-
-export function holdClientBack(key: string, waitMs: number): void {
-	stateOf(key).holdBack?.(waitMs);
 }
 
 export function fingerprint(...parts: string[]): string {
