@@ -19,7 +19,7 @@ import {
 	withFailure,
 } from './answer';
 import type { Redactor } from './secrets';
-import { clientRedactor, fingerprint, rememberSecret } from './secrets';
+import { clientRedactor, fingerprint, liveClientRedactor } from './secrets';
 
 export function originOf(address: unknown): string | undefined {
 	const text = String(address ?? '').trim();
@@ -61,6 +61,18 @@ export function setClientHoldBack(key: string, holdBack: (waitMs: number) => voi
 
 export function holdClientBack(key: string, waitMs: number): void {
 	holdBacks.get(key)?.(waitMs);
+}
+
+/** Bounds the masks a long-running process keeps: tokens this old are long expired. */
+const MAX_REMEMBERED_TOKENS = 1_000;
+
+const rememberedTokens = new Map<string, number>();
+
+function rememberSecret(key: string, value: string): void {
+	const count = rememberedTokens.get(key) ?? 0;
+	if (count >= MAX_REMEMBERED_TOKENS) liveClientRedactor(key).forgetAll();
+	rememberedTokens.set(key, count >= MAX_REMEMBERED_TOKENS ? 0 : count + 1);
+	liveClientRedactor(key).add(value);
 }
 
 export interface TokenEndpoint {

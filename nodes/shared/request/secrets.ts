@@ -141,47 +141,30 @@ function masked<T>(
 }
 
 /** Per client key for the process, so every secret and token issued for it is masked anywhere. */
-interface ClientSecrets {
-	readonly redactor: Redactor;
-	issuedTokens: number;
-}
-
-const clients = new Map<string, ClientSecrets>();
-
-/** Bounds the masks a long-running process keeps: tokens this old are long expired. */
-const MAX_REMEMBERED_TOKENS = 1_000;
+const clientMasks = new Map<string, Redactor>();
 
 /** The id as the token request sends it (trimmed): tokens, masks and throttle share one entry. */
 export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
 
-function stateOf(key: string): ClientSecrets {
-	const state = clients.get(key) ?? { redactor: new Redactor(), issuedTokens: 0 };
-	clients.set(key, state);
-	return state;
+function masksOf(key: string): Redactor {
+	const masks = clientMasks.get(key) ?? new Redactor();
+	clientMasks.set(key, masks);
+	return masks;
 }
 
 export function fingerprint(...parts: string[]): string {
 	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
 
-export function rememberSecret(key: string, value: string): void {
-	const state = stateOf(key);
-	if (state.issuedTokens++ >= MAX_REMEMBERED_TOKENS) {
-		state.redactor.forgetAll();
-		state.issuedTokens = 0;
-	}
-	state.redactor.add(value);
-}
-
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key)
-		.redactor.copy()
+	return masksOf(key)
+		.copy()
 		.add(...current);
 }
 
 /** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
 export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key).redactor.add(...current);
+	return masksOf(key).add(...current);
 }
