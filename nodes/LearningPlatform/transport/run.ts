@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { openRun } from '../../shared/items/operation';
+import { openRun } from '../../shared/items/router';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
 import { clientCompletion } from '../../shared/pacing/polling';
 import type { RequestingFunctions } from '../../shared/request/call';

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
-import { openRun } from '../../shared/items/operation';
+import { openRun } from '../../shared/items/router';
 import type { Deadline, Throttle } from '../../shared/pacing/time';
 import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';

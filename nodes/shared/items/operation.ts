@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { Deadline } from '../pacing/time';
+import type { Deadline } from '../pacing/time';
 import type { RequestingFunctions } from '../request/call';
-import type { Redactor } from '../request/secrets';
 
 /** What one execution shares, made by the router before the first item; nodes add their parts. */
 export interface Run {
@@ -16,28 +15,6 @@ export interface Run {
 	/** Ends early on cancel; with `startsAtFirstSlot`, counted from the first throttle slot. */
 	deadline(budgetMs: number, options?: { startsAtFirstSlot?: boolean }): Deadline;
 }
-
-/** Error masks are asked for each time (a token may be issued mid-run); output's are built once. */
-export function openRun<F extends RequestingFunctions, P extends object>(
-	fns: F,
-	masks: { errorMasks: () => Redactor; outputMasks: Redactor },
-	parts: P,
-): Opened<F, P> {
-	const cancelSignal =
-		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
-	const run: Run & { fns: F } = {
-		fns,
-		cancelSignal,
-		stopped: false,
-		mask: (error) => masks.errorMasks().error(error),
-		maskOutput: (value) => masks.outputMasks.output(value),
-		deadline: (budgetMs, options) => new Deadline(budgetMs, cancelSignal, Date.now, options),
-	};
-	// Descriptors, not a spread: a part may be a getter, read when it is needed.
-	return Object.defineProperties(run, Object.getOwnPropertyDescriptors(parts)) as Opened<F, P>;
-}
-
-type Opened<F, P> = Run & { fns: F } & P;
 
 export interface PoolPlace {
 	/** Frees the place while the item only waits (e.g. for a transaction to finish); idempotent. */

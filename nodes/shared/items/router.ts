@@ -6,6 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { Deadline } from '../pacing/time';
+import type { RequestingFunctions } from '../request/call';
+import type { Redactor } from '../request/secrets';
+
 import type { ItemOutcome, PoolPlace, PreparedItem, Run } from './operation';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
 
@@ -60,6 +64,28 @@ export interface NodeRouting<R extends Run> {
 	concurrency(run: R): number;
 	itemsAre: string;
 }
+
+/** Error masks are asked for each time (a token may be issued mid-run); output's are built once. */
+export function openRun<F extends RequestingFunctions, P extends object>(
+	fns: F,
+	masks: { errorMasks: () => Redactor; outputMasks: Redactor },
+	parts: P,
+): Opened<F, P> {
+	const cancelSignal =
+		'getExecutionCancelSignal' in fns ? fns.getExecutionCancelSignal() : undefined;
+	const run: Run & { fns: F } = {
+		fns,
+		cancelSignal,
+		stopped: false,
+		mask: (error) => masks.errorMasks().error(error),
+		maskOutput: (value) => masks.outputMasks.output(value),
+		deadline: (budgetMs, options) => new Deadline(budgetMs, cancelSignal, Date.now, options),
+	};
+	// Descriptors, not a spread: a part may be a getter, read when it is needed.
+	return Object.defineProperties(run, Object.getOwnPropertyDescriptors(parts)) as Opened<F, P>;
+}
+
+type Opened<F, P> = Run & { fns: F } & P;
 
 type Prepared = { input: unknown } | { error: unknown };
 
