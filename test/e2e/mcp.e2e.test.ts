@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { SIMPLIFIED_COURSE_FIELDS } from '../../nodes/LearningPlatform/transport/courses';
+import { SIMPLIFIED_COURSE_FIELDS } from '../../nodes/LearningPlatform/actions/course/getMany.operation';
 import {
 	acceptedWrites,
 	bearerTokens,

@@ -25,7 +25,7 @@ import { confirmWrite, getTransaction, postWrite } from './index';
 
 const LIST_DEADLINE_MS = 30 * 60_000;
 
-export const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
+const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
 	(api) => !LISTED_FIELDS.includes(api),
 );
 
@@ -101,7 +101,7 @@ export function listedDifferences(values: CourseValues, listed: CourseValues): s
 	return differ;
 }
 
-export function compareCourse(
+function compareCourse(
 	values: CourseValues,
 	current: IndexedCourse | undefined,
 	remembered: string | undefined,
@@ -124,7 +124,7 @@ export type PostUnconfirmed = (
 ) => Promise<IDataObject>;
 
 /** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
-export async function sendThenConfirm(
+async function sendThenConfirm(
 	run: LmsRun,
 	itemIndex: number,
 	settings: WriteSettings,
@@ -148,7 +148,7 @@ export async function sendThenConfirm(
 }
 
 /** The state of a transaction accepted on an earlier run, read once. */
-export async function transactionState(
+async function transactionState(
 	run: LmsRun,
 	transactionId: string,
 ): Promise<'success' | 'failed' | 'initiated'> {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import { listOfStrings, safeId, typeMessages } from '../../shared/items/input';
+import { listOfStrings, oneMessage, safeId, typeMessages } from '../../shared/items/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
@@ -27,6 +27,13 @@ export interface CourseField {
 }
 
 const text = z.string(typeMessages(undefined, 'must be text'));
+
+const textList = z
+	.union(
+		[z.string(), z.array(z.union([z.string(), z.number()]))],
+		oneMessage('must be a list of text (or comma-separated text)'),
+	)
+	.pipe(listOfStrings);
 
 const present = (value: unknown): boolean =>
 	value !== undefined &&
@@ -103,7 +110,7 @@ export const COURSE_FIELDS: CourseField[] = [
 				? (c.prices_data as IDataObject[]).map((p) => ({ amount: p.amount, currency: p.currency }))
 				: undefined,
 	}),
-	field('channelIds', 'channel_ids', 'Channel IDs', listOfStrings, {
+	field('channelIds', 'channel_ids', 'Channel IDs', textList, {
 		fromListing: (c) => idsFrom(c.channels),
 	}),
 	field('contentType', 'content_type', 'Content Type', contentTypes),
@@ -123,7 +130,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		},
 	),
 	field('expirationDate', 'expiration_date', 'Expiration Date', flexibleDateTime),
-	field('groupIds', 'group_ids', 'Group IDs', listOfStrings, {
+	field('groupIds', 'group_ids', 'Group IDs', textList, {
 		fromListing: (c) => idsFrom(c.groups),
 	}),
 	field('imageUrl', 'image_url', 'Image URL', httpUrl, {
@@ -155,13 +162,13 @@ export const COURSE_FIELDS: CourseField[] = [
 					: undefined,
 			),
 	}),
-	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', listOfStrings, {
+	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', textList, {
 		fromListing: (c) => idsFrom(c.restricted_groups),
 	}),
-	field('skills', 'skills', 'Skills', listOfStrings),
+	field('skills', 'skills', 'Skills', textList),
 	// Only upsert offers it: archive sets it itself.
 	field('status', 'status', 'Status', z.enum(['active', 'archived']), { upsertOnly: true }),
-	field('tags', 'tags', 'Tags', listOfStrings, {
+	field('tags', 'tags', 'Tags', textList, {
 		fromListing: (c) =>
 			Array.isArray(c.tags) && c.tags.every((t) => typeof t === 'string') ? c.tags : undefined,
 	}),
@@ -266,44 +273,6 @@ export function mergeWithListing(
 	return { values, kept, cleared };
 }
 
-/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
-export const LISTING_ITEM_FIELDS = [
-	'id',
-	'name',
-	'description',
-	'images',
-	'url',
-	'external_id',
-	'additional_metadata',
-	'source_id',
-	'organization_id',
-	'tags',
-	'published_at',
-	'duration',
-	'duration_sec',
-	'restricted_groups',
-	'groups',
-	'channels',
-	'ecl_id',
-	'is_private',
-	'prices_data',
-	'ecl_source_id',
-] as const;
-
-/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
-export const SIMPLIFIED_COURSE_FIELDS = [
-	'id',
-	'external_id',
-	'name',
-	'url',
-	'description',
-	'tags',
-	'published_at',
-	'duration_sec',
-	'is_private',
-	'prices_data',
-] as const;
-
 /** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
 const coursePageShape = z
 	.object({
@@ -317,7 +286,7 @@ export const COURSES_PATH = '/api/developer/v2/courses.json';
 /** The list's largest page is undocumented: ask for 100 and page by what comes back. */
 export const PAGE_SIZE = 100;
 
-export interface CatalogWalk {
+interface CatalogWalk {
 	offset?: number;
 	pageSize?: number;
 	limits?: PagingLimits;

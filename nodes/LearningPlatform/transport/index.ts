@@ -39,7 +39,7 @@ export interface LmsRun extends Run {
 	readonly completion: CompletionEstimate;
 }
 
-export interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
+interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;
@@ -147,10 +147,7 @@ export async function getTransaction(
 	return answer.data;
 }
 
-/**
- * Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later.
- * Waits start at `pollIntervalSec` and grow by half; `learnFrom` says when to check first.
- */
+/** Polls until the transaction leaves `initiated`; a timeout names the transaction to poll later. */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
@@ -254,7 +251,6 @@ export async function postWrite(
 		message: accepted.message,
 	};
 	if (!write.waitForCompletion) return { ...output, confirmation: 'accepted, not confirmed' };
-	// The item only waits from here on: the next item may start sending meanwhile.
 	write.whileWaiting?.();
 	return await confirmWrite(run, itemIndex, output, write.deadline);
 }

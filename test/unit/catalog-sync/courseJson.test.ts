@@ -79,7 +79,7 @@ describe('a course as the platform object', () => {
 			content_type: 'must be one of article, course, video',
 			skills: 'must be a list of text (or comma-separated text)',
 		});
-		// Type checks come first; the content checks run once the types fit.
+		// With the types right, each content check still names its field by API path.
 		const content = issuesOf({
 			external_id: '',
 			name: 'x',

@@ -1,13 +1,8 @@
-import type {
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyCollection,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOfStrings, parseItemInput } from '../../../shared/items/input';
+import { parseItemInput } from '../../../shared/items/input';
 import { issueMessage } from '../../../shared/request/answer';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
@@ -233,7 +228,6 @@ const KEEP_CURRENT_VALUES: INodeProperties = {
 	name: 'keepCurrentValues',
 	type: 'boolean',
 	default: false,
-	// The field lists come from the field table, so they cannot drift from it.
 	description: `Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (${spoken(listedFieldNames(), 'and')}; not ${spoken(unlistedFieldNames('upsert'))}). The output names the fields kept and those the platform will clear.`,
 };
 
@@ -294,9 +288,6 @@ export function writeSettings(
 		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
 	};
 }
-
-export const CONFIRMED_OR_WHY =
-	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';
 
 /** Create or Update and Sync Catalog take a course on the form or as the platform's object. */
 export function courseInputProperties(): INodeProperties[] {
@@ -389,47 +380,19 @@ type CourseJsonResult =
 	| { ok: false; issues: CourseJsonIssue[]; externalId?: string };
 
 const BY_API = new Map(COURSE_FIELDS.map((f) => [f.api, f]));
-const BY_PARAM = new Map(COURSE_FIELDS.map((f) => [f.param, f]));
 
-/** The entry name of each list of objects, and its keys as API name → form name. */
-const ENTRY_KEYS: Record<string, { entry: string; keys: Record<string, string> }> = {};
-for (const field of COURSE_FIELDS) {
-	const [collection] = (formProperty(field).options ?? []) as INodePropertyCollection[];
-	if (!collection?.values) continue;
-	const keys = collection.values.map(({ name }) => [
-		name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-		name,
-	]);
-	ENTRY_KEYS[field.api] = { entry: collection.name, keys: Object.fromEntries(keys) };
-}
+/** The lists of objects ("price", "language"), by parameter: their entries' keys are the form's, snake_case. */
+const ENTRIES = new Map(
+	COURSE_FIELDS.flatMap((field) => {
+		const [collection] = (formProperty(field).options ?? []) as INodePropertyCollection[];
+		return collection?.values ? [[field.param, collection] as const] : [];
+	}),
+);
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function typeProblem(field: CourseField, value: unknown): string | undefined {
-	if (field.schema === listOfStrings) {
-		return typeof value === 'string' ||
-			(Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'))
-			? undefined
-			: 'must be a list of text (or comma-separated text)';
-	}
-	const property = formProperty(field);
-	switch (property.type) {
-		case 'number':
-			return typeof value === 'number' ? undefined : 'must be a number';
-		case 'boolean':
-			return typeof value === 'boolean' ? undefined : 'must be true or false';
-		case 'fixedCollection':
-			return Array.isArray(value) ? undefined : 'must be a list of objects';
-		case 'options': {
-			const allowed = (property.options as INodePropertyOptions[]).map((o) => String(o.value));
-			if (typeof value === 'string' && allowed.includes(value)) return undefined;
-			return `must be one of ${allowed.join(', ')}`;
-		}
-		default:
-			return typeof value === 'string' ? undefined : 'must be text';
-	}
-}
 
 export function courseObject(input: unknown): Record<string, unknown> | string {
 	let course = input;
@@ -450,30 +413,20 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	const course = courseObject(input);
 	if (typeof course === 'string') return { ok: false, issues: [{ path: '', message: course }] };
 	const issues: CourseJsonIssue[] = [];
-	const top: Record<string, unknown> = {};
-	const additionalFields: Record<string, unknown> = {};
+	const form = { top: {} as Record<string, unknown>, additional: {} as Record<string, unknown> };
 	for (const [key, value] of Object.entries(course)) {
 		const field = BY_API.get(key);
-		if (!field) {
-			issues.push({ path: key, message: 'is not a field of a course' });
-			continue;
+		if (!field) issues.push({ path: key, message: 'is not a field of a course' });
+		else if (value !== undefined && value !== null && value !== '') {
+			const before = issues.length;
+			const converted = formValue(field, value, issues);
+			if (issues.length === before) form[field.place][field.param] = converted;
 		}
-		if (value === undefined || value === null || value === '') continue;
-		const problem = typeProblem(field, value);
-		if (problem) {
-			issues.push({ path: key, message: problem });
-			continue;
-		}
-		const formValue = ENTRY_KEYS[field.api] ? entries(field, value as unknown[], issues) : value;
-		if (formValue === undefined) continue;
-		(field.place === 'top' ? top : additionalFields)[field.param] = formValue;
 	}
-	if (issues.length === 0) {
-		const result = valuesSchema.safeParse({ top, additionalFields });
-		if (result.success) return { ok: true, values: result.data };
-		for (const issue of result.error.issues) {
-			issues.push({ path: apiPath(issue.path), message: issueMessage(issue) });
-		}
+	const result = valuesSchema.safeParse({ top: form.top, additionalFields: form.additional });
+	if (result.success && issues.length === 0) return { ok: true, values: result.data };
+	for (const issue of result.error?.issues ?? []) {
+		issues.push({ path: apiPath(issue.path), message: issueMessage(issue) });
 	}
 	const seen = new Set<string>();
 	return {
@@ -483,49 +436,36 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	};
 }
 
-function entries(
-	field: CourseField,
-	list: unknown[],
-	issues: CourseJsonIssue[],
-): Record<string, unknown> | undefined {
-	const { entry, keys } = ENTRY_KEYS[field.api];
-	const converted: Array<Record<string, unknown>> = [];
-	const before = issues.length;
-	list.forEach((item, index) => {
+/** A list of objects as the form holds it: `[{ language_code }]` → `{ language: [{ languageCode }] }`; a field with issues is left out. */
+function formValue(field: CourseField, value: unknown, issues: CourseJsonIssue[]): unknown {
+	const collection = ENTRIES.get(field.param);
+	if (!collection) return value;
+	if (!Array.isArray(value))
+		return issues.push({ path: field.api, message: 'must be a list of objects' });
+	const names = new Map(collection.values.map(({ name }) => [snakeCase(name), name]));
+	const entries = value.map((item, index) => {
 		const at = `${field.api}[${index}]`;
-		if (!isObject(item)) {
-			issues.push({ path: at, message: 'must be an object' });
-			return;
+		if (!isObject(item)) return issues.push({ path: at, message: 'must be an object' });
+		const entry: Record<string, unknown> = {};
+		for (const [key, part] of Object.entries(item)) {
+			const name = names.get(key);
+			const path = `${at}.${key}`;
+			if (!name) issues.push({ path, message: `is not a field of ${collection.name} entries` });
+			else if (part === null || part === undefined) continue;
+			else if (name === 'amount' || typeof part === 'string') entry[name] = part;
+			else issues.push({ path, message: 'must be text' });
 		}
-		const formEntry: Record<string, unknown> = {};
-		for (const [key, value] of Object.entries(item)) {
-			const formKey = keys[key];
-			if (!formKey) {
-				issues.push({ path: `${at}.${key}`, message: `is not a field of ${entry} entries` });
-				continue;
-			}
-			if (value === null || value === undefined) continue;
-			if (formKey !== 'amount' && typeof value !== 'string') {
-				issues.push({ path: `${at}.${key}`, message: 'must be text' });
-				continue;
-			}
-			formEntry[formKey] = value;
-		}
-		converted.push(formEntry);
+		return entry;
 	});
-	return issues.length > before ? undefined : { [entry]: converted };
+	return { [collection.name]: entries };
 }
 
 /** `['prices', 'price', 0, 'amount']` → `prices_data[0].amount`; `additionalFields.x` → its API name. */
 function apiPath(path: ReadonlyArray<PropertyKey>): string {
-	const parts = path.filter((p) => p !== 'top' && p !== 'additionalFields');
-	const field = BY_PARAM.get(String(parts[0]));
-	if (!field) return parts.map(String).join('.');
-	let out = field.api;
-	const keys = ENTRY_KEYS[field.api]?.keys;
-	const back = Object.fromEntries(Object.entries(keys ?? {}).map(([api, form]) => [form, api]));
-	for (const part of parts.slice(keys ? 2 : 1)) {
-		out += typeof part === 'number' ? `[${part}]` : `.${back[String(part)] ?? String(part)}`;
+	const [param, ...steps] = path.filter((p) => p !== 'additionalFields');
+	let out = COURSE_FIELDS.find((f) => f.param === param)?.api ?? String(param);
+	for (const step of steps.slice(ENTRIES.has(String(param)) ? 1 : 0)) {
+		out += typeof step === 'number' ? `[${step}]` : `.${snakeCase(String(step))}`;
 	}
 	return out;
 }

@@ -4,6 +4,9 @@ import type { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/items/input';
 
+export const CONFIRMED_OR_WHY =
+	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';
+
 /** An operation's form and its item reader, checked by one schema. */
 export function operationForm<S extends z.ZodTypeAny>(
 	[resource, operation]: [string, string],

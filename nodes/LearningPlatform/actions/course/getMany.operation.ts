@@ -16,13 +16,46 @@ import {
 } from '../../../shared/items/output';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import {
-	forEachCoursePage,
-	LISTING_ITEM_FIELDS,
-	PAGE_SIZE,
-	SIMPLIFIED_COURSE_FIELDS,
-} from '../../transport/courses';
+import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
 import { operationForm } from '../common/operationForm';
+
+/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
+const LISTING_ITEM_FIELDS = [
+	'id',
+	'name',
+	'description',
+	'images',
+	'url',
+	'external_id',
+	'additional_metadata',
+	'source_id',
+	'organization_id',
+	'tags',
+	'published_at',
+	'duration',
+	'duration_sec',
+	'restricted_groups',
+	'groups',
+	'channels',
+	'ecl_id',
+	'is_private',
+	'prices_data',
+	'ecl_source_id',
+] as const;
+
+/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
+export const SIMPLIFIED_COURSE_FIELDS = [
+	'id',
+	'external_id',
+	'name',
+	'url',
+	'description',
+	'tags',
+	'published_at',
+	'duration_sec',
+	'is_private',
+	'prices_data',
+] as const;
 
 /** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */
 const simplifiedCourse = (course: IDataObject) =>
