@@ -139,6 +139,10 @@ export function typeMessages(missing: string | undefined, wrongType: string | un
 	};
 }
 
+export function oneMessage(message: string) {
+	return { errorMap: () => ({ message }), error: () => message };
+}
+
 /** Ids go into paths and bodies: bounded, and never a path step of their own. */
 const MAX_ID_LENGTH = 255;
 

@@ -8,12 +8,7 @@ import { z } from 'zod';
 
 import type { PagingLimits } from '../pacing/paging';
 import { DEFAULT_MAX_WALK_BYTES, DEFAULT_PAGING_LIMITS } from '../pacing/paging';
-import { listOfStrings, parseItemInput } from './input';
-
-/** One message for any issue, in both zod lines' spelling (see `typeMessages`). */
-function oneMessage(message: string) {
-	return { errorMap: () => ({ message }), error: () => message };
-}
+import { listOfStrings, oneMessage, parseItemInput } from './input';
 
 /** n8n's usual output choice: an agent or a builder can ask for a few fields, not whole records. */
 export type OutputMode = 'raw' | 'simple' | 'fields';
