@@ -7,7 +7,7 @@ import { additionalFields, optionsCollection } from '../../../shared/items/opera
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
-import { isPlainObject } from '../../validation/formats';
+import { isPlainObject } from '../../validation';
 import {
 	checkedStatement,
 	formLabelOf,

@@ -15,8 +15,7 @@ import {
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
 import type { StatementWithId } from '../../transport/delivery';
-import type { Statement } from '../../validation';
-import { formatIssues, formatPath, validateStatement } from '../../validation';
+import { formatIssues, formatPath, type Statement, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
 
