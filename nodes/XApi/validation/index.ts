@@ -2,8 +2,7 @@
 // people who do not write code. `chosen` schemas report every problem at once, under zod 3.25 and 4.
 import { z } from 'zod';
 
-const quote = (text: string) =>
-	JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -219,12 +218,9 @@ function timestampProblem(value: string): string | undefined {
 	if (Number(minute) > 59) return `minute ${minute} does not exist`;
 	// 60 is allowed for a leap second.
 	if (Number(second) > 60) return `second ${second} does not exist`;
-	if (
-		zone !== 'Z' &&
-		(Number(zone.slice(1, 3)) > 23 || Number(zone.slice(3).replace(':', '')) > 59)
-	) {
+	const [zoneHours, zoneMinutes] = [zone.slice(1, 3), zone.slice(3).replace(':', '')];
+	if (zone !== 'Z' && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59))
 		return `the time zone offset "${zone}" does not exist`;
-	}
 	return undefined;
 }
 
@@ -308,10 +304,7 @@ function languageTagProblem(tag: string): string | undefined {
 	return `${quote(tag)} is not a valid RFC 5646 language tag (like ${LANGUAGE_TAG_EXAMPLES})`;
 }
 
-const languageTag = text(
-	`a language tag such as ${LANGUAGE_TAG_EXAMPLES}`,
-	languageTagProblem,
-);
+const languageTag = text(`a language tag such as ${LANGUAGE_TAG_EXAMPLES}`, languageTagProblem);
 
 type Problem = [message: string, ...path: Array<string | number>];
 type Json = Record<string, unknown>;
@@ -405,9 +398,8 @@ function oneIdentifier(kind: string, value: Json, whenNone: () => Problem[]): Pr
 	const used = identifiersUsed(value);
 	if (used.length === 0) return whenNone();
 	if (used.length === 1) return [];
-	return [
-		[`${kind} must use exactly one identifier, but uses ${used.length}: ${listOf(used, 'and')}`],
-	];
+	const message = `${kind} must use exactly one identifier, but uses ${used.length}`;
+	return [[`${message}: ${listOf(used, 'and')}`]];
 }
 
 const accountShape = shape({ homePage: irl, name: anyText });

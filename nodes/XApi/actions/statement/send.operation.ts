@@ -113,7 +113,6 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		idempotencyKey === undefined
 			? statement
 			: withDerivedId(fns, itemIndex, statement, idempotencyKey);
-	// Built from the form, a problem is named by the form's field; in JSON, by its path.
 	return {
 		statement: checkedStatement(node, itemIndex, keyed, fromForm ? formLabelOf : undefined),
 		batchSize,
