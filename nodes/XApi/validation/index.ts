@@ -360,13 +360,11 @@ const allowed = (values: string[]) => says((given) => notAllowed(given, values))
 const literal = <T extends string>(value: T) => z.literal(value, allowed([value]));
 const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
 
-const numberWhere = (explain: (value: number) => string | undefined) =>
-	explained(z.number(wrong('a number')), explain);
+const numberWhere = (accepts: (value: number) => boolean, problem: (value: number) => string) =>
+	explained(z.number(wrong('a number')), (value) => (accepts(value) ? undefined : problem(value)));
 
 /** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
-const number = numberWhere((value) =>
-	Number.isFinite(value) ? undefined : wrongKind('a number', value),
-);
+const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
 
 function keyedObject(expected: string, problems: (key: string, value: unknown) => unknown[]) {
 	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
@@ -587,10 +585,10 @@ function scoreRangeRules({ raw, min, max }: Json): Problem[] {
 }
 
 const scoreShape = shape({
-	scaled: numberWhere((value) =>
-		value >= -1 && value <= 1
-			? undefined
-			: `${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
+	scaled: numberWhere(
+		(value) => value >= -1 && value <= 1,
+		(value) =>
+			`${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
 	).optional(),
 	raw: number.optional(),
 	min: number.optional(),
@@ -611,10 +609,10 @@ const attachmentShape = shape({
 	display: languageMap,
 	description: languageMap.optional(),
 	contentType: mediaType,
-	length: numberWhere((value) =>
-		Number.isInteger(value) && value >= 0
-			? undefined
-			: `${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
+	length: numberWhere(
+		(value) => Number.isInteger(value) && value >= 0,
+		(value) =>
+			`${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
 	),
 	sha2: sha2,
 	fileUrl: irl.optional(),
