@@ -73,10 +73,7 @@ function explained<T>(schema: z.ZodType<T>, explain: (value: T) => string | unde
 	});
 }
 
-function text(expected: string, explain?: Check) {
-	const schema = z.string(wrong(expected));
-	return explain ? explained(schema, explain) : schema;
-}
+const text = (expected: string, explain: Check) => explained(z.string(wrong(expected)), explain);
 
 function formatted(expected: string, what: string, problem: Check, bracketed = false) {
 	return text(expected, (value) => {
@@ -354,7 +351,7 @@ function unknownProperty(key: string): string {
 	return 'is not an xAPI property; remove it (xAPI allows no extra properties: put custom data in "extensions")';
 }
 
-const anyText = text('text');
+const anyText = z.string(wrong('text'));
 const trueOrFalse = z.boolean(wrong('true or false'));
 const allowed = (values: string[]) => says((given) => notAllowed(given, values));
 const literal = <T extends string>(value: T) => z.literal(value, allowed([value]));
