@@ -13,13 +13,14 @@ import {
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	lmsClientKey,
 } from '../nodes/LearningPlatform/transport/credential';
-import { clientToken, redirectTestRules } from '../nodes/shared/request/clientCredentials';
 import {
 	authorizedFor,
-	fingerprint,
+	clientToken,
 	holdClientBack,
 	originOf,
-} from '../nodes/shared/request/secrets';
+	redirectTestRules,
+} from '../nodes/shared/request/clientCredentials';
+import { fingerprint } from '../nodes/shared/request/secrets';
 import { requestTimeoutMs } from '../nodes/shared/request/answer';
 
 /** What a token was issued for: a token is only ever sent with exactly these values. */

@@ -51,7 +51,7 @@ export interface ConfirmRun {
 function learnedFirstCheck(source: PackageSource, baseUrl: string, clientId: string): number | undefined {
 	try {
 		const shared = source === 'dist' ? path.join(REPO_ROOT, 'dist', 'nodes', 'shared') : path.join(REPO_ROOT, 'nodes', 'shared');
-		const { clientCompletion } = require(path.join(shared, 'pacing', 'time')) as { clientCompletion(key: string): { firstCheckDelayMs(): number } };
+		const { clientCompletion } = require(path.join(shared, 'pacing', 'polling')) as { clientCompletion(key: string): { firstCheckDelayMs(): number } };
 		const { clientKey } = require(path.join(shared, 'request', 'secrets')) as { clientKey(baseUrl: string, clientId: string): string };
 		return Math.round(clientCompletion(clientKey(baseUrl, clientId)).firstCheckDelayMs());
 	} catch {

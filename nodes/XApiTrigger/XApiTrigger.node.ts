@@ -12,7 +12,7 @@ import { describeIssue } from '../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
-import { openLrsRun } from '../XApi/transport';
+import { openLrsRun } from '../XApi/transport/run';
 import { withFailure } from '../shared/request/answer';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';

@@ -3,9 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import type { RequestThrottle } from '../../shared/pacing/throttle';
-import type { CompletionEstimate, Deadline } from '../../shared/pacing/time';
-import { pollUntil } from '../../shared/pacing/time';
+import type { CompletionEstimate } from '../../shared/pacing/polling';
+import { pollUntil } from '../../shared/pacing/polling';
+import type { Deadline, Throttle } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';
@@ -29,7 +29,7 @@ export interface LmsRun extends Run {
 	readonly credentials: LmsCredentials;
 	readonly baseUrl: string;
 	readonly origin: string;
-	readonly throttle: RequestThrottle;
+	readonly throttle: Throttle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
 	/** When to check a write's transaction first, learned per client (see pacing/time.ts). */

@@ -1,10 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { openRun } from '../../shared/items/operation';
+import { openRun } from '../../shared/items/router';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
-import { clientCompletion } from '../../shared/pacing/time';
+import { clientCompletion } from '../../shared/pacing/polling';
 import type { RequestingFunctions } from '../../shared/request/call';
-import { liveClientRedactor, originOf, setClientHoldBack } from '../../shared/request/secrets';
+import { originOf, setClientHoldBack } from '../../shared/request/clientCredentials';
+import { liveClientRedactor } from '../../shared/request/secrets';
 import { withFailure } from '../../shared/request/answer';
 import type { LmsCredentials } from './credential';
 import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey } from './credential';

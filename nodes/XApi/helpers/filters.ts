@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
-import { COMPLETED_VERB, IRI, toXapiTimestamp, UUID, VERB_OPTIONS } from './vocabulary';
+import { UUID } from './statementInput';
+import { COMPLETED_VERB, IRI, toXapiTimestamp, VERB_OPTIONS } from './vocabulary';
 
 const agentEmail: INodeProperties = {
 	displayName: 'Agent Email',

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { UUID } from './vocabulary';
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const statementIdSchema = z
 	.string()

@@ -1,16 +1,14 @@
 import { DateTime } from 'luxon';
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 export const COMPLETED_VERB = 'http://adlnet.gov/expapi/verbs/completed';
 /** The other completed IRI the platform's documents use (in a sample statement). */
-export const COMPLETE_VERB = 'http://activitystrea.ms/schema/1.0/complete';
+const COMPLETE_VERB = 'http://activitystrea.ms/schema/1.0/complete';
 /** Both documented completed IRIs: the trigger watches for either by default. */
 export const COMPLETED_VERBS = [COMPLETED_VERB, COMPLETE_VERB];
 export const CUSTOM = 'custom';
 
 export const IRI = /^[a-z][a-z0-9+.-]*:\S+$/i;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Each name, lower-case and without its note in brackets, is the word `verb.display` carries. */
 const VERBS: Array<{ name: string; iri: string; description?: string }> = [

@@ -4,8 +4,7 @@ import { type IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
-import type { Statement } from '../validation';
-import { isPlainObject } from '../validation/formats';
+import { isPlainObject, type Statement } from '../validation';
 import { type LrsRun, tryLrsRequest } from './index';
 import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
@@ -46,9 +45,6 @@ const CONTENT_NOTES = {
 	unknown: (id: string) =>
 		`The record store already holds a statement with id ${id}, derived from this idempotency key, and cannot be read to compare it with this one: if the event's values changed since it was first sent, the first version stays recorded.`,
 };
-
-/** The push endpoint documents no answer body: anything JSON, or nothing. */
-const undocumentedAnswer = z.unknown();
 
 /**
  * A store takes or rejects a batch whole: a 400, 409 or 413 halves it until the culprits stand alone.
@@ -141,7 +137,7 @@ class Delivery {
 			itemIndex: batch[0].itemIndex,
 			answer: canRead
 				? { schema: storedIdsShape, is: 'the ids of the stored statements' }
-				: { schema: undocumentedAnswer, is: 'an answer' },
+				: { schema: z.unknown(), is: 'an answer' },
 			allowEmpty: !canRead,
 		});
 		if (outcome.ok) {
@@ -310,17 +306,19 @@ const MAX_CLIENTS = 100;
 
 const recorded = new Map<string, Map<string, string>>();
 
-function contentDigest(statement: unknown): string {
-	return createHash('sha256').update(canonicalStatement(statement)).digest('hex').slice(0, 32);
+/** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
+function contentDigest(statement: Statement): string {
+	const text = canonical(normalizeStatement(statement));
+	return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 /** true: seen stored with the same content; false: with other content; undefined: never seen. */
-function recordedAlike(clientKey: string, id: string, statement: unknown): boolean | undefined {
+function recordedAlike(clientKey: string, id: string, statement: Statement): boolean | undefined {
 	const digest = recorded.get(clientKey)?.get(id.toLowerCase());
 	return digest === undefined ? undefined : digest === contentDigest(statement);
 }
 
-function rememberRecorded(clientKey: string, id: string, statement: unknown): void {
+function rememberRecorded(clientKey: string, id: string, statement: Statement): void {
 	const ids = recorded.get(clientKey) ?? new Map<string, string>();
 	setNewest(recorded, clientKey, ids, MAX_CLIENTS);
 	setNewest(ids, id.toLowerCase(), contentDigest(statement), MAX_IDS_PER_CLIENT);
@@ -344,11 +342,6 @@ export function isSameStatement(sent: unknown, stored: unknown): boolean {
 	// A store fills in the timestamp when none was sent.
 	if (mine.timestamp === undefined) delete theirs.timestamp;
 	return canonical(mine) === canonical(theirs);
-}
-
-/** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
-export function canonicalStatement(statement: unknown): string {
-	return isPlainObject(statement) ? canonical(normalizeStatement(statement)) : canonical(null);
 }
 
 function normalizeStatement(statement: JsonObject): JsonObject {

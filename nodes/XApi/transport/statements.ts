@@ -8,7 +8,6 @@ export const STATEMENTS_PATH = '/statements';
 // Answers as checked (xAPI Communication 2.1): only what the node relies on is required.
 const storedStatementShape = z.object({ id: z.string().min(1, 'is missing') }).passthrough();
 
-/** POST /statements: the ids of the statements stored, in order. */
 export const storedIdsShape = z.array(z.string().min(1, 'is empty'));
 
 type Read =

@@ -1,6 +1,4 @@
-import { pause, type Clock, type Deadline } from './time';
-
-type SlotRefusal = 'cancelled' | 'deadline';
+import { pause, type Clock, type Deadline, type SlotRefusal, type Throttle } from './time';
 
 const WINDOW_MS = 60_000;
 
@@ -29,7 +27,7 @@ const MIN_SHARE = 0.05;
 const MIN_PROBE = 0.5;
 
 /** Even starts (no bursts), a sliding minute within the rate, a pace cut by 429s (CUBIC climb). */
-export class RequestThrottle {
+export class RequestThrottle implements Throttle {
 	private contendedAt: number;
 
 	private cutTo: number;

@@ -2,6 +2,16 @@ import { sleep } from 'n8n-workflow';
 
 export type Clock = () => number;
 
+export type SlotRefusal = 'cancelled' | 'deadline';
+
+/** What a request asks of its client's pace (`RequestThrottle` in throttle.ts keeps it). */
+export interface Throttle {
+	/** Waits for the request's slot; says why none came. */
+	acquire(deadline?: Deadline): Promise<SlotRefusal | undefined>;
+	/** The service answered 429 and asks to wait `pauseMs`. */
+	throttled(pauseMs: number): void;
+}
+
 /** Every wait and request of an operation ends by it: polls, retries, throttle slots, answers. */
 export class Deadline {
 	private endsAt: number | undefined;
@@ -43,7 +53,7 @@ export class Deadline {
 }
 
 /** Longest single timer: a cancelled wait leaves at most this much of a timer behind. */
-const SLEEP_STEP_MS = 1_000;
+export const SLEEP_STEP_MS = 1_000;
 
 /** True when the whole time passed, false once the signal aborts. */
 export async function pause(
@@ -80,77 +90,4 @@ export function anySignal(signals: Array<AbortSignal | undefined>): {
 		signal: controller.signal,
 		dispose: () => sources.forEach((source) => source.removeEventListener('abort', abort)),
 	};
-}
-
-/**
- * Each wait 1.5 times the last, so checks grow logarithmically with time; `notBeforeMs` is asked
- * again while waiting (a later answer postpones checks), at most half the budget.
- */
-export async function pollUntil<T>(
-	check: () => Promise<{ done: boolean; value: T }>,
-	{
-		deadline,
-		notBeforeMs,
-		intervalMs,
-	}: { deadline: Deadline; notBeforeMs?: () => number; intervalMs: number },
-) {
-	let interval = Math.max(1, intervalMs);
-	let polls = 0;
-	const started = deadline.now();
-	const latestStart = deadline.remainingMs() / 2;
-	for (;;) {
-		for (;;) {
-			const notBefore = started + Math.min(notBeforeMs?.() ?? 0, latestStart);
-			const left = Math.min(notBefore - deadline.now(), deadline.remainingMs());
-			if (left <= 0 || deadline.cancelled) break;
-			await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
-		}
-		const result = await check();
-		polls++;
-		const remaining = deadline.remainingMs();
-		if (result.done || remaining <= 0 || deadline.cancelled) return { ...result, polls };
-		await pause(Math.min(interval, remaining), deadline.cancelSignal);
-		interval = Math.min(30_000, interval * 1.5);
-	}
-}
-
-const completions = new Map<string, CompletionEstimate>();
-
-/** Per API client (`clientKey`), for the process. */
-export function clientCompletion(key: string): CompletionEstimate {
-	const estimate = completions.get(key) ?? new CompletionEstimate();
-	completions.set(key, estimate);
-	return estimate;
-}
-
-/** A late check costs one item's latency, not the run's throughput: waiting holds no place. */
-export class CompletionEstimate {
-	private firstCheckMs: number;
-
-	private seenRunningMs = 0;
-
-	constructor(initialMs = 1_000) {
-		this.firstCheckMs = firstCheckWithinBounds(initialMs);
-	}
-
-	firstCheckDelayMs(): number {
-		return this.firstCheckMs;
-	}
-
-	observeFirstCheck(elapsedMs: number, done: boolean): void {
-		if (done) {
-			// The longest seen running is forgotten slowly, so misses stay rare.
-			this.seenRunningMs *= 0.999;
-			const shrunk = Math.max(this.firstCheckMs * 0.99, this.seenRunningMs * 1.25);
-			this.firstCheckMs = firstCheckWithinBounds(shrunk);
-			return;
-		}
-		this.seenRunningMs = Math.max(this.seenRunningMs, elapsedMs);
-		// From the elapsed time: items accepted together miss together, and count as one miss.
-		this.firstCheckMs = firstCheckWithinBounds(Math.max(this.firstCheckMs, elapsedMs * 2));
-	}
-}
-
-function firstCheckWithinBounds(ms: number): number {
-	return Math.min(30_000, Math.max(500, ms));
 }

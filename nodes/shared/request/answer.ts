@@ -24,7 +24,6 @@ interface ProblemDetails {
 	networkCode?: string;
 	target?: string;
 	retryAt?: string;
-	attempts?: number;
 	/** An earlier attempt of this call may have been carried out (it got no answer, or a 5xx). */
 	repeated?: boolean;
 	last?: HttpProblem;

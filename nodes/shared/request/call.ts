@@ -7,8 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import type { RequestThrottle } from '../pacing/throttle';
-import { anySignal, pause, type Deadline } from '../pacing/time';
+import { anySignal, pause, type Deadline, type Throttle } from '../pacing/time';
 import {
 	type BodyText,
 	type RetryPolicy,
@@ -43,7 +42,7 @@ export interface ApiCall {
 	requestTimeoutMs: number;
 	deadline: Deadline;
 	retry: RetryPolicy;
-	throttle?: RequestThrottle;
+	throttle?: Throttle;
 	allowEmpty?: boolean;
 	stopped?: () => boolean;
 }
@@ -113,21 +112,20 @@ class Tries {
 }
 
 /** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
-async function takeTurn(call: ApiCall, { last, sent: attempts }: Tries): Promise<void> {
+async function takeTurn(call: ApiCall, { last }: Tries): Promise<void> {
 	const { deadline } = call;
 	const refused =
 		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
 	if (refused && (deadline.cancelled || refused === 'cancelled')) {
-		throw new HttpProblem('cancelled', 'the execution was cancelled', { attempts });
+		throw new HttpProblem('cancelled', 'the execution was cancelled');
 	}
 	if (refused) {
 		const lastWords = last ? `; the last attempt: ${last.message}` : '';
 		const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
-		throw new HttpProblem('deadline', words, { ...last?.details, attempts, last });
+		throw new HttpProblem('deadline', words, { ...last?.details, last });
 	}
 	if (call.stopped?.()) {
-		const words = 'not sent: the run stopped at an earlier item';
-		throw new HttpProblem('cancelled', words, { attempts });
+		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item');
 	}
 }
 
@@ -135,7 +133,6 @@ function unanswered(call: ApiCall, caught: HttpProblem, tries: Tries): Next {
 	const problem = call.deadline.cancelled
 		? new HttpProblem('cancelled', 'the execution was cancelled')
 		: caught;
-	problem.details.attempts = tries.sent;
 	tries.last = problem;
 	const transient = problem.kind === 'network' || problem.kind === 'timeout';
 	if (transient) tries.unsure++;
@@ -151,8 +148,7 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	if (status >= 200 && status < 300) {
 		if (raw.truncated) {
 			const words = `the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
-			const problem = new HttpProblem('tooLarge', words, { status, attempts: tries.sent });
-			return { to: 'fail', problem };
+			return { to: 'fail', problem: new HttpProblem('tooLarge', words, { status }) };
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
 		const bytes = raw.bytes + heapBytesOf(body);
@@ -166,7 +162,6 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 		status,
 		headers: raw.headers,
 		body: errorBodyOf(raw.text),
-		attempts: tries.sent,
 		repeated: tries.unsure > 0,
 	});
 	tries.last = problem;

@@ -2,6 +2,7 @@ import type {
 	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -18,7 +19,61 @@ import {
 	withFailure,
 } from './answer';
 import type { Redactor } from './secrets';
-import { clientRedactor, fingerprint, isHeaderSafe, originOf, rememberSecret } from './secrets';
+import { clientRedactor, fingerprint, liveClientRedactor } from './secrets';
+
+export function originOf(address: unknown): string | undefined {
+	const text = String(address ?? '').trim();
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.origin : undefined;
+}
+
+/** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
+export function authorizedFor(
+	requestOptions: IHttpRequestOptions,
+	origin: string | undefined,
+	authorization: string | undefined,
+	extraHeaders: Record<string, string> = {},
+): IHttpRequestOptions {
+	const headers = { ...(requestOptions.headers ?? {}), ...extraHeaders };
+	for (const name of Object.keys(headers)) {
+		if (name.toLowerCase() === 'authorization') delete headers[name];
+	}
+	// n8n's legacy request path (used e.g. by the HTTP Request node) names the address `uri`.
+	const legacy = requestOptions as { uri?: string; baseUrl?: string };
+	const address = String(requestOptions.url || legacy.uri);
+	const base = requestOptions.baseURL ?? legacy.baseUrl;
+	const target = URL.canParse(address, base) ? new URL(address, base).origin : undefined;
+	if (authorization && origin && target === origin) headers.authorization = authorization;
+	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
+}
+
+/** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
+export function isHeaderSafe(value: string, { spaces }: { spaces: boolean }): boolean {
+	return (spaces ? /^[\x20-\x7E]*$/ : /^[\x21-\x7E]*$/).test(value);
+}
+
+/** Each client's throttle, set by its run: a token request's 429 holds the client back too. */
+const holdBacks = new Map<string, (waitMs: number) => void>();
+
+export function setClientHoldBack(key: string, holdBack: (waitMs: number) => void): void {
+	holdBacks.set(key, holdBack);
+}
+
+export function holdClientBack(key: string, waitMs: number): void {
+	holdBacks.get(key)?.(waitMs);
+}
+
+/** Bounds the masks a long-running process keeps: tokens this old are long expired. */
+const MAX_REMEMBERED_TOKENS = 1_000;
+
+const rememberedTokens = new Map<string, number>();
+
+function rememberSecret(key: string, value: string): void {
+	const count = rememberedTokens.get(key) ?? 0;
+	if (count >= MAX_REMEMBERED_TOKENS) liveClientRedactor(key).forgetAll();
+	rememberedTokens.set(key, count >= MAX_REMEMBERED_TOKENS ? 0 : count + 1);
+	liveClientRedactor(key).add(value);
+}
 
 export interface TokenEndpoint {
 	url: string;

@@ -1,36 +1,4 @@
 import { createHash } from 'crypto';
-import type { IHttpRequestOptions } from 'n8n-workflow';
-
-export function originOf(address: unknown): string | undefined {
-	const text = String(address ?? '').trim();
-	const url = URL.canParse(text) ? new URL(text) : undefined;
-	return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.origin : undefined;
-}
-
-/** Lower-case `authorization`, for `origin` only: older n8n copies `Authorization` onto any redirect. */
-export function authorizedFor(
-	requestOptions: IHttpRequestOptions,
-	origin: string | undefined,
-	authorization: string | undefined,
-	extraHeaders: Record<string, string> = {},
-): IHttpRequestOptions {
-	const headers = { ...(requestOptions.headers ?? {}), ...extraHeaders };
-	for (const name of Object.keys(headers)) {
-		if (name.toLowerCase() === 'authorization') delete headers[name];
-	}
-	// n8n's legacy request path (used e.g. by the HTTP Request node) names the address `uri`.
-	const legacy = requestOptions as { uri?: string; baseUrl?: string };
-	const address = String(requestOptions.url || legacy.uri);
-	const base = requestOptions.baseURL ?? legacy.baseUrl;
-	const target = URL.canParse(address, base) ? new URL(address, base).origin : undefined;
-	if (authorization && origin && target === origin) headers.authorization = authorization;
-	return { ...requestOptions, headers, sendCredentialsOnCrossOriginRedirect: false };
-}
-
-/** n8n's HTTP layer strips or alters anything but visible ASCII in a header (NUL, `€`, …). */
-export function isHeaderSafe(value: string, { spaces }: { spaces: boolean }): boolean {
-	return (spaces ? /^[\x20-\x7E]*$/ : /^[\x21-\x7E]*$/).test(value);
-}
 
 const MASK = '***';
 
@@ -173,57 +141,30 @@ function masked<T>(
 }
 
 /** Per client key for the process, so every secret and token issued for it is masked anywhere. */
-interface ClientSecrets {
-	readonly redactor: Redactor;
-	issuedTokens: number;
-	/** The client's throttle, set by the transport: a token request's 429 holds it back. */
-	holdBack?: (waitMs: number) => void;
-}
-
-const clients = new Map<string, ClientSecrets>();
-
-/** Bounds the masks a long-running process keeps: tokens this old are long expired. */
-const MAX_REMEMBERED_TOKENS = 1_000;
+const clientMasks = new Map<string, Redactor>();
 
 /** The id as the token request sends it (trimmed): tokens, masks and throttle share one entry. */
 export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
 
-function stateOf(key: string): ClientSecrets {
-	const state = clients.get(key) ?? { redactor: new Redactor(), issuedTokens: 0 };
-	clients.set(key, state);
-	return state;
-}
-
-export function setClientHoldBack(key: string, holdBack: (waitMs: number) => void): void {
-	stateOf(key).holdBack = holdBack;
-}
-
-export function holdClientBack(key: string, waitMs: number): void {
-	stateOf(key).holdBack?.(waitMs);
+function masksOf(key: string): Redactor {
+	const masks = clientMasks.get(key) ?? new Redactor();
+	clientMasks.set(key, masks);
+	return masks;
 }
 
 export function fingerprint(...parts: string[]): string {
 	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
 
-export function rememberSecret(key: string, value: string): void {
-	const state = stateOf(key);
-	if (state.issuedTokens++ >= MAX_REMEMBERED_TOKENS) {
-		state.redactor.forgetAll();
-		state.issuedTokens = 0;
-	}
-	state.redactor.add(value);
-}
-
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key)
-		.redactor.copy()
+	return masksOf(key)
+		.copy()
 		.add(...current);
 }
 
 /** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
 export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
-	return stateOf(key).redactor.add(...current);
+	return masksOf(key).add(...current);
 }

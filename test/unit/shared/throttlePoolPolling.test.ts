@@ -1,6 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { clientThrottle } from '../../../nodes/shared/pacing/throttle';
-import { Deadline, pause, pollUntil } from '../../../nodes/shared/pacing/time';
+import { pollUntil } from '../../../nodes/shared/pacing/polling';
+import { Deadline, pause } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
 

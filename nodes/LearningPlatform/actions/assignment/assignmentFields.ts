@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput, safeId, typeMessages } from '../../../shared/items/input';
-import type { ItemOperation, PoolPlace } from '../../../shared/items/operation';
+import type { PoolPlace } from '../../../shared/items/operation';
+import type { ItemOperation } from '../../../shared/items/router';
 import { additionalFields } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { flexibleDate } from '../../transport/formats';

@@ -7,7 +7,7 @@ import { additionalFields, optionsCollection } from '../../../shared/items/opera
 import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
-import { isPlainObject } from '../../validation/formats';
+import { isPlainObject } from '../../validation';
 import {
 	checkedStatement,
 	formLabelOf,
@@ -113,7 +113,6 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		idempotencyKey === undefined
 			? statement
 			: withDerivedId(fns, itemIndex, statement, idempotencyKey);
-	// Built from the form, a problem is named by the form's field; in JSON, by its path.
 	return {
 		statement: checkedStatement(node, itemIndex, keyed, fromForm ? formLabelOf : undefined),
 		batchSize,

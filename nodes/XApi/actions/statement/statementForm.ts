@@ -15,15 +15,13 @@ import {
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
 import type { StatementWithId } from '../../transport/delivery';
-import type { Statement } from '../../validation';
-import { formatIssues, formatPath, validateStatement } from '../../validation';
+import { formatIssues, formatPath, type Statement, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
 
 /** A form field's property, and `at`: where its problems are in the statement ("object.id"). */
 type FormRow = INodeProperties & { at?: RegExp };
 
-/** A text field's row: only what differs from an empty, optional text. */
 function text(displayName: string, name: string, more: Partial<FormRow> = {}): FormRow {
 	const required = more.required ? { required: true } : {};
 	return { displayName, name, type: 'string', ...required, default: '', ...more };
@@ -344,7 +342,6 @@ function withEclId(activityId: string, eclId: string | undefined): string {
 	return `${base}${separator}ecl_id=${encodeURIComponent(eclId)}${fragment}`;
 }
 
-/** A plain number of seconds becomes `PT…S`; anything else is left for the validator to judge. */
 function isoDuration(value: string): string {
 	return /^\d+(\.\d+)?$/.test(value) ? `PT${value}S` : value;
 }

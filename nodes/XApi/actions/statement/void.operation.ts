@@ -4,10 +4,11 @@ import { z } from 'zod';
 import { parseItemInput } from '../../../shared/items/input';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
-import { VOIDED_VERB } from '../../helpers/vocabulary';
 import type { LrsRun } from '../../transport';
 import { sendStatements } from '../../transport/delivery';
 import { actorFields, checkedStatement } from './statementForm';
+
+const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 
 const properties: INodeProperties[] = [
 	{
