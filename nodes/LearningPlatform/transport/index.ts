@@ -46,6 +46,8 @@ interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	action: string;
 	deadline: Deadline;
 	answer: { schema: S; is: string };
+	/** Why a documented answer is still not the one asked for, if it is not. */
+	mismatch?: (answer: z.output<S>) => string | undefined;
 	/** Told the memory the answer takes (body and parsed JSON, in bytes): a walk counts it. */
 	measured?: (bytes: number) => void;
 	/** The request names a record (a transaction): a 404 says it is not there, not a bad setting. */
@@ -82,7 +84,10 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			stopped: () => run.stopped,
 		});
 		request.measured?.(answer.bytes);
-		return documentedAnswer(answer, request.answer.schema, request.answer.is);
+		const documented = documentedAnswer(answer, request.answer.schema, request.answer.is);
+		const mismatch = request.mismatch?.(documented);
+		if (mismatch) throw new HttpProblem('unexpected', `unexpected answer: ${mismatch}`);
+		return documented;
 	} catch (error) {
 		// The live token may have been issued during this call: mask with what is known now.
 		throw apiError(run.fns.getNode(), error, {
@@ -129,17 +134,11 @@ export async function getTransaction(
 		namesRecord: true,
 		deadline,
 		answer: { schema: transactionAnswerShape, is: 'a transaction' },
+		mismatch: ({ data }) =>
+			data.id.toLowerCase() === id.toLowerCase()
+				? undefined
+				: `asked for transaction ${id}, got ${data.id}`,
 	});
-	if (answer.data.id.toLowerCase() !== id.toLowerCase()) {
-		throw apiError(
-			run.fns.getNode(),
-			new HttpProblem(
-				'unexpected',
-				`unexpected answer: asked for transaction ${id}, got ${answer.data.id}`,
-			),
-			{ itemIndex, action: `Reading transaction ${id}`, redactor: lmsRedactor(run.credentials) },
-		);
-	}
 	return answer.data;
 }
 
