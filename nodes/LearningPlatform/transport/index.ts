@@ -111,12 +111,10 @@ const transactionShape = z
 	})
 	.passthrough();
 
-/** What an accepted write answers (202): a message and the transaction that will carry it out. */
-const acceptedWriteShape = z
-	.object({ message: z.string().optional(), data: transactionShape })
-	.passthrough();
-
 const transactionAnswerShape = z.object({ data: transactionShape }).passthrough();
+
+/** What an accepted write answers (202): a message and the transaction that will carry it out. */
+const acceptedWriteShape = transactionAnswerShape.extend({ message: z.string().optional() });
 
 export type Transaction = z.infer<typeof transactionShape>;
 
