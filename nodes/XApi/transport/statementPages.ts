@@ -3,14 +3,25 @@ import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
-import {
-	DEFAULT_PAGING_LIMITS,
-	LinkGuard,
-	PageGuard,
-	PagingError,
-} from '../../shared/pacing/paging';
+import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
 import { type LrsRun, tryLrsRequest } from './index';
 import { STATEMENTS_PATH } from './statements';
+
+export class LinkGuard {
+	private readonly followed = new Set<string>();
+
+	constructor(private readonly what: string) {}
+
+	follow(link: string): void {
+		if (this.followed.has(link)) {
+			throw new PagingError(
+				`${this.what} stopped: the server sent a "more" link it had sent before`,
+				'Following it again would read the same statements forever. Nothing was emitted twice.',
+			);
+		}
+		this.followed.add(link);
+	}
+}
 
 /** Asked for per page; stores may send fewer and a `more` link. */
 export const STATEMENTS_PER_PAGE = 100;

@@ -91,19 +91,3 @@ export class PageGuard {
 		}
 	}
 }
-
-export class LinkGuard {
-	private readonly followed = new Set<string>();
-
-	constructor(private readonly what: string) {}
-
-	follow(link: string): void {
-		if (this.followed.has(link)) {
-			throw new PagingError(
-				`${this.what} stopped: the server sent a "more" link it had sent before`,
-				'Following it again would read the same statements forever. Nothing was emitted twice.',
-			);
-		}
-		this.followed.add(link);
-	}
-}

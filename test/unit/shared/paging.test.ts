@@ -1,9 +1,9 @@
 import {
 	DEFAULT_MAX_WALK_BYTES,
-	LinkGuard,
 	MAX_ITEMS_WITHOUT_ID,
 	PageGuard,
 } from '../../../nodes/shared/pacing/paging';
+import { LinkGuard } from '../../../nodes/XApi/transport/statementPages';
 import { pagingCeilingProperties, pagingLimitsFrom } from '../../../nodes/shared/items/output';
 
 describe('PageGuard', () => {
