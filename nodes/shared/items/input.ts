@@ -100,21 +100,6 @@ export function wellFormed(value: string | readonly string[] | undefined): boole
 	return typeof value === 'string' ? !LONE_SURROGATE.test(value) : value.every(wellFormed);
 }
 
-export function illFormedAt(
-	value: unknown,
-	path: Array<string | number> = [],
-): Array<string | number> | undefined {
-	if (typeof value === 'string') return wellFormed(value) ? undefined : path;
-	if (value === null || typeof value !== 'object') return undefined;
-	for (const [key, entry] of Object.entries(value)) {
-		const at = [...path, Array.isArray(value) ? Number(key) : key];
-		if (!wellFormed(key)) return at;
-		const found = illFormedAt(entry, at);
-		if (found) return found;
-	}
-	return undefined;
-}
-
 /** A comma-separated list as n8n users type it, or an array an expression produced. */
 export const listOfStrings = z
 	.union([z.string(), z.array(z.union([z.string(), z.number()]))])
