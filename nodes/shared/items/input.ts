@@ -1,14 +1,9 @@
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod';
 import { z } from 'zod';
 
 import { issueMessage, issuePath } from '../request/answer';
-
-export function describeIssue(issue: ZodIssue, prefix = ''): string {
-	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
-	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
-}
 
 type FormEntry = INodeProperties | INodePropertyCollection;
 
