@@ -16,11 +16,11 @@ import {
 import {
 	authorizedFor,
 	clientToken,
+	fingerprint,
 	holdClientBack,
 	originOf,
 	redirectTestRules,
 } from '../nodes/shared/request/clientCredentials';
-import { fingerprint } from '../nodes/shared/request/secrets';
 import { requestTimeoutMs } from '../nodes/shared/request/answer';
 
 /** What a token was issued for: a token is only ever sent with exactly these values. */

@@ -8,12 +8,11 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../shared/items/operation';
-import { describeIssue } from '../shared/items/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport/run';
-import { withFailure } from '../shared/request/answer';
+import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
@@ -102,7 +101,9 @@ function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } 
 	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
 	const parsed = filtersSchema.safeParse(isObject ? others : filters);
 	if (!parsed.success) {
-		const problems = parsed.error.issues.map((issue) => describeIssue(issue, 'filters'));
+		const problems = parsed.error.issues.map(
+			(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
+		);
 		throw filtersError(fns, problems.join('; '));
 	}
 	const query = statementQuery(parsed.data, fns.getTimezone());

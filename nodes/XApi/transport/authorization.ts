@@ -1,7 +1,12 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { authorizedFor, isHeaderSafe, originOf } from '../../shared/request/clientCredentials';
-import { clientKey, clientRedactor, fingerprint, Redactor } from '../../shared/request/secrets';
+import {
+	authorizedFor,
+	fingerprint,
+	isHeaderSafe,
+	originOf,
+} from '../../shared/request/clientCredentials';
+import { clientKey, clientRedactor, Redactor } from '../../shared/request/secrets';
 
 /** As the credential saves them (credentials/XApiLrsApi.credentials.ts), each checked where it is read. */
 type LrsCredentialFields = Record<string, unknown>;

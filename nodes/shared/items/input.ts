@@ -1,14 +1,9 @@
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod';
 import { z } from 'zod';
 
 import { issueMessage, issuePath } from '../request/answer';
-
-export function describeIssue(issue: ZodIssue, prefix = ''): string {
-	const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
-	return path ? `${path}: ${issueMessage(issue)}` : issueMessage(issue);
-}
 
 type FormEntry = INodeProperties | INodePropertyCollection;
 
@@ -98,21 +93,6 @@ export const NOT_WELL_FORMED =
 export function wellFormed(value: string | readonly string[] | undefined): boolean {
 	if (value === undefined) return true;
 	return typeof value === 'string' ? !LONE_SURROGATE.test(value) : value.every(wellFormed);
-}
-
-export function illFormedAt(
-	value: unknown,
-	path: Array<string | number> = [],
-): Array<string | number> | undefined {
-	if (typeof value === 'string') return wellFormed(value) ? undefined : path;
-	if (value === null || typeof value !== 'object') return undefined;
-	for (const [key, entry] of Object.entries(value)) {
-		const at = [...path, Array.isArray(value) ? Number(key) : key];
-		if (!wellFormed(key)) return at;
-		const found = illFormedAt(entry, at);
-		if (found) return found;
-	}
-	return undefined;
 }
 
 /** A comma-separated list as n8n users type it, or an array an expression produced. */

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type {
 	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
@@ -19,7 +20,11 @@ import {
 	withFailure,
 } from './answer';
 import type { Redactor } from './secrets';
-import { clientRedactor, fingerprint, liveClientRedactor } from './secrets';
+import { clientRedactor, liveClientRedactor } from './secrets';
+
+export function fingerprint(...parts: string[]): string {
+	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
+}
 
 export function originOf(address: unknown): string | undefined {
 	const text = String(address ?? '').trim();

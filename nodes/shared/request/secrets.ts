@@ -1,5 +1,3 @@
-import { createHash } from 'crypto';
-
 const MASK = '***';
 
 /** Shorter values are too likely to be ordinary text to mask everywhere. */
@@ -152,10 +150,6 @@ function masksOf(key: string): Redactor {
 	const masks = clientMasks.get(key) ?? new Redactor();
 	clientMasks.set(key, masks);
 	return masks;
-}
-
-export function fingerprint(...parts: string[]): string {
-	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
 
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {

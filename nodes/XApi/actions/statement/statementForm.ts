@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
-import { illFormedAt, NOT_WELL_FORMED, parseItemInput } from '../../../shared/items/input';
+import { illFormedAt } from '../../../shared/items/illFormed';
+import { NOT_WELL_FORMED, parseItemInput } from '../../../shared/items/input';
 import { additionalFields } from '../../../shared/items/operation';
 import {
 	ACTIVITY_TYPE_OPTIONS,
