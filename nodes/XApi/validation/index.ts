@@ -667,9 +667,11 @@ function contextFitsObject({ context, object }: Json): Problem[] {
 		.map((key) => [message, 'context', key]);
 }
 
+export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
+
 /** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
 function voidingRules({ verb, object }: Json): Problem[] {
-	if (!isPlainObject(verb) || verb.id !== 'http://adlnet.gov/expapi/verbs/voided') return [];
+	if (!isPlainObject(verb) || verb.id !== VOIDED_VERB) return [];
 	if (!isPlainObject(object) || object.objectType === 'StatementRef') return [];
 	const message =
 		'must be "StatementRef" because the verb is "voided": a voiding statement refers to the statement it voids by id';

@@ -59,7 +59,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 export const execute = sync.execute;
 
 /** The external id even of an invalid item, so Sync Catalog can count the row as present. */
-export function readableExternalId(fns: IExecuteFunctions, itemIndex: number): string | undefined {
+function readableExternalId(fns: IExecuteFunctions, itemIndex: number): string | undefined {
 	try {
 		if (fns.getNodeParameter('inputMode', itemIndex, 'fields') !== 'json') {
 			return idText(pickedCourse(fns, itemIndex));

@@ -5,10 +5,9 @@ import { parseItemInput } from '../../../shared/items/input';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
+import { VOIDED_VERB } from '../../validation';
 import { sendStatements } from '../../transport/delivery';
 import { actorFields, checkedStatement } from './statementForm';
-
-const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 
 const properties: INodeProperties[] = [
 	{
