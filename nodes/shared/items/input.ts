@@ -15,10 +15,11 @@ function formLabel(
 	const labels: string[] = [];
 	let level: readonly FormEntry[] = form;
 	let entry: string | undefined;
+	let index = '';
 	for (const key of path) {
 		if (typeof key === 'number') {
 			if (!entry || labels.length === 0) return undefined;
-			labels[labels.length - 1] += ` (${entry} ${key + 1})`;
+			index = ` (${entry} ${key + 1})`;
 			continue;
 		}
 		const found =
@@ -30,15 +31,8 @@ function formLabel(
 		if ('values' in found) entry = found.displayName.toLowerCase();
 		else labels.push(found.displayName);
 	}
-	if (labels.length === 0) return undefined;
 	// The index belongs to the field inside the entry: "Prices → Amount (price 1)".
-	const last = labels.length - 1;
-	const indexed = / \([a-z ]+ \d+\)$/.exec(labels[last - 1] ?? '');
-	if (indexed && last > 0) {
-		labels[last - 1] = labels[last - 1].slice(0, indexed.index);
-		labels[last] += indexed[0];
-	}
-	return labels.join(' → ');
+	return labels.length ? labels.join(' → ') + index : undefined;
 }
 
 function childrenOf(entry: FormEntry): readonly FormEntry[] {

@@ -159,17 +159,12 @@ function describeBody(body: unknown, problem: HttpProblem): string | undefined {
 	return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
-interface Readable {
-	destroy(error?: Error): void;
-	[Symbol.asyncIterator](): AsyncIterator<unknown>;
-}
+type Readable = AsyncIterable<unknown> & { destroy(error?: Error): void };
 
 function isReadable(value: unknown): value is Readable {
+	const stream = value as Partial<Readable> | undefined;
 	return (
-		!!value &&
-		typeof value === 'object' &&
-		typeof (value as Readable).destroy === 'function' &&
-		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
+		typeof stream?.destroy === 'function' && typeof stream[Symbol.asyncIterator] === 'function'
 	);
 }
 
@@ -223,25 +218,18 @@ export function withFailure<E extends object>(error: E, failure: DeclaredFailure
 	return error;
 }
 
-export interface RetryPolicy {
-	/** Whether sending the request twice has the same effect as sending it once. */
-	safeToRepeat: boolean;
-	maxAttempts?: number;
-	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
-	maxThrottledAttempts?: number;
-	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
-	maxUnauthorizedAttempts?: number;
-	baseDelayMs?: number;
-	maxDelayMs?: number;
-}
-
 export const RETRY_DEFAULTS = {
 	maxAttempts: 5,
+	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
 	maxThrottledAttempts: 12,
+	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
 	maxUnauthorizedAttempts: 1,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
 };
+
+/** `safeToRepeat`: whether sending the request twice has the same effect as sending it once. */
+export type RetryPolicy = { safeToRepeat: boolean } & Partial<typeof RETRY_DEFAULTS>;
 
 /** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
 const RETRY_AFTER_MIN_MS = 1_000;
@@ -319,27 +307,25 @@ export async function readBody(
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
-	let truncated = false;
 	const stop = () => data.destroy();
 	let broke = false;
 	signal?.addEventListener('abort', stop, { once: true });
 	try {
 		for await (const chunk of data) {
-			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			truncated = size + buffer.length > limit;
-			chunks.push(truncated ? buffer.subarray(0, limit - size) : buffer);
-			size = Math.min(limit, size + buffer.length);
-			if (truncated) break;
+			chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+			size += chunks[chunks.length - 1].length;
+			if (size > limit) break;
 		}
 	} catch {
 		broke = true;
 	} finally {
 		signal?.removeEventListener('abort', stop);
-		if (truncated) data.destroy();
+		if (size > limit) data.destroy();
 	}
 	if (signal?.aborted) throw new HttpProblem('timeout', 'the answer did not arrive in time');
 	if (broke) throw new HttpProblem('network', 'the connection broke while reading the answer');
-	return { text: Buffer.concat(chunks).toString('utf8'), truncated, bytes: size };
+	const bytes = Math.min(size, limit);
+	return { text: Buffer.concat(chunks, bytes).toString('utf8'), truncated: size > limit, bytes };
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b|^text\/json\b/i;

@@ -43,11 +43,12 @@ export class Redactor {
 
 	private pattern: RegExp | undefined;
 
-	/** The same alternation without the global flag: `test` keeps no position between calls. */
-	private probe: RegExp | undefined;
-
 	constructor(secrets: Iterable<unknown> = []) {
 		this.add(...secrets);
+	}
+
+	copy(): Redactor {
+		return new Redactor(this.secrets);
 	}
 
 	add(...values: unknown[]): this {
@@ -55,18 +56,14 @@ export class Redactor {
 			if (typeof value !== 'string' || value.trim().length < MIN_SECRET_LENGTH) continue;
 			if (this.secrets.has(value)) continue;
 			this.secrets.add(value);
-			this.pattern = this.probe = undefined;
+			this.pattern = undefined;
 		}
 		return this;
 	}
 
-	copy(): Redactor {
-		return new Redactor(this.secrets);
-	}
-
 	forgetAll(): void {
 		this.secrets.clear();
-		this.pattern = this.probe = undefined;
+		this.pattern = undefined;
 	}
 
 	text(text: string): string {
@@ -83,9 +80,7 @@ export class Redactor {
 	output<T>(value: T): T {
 		const pattern = this.secretPattern();
 		if (!pattern) return value;
-		const probe = (this.probe ??= new RegExp(pattern.source, 'i'));
-		const mask = (text: string) => (probe.test(text) ? text.replace(pattern, MASK) : text);
-		return masked(value, mask, MAX_OUTPUT_DEPTH);
+		return masked(value, (text) => text.replace(pattern, MASK), MAX_OUTPUT_DEPTH);
 	}
 
 	error<E>(error: E): E {
@@ -146,19 +141,15 @@ export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
 
-function masksOf(key: string): Redactor {
+/** Live, for masking output items: its pattern is rebuilt only when a token is issued. */
+export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
 	const masks = clientMasks.get(key) ?? new Redactor();
 	clientMasks.set(key, masks);
-	return masks;
+	return masks.add(...current);
 }
 
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	return masksOf(key)
+	return liveClientRedactor(key)
 		.copy()
 		.add(...current);
-}
-
-/** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
-export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
-	return masksOf(key).add(...current);
 }
