@@ -101,15 +101,13 @@ export const listOfStrings = z
 
 /** zod 3.25 reads `errorMap`, zod 4 `error` (each ignores the other's), so both are given. */
 export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
-	const pick = (absent: boolean) => (absent ? missing : wrongType);
+	const error = (issue: { code?: string; input?: unknown }) =>
+		issue.code === 'invalid_type' ? (issue.input === undefined ? missing : wrongType) : undefined;
 	return {
+		error,
 		errorMap: (issue: { code: string }, ctx: { data: unknown; defaultError: string }) => ({
-			message:
-				(issue.code === 'invalid_type' ? pick(ctx.data === undefined) : undefined) ??
-				ctx.defaultError,
+			message: error({ code: issue.code, input: ctx.data }) ?? ctx.defaultError,
 		}),
-		error: (issue: { code?: string; input?: unknown }) =>
-			issue.code === 'invalid_type' ? pick(issue.input === undefined) : undefined,
 	};
 }
 

@@ -78,7 +78,6 @@ interface ErrorLike {
 	context?: { data?: unknown };
 }
 
-/** Any wrapping (axios, n8n 1.x or 2.x) read into a `status`, `network` or `failed` problem. */
 export function fromRequestError(error: unknown): HttpProblem {
 	const chain: ErrorLike[] = [];
 	let current = error as ErrorLike | undefined;
@@ -129,7 +128,6 @@ export function apiError(
 	const what = action ? `${action} failed` : 'The request failed';
 	const asked = action ? ` while ${action.charAt(0).toLowerCase()}${action.slice(1)}` : '';
 	const description = describeBody(body, problem);
-	// The platform's own reason comes first when it gives one; what was asked follows.
 	const message = redactor.text(
 		apiMessage ? `${apiMessage} (${problem.message}${asked})` : `${what} (${problem.message})`,
 	);
@@ -235,8 +233,8 @@ export type RetryPolicy = { safeToRepeat: boolean } & Partial<typeof RETRY_DEFAU
 const RETRY_AFTER_MIN_MS = 1_000;
 export const RETRY_AFTER_MAX_MS = 120_000;
 
-/** "Full jitter" exponential backoff: a random delay up to base × 2^attempt, capped. */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
+/** "Full jitter": a random delay up to base × 2^attempt, capped. */
+export function backoffDelay(attempt: number, { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS) {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
 	return Math.round(Math.random() * ceiling);
 }
@@ -248,9 +246,7 @@ export function waitAfterThrottle(
 ): { waitMs: number } | { tooLongMs: number; retryAt: string } {
 	const asked = parseRetryAfter(retryAfterHeader, now);
 	if (asked === undefined) {
-		const { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS;
-		const backoff = backoffDelay(throttledCount, baseDelayMs, maxDelayMs);
-		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoff) };
+		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoffDelay(throttledCount)) };
 	}
 	if (asked > RETRY_AFTER_MAX_MS) {
 		const at = new Date(now + asked);
@@ -436,7 +432,6 @@ function parseJson(text: string): { json: unknown } | { why: string } {
 	}
 }
 
-/** Nonsense is never reported as success: a body off its documented shape is unexpected. */
 export function documentedAnswer<S extends ZodTypeAny>(
 	answer: { status: number; contentType: string; body: unknown },
 	schema: S,
@@ -449,7 +444,7 @@ export function documentedAnswer<S extends ZodTypeAny>(
 	throw unexpectedAnswer(
 		answer.status,
 		answer.contentType,
-		answer.body === undefined ? '' : JSON.stringify(answer.body),
+		JSON.stringify(answer.body) ?? '',
 		`not ${what} (${where ? `${where}: ` : ''}${issueMessage(issue)})`,
 	);
 }
@@ -473,7 +468,7 @@ const TYPE_WORDS: Record<string, string> = {
 /** zod's own wording (3.25: "Required", "Expected …"; 4: "Invalid input: …", "Invalid option: …"). */
 const ZOD_DEFAULT = /^(Required$|Expected |Invalid input|Invalid option|Invalid enum value)/;
 
-/** zod's default messages, 3.25 and 4, in the package's words; messages the schemas set stay. */
+/** Only zod's default messages are put in the package's words: those the schemas set stay. */
 export function issueMessage(issue: {
 	code: string;
 	message: string;

@@ -116,7 +116,7 @@ class Tries {
 			return { to: 'retry', waitMs: 0, throttled: false };
 		}
 		if (transient && policy.safeToRepeat && ++counts.failed < policy.maxAttempts) {
-			const waitMs = backoffDelay(counts.failed, policy.baseDelayMs, policy.maxDelayMs);
+			const waitMs = backoffDelay(counts.failed, policy);
 			return { to: 'retry', waitMs, throttled: false };
 		}
 		return { to: 'fail', problem };

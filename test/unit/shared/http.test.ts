@@ -4,7 +4,11 @@ import { Readable } from 'node:stream';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/request/call';
 import { callApi } from '../../../nodes/shared/request/call';
-import { backoffDelay, waitAfterThrottle } from '../../../nodes/shared/request/answer';
+import {
+	RETRY_DEFAULTS,
+	backoffDelay,
+	waitAfterThrottle,
+} from '../../../nodes/shared/request/answer';
 
 /** What a scripted server answers: a status (with a JSON body) or a network error code. */
 type Scripted =
@@ -186,7 +190,11 @@ describe('Retry-After', () => {
 
 	test('without Retry-After: full-jitter backoff, capped', () => {
 		for (let attempt = 0; attempt < 10; attempt++) {
-			const delay = backoffDelay(attempt, 100, 2000);
+			const delay = backoffDelay(attempt, {
+				...RETRY_DEFAULTS,
+				baseDelayMs: 100,
+				maxDelayMs: 2000,
+			});
 			expect(delay).toBeGreaterThanOrEqual(0);
 			expect(delay).toBeLessThanOrEqual(Math.min(2000, 100 * 2 ** attempt));
 		}
