@@ -141,17 +141,15 @@ export function apiError(
 	return redactor.error(withFailure(nodeError, declaredFailure(problem, about)));
 }
 
-function describeBody(body: unknown, problem: HttpProblem): string | undefined {
-	if (problem.kind === 'redirect' && problem.details.target) {
-		return `Redirect target: ${problem.details.target}. Check the base URL in the credential (for example http:// where the service wants https://).`;
+function describeBody(body: unknown, { kind, details }: HttpProblem): string | undefined {
+	if (kind === 'redirect' && details.target) {
+		return `Redirect target: ${details.target}. Check the base URL in the credential (for example http:// where the service wants https://).`;
 	}
-	if (problem.kind === 'retryAfterTooLong' && problem.details.retryAt) {
-		return `Run the workflow again after ${problem.details.retryAt}.`;
+	if (kind === 'retryAfterTooLong' && details.retryAt) {
+		return `Run the workflow again after ${details.retryAt}.`;
 	}
-	if (problem.kind === 'unexpected' || body === undefined || isReadable(body)) {
-		return problem.details.networkCode
-			? `Network error code: ${problem.details.networkCode}`
-			: undefined;
+	if (kind === 'unexpected' || body === undefined || isReadable(body)) {
+		return details.networkCode ? `Network error code: ${details.networkCode}` : undefined;
 	}
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
 	return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
@@ -160,10 +158,8 @@ function describeBody(body: unknown, problem: HttpProblem): string | undefined {
 type Readable = AsyncIterable<unknown> & { destroy(error?: Error): void };
 
 function isReadable(value: unknown): value is Readable {
-	const stream = value as Partial<Readable> | undefined;
-	return (
-		typeof stream?.destroy === 'function' && typeof stream[Symbol.asyncIterator] === 'function'
-	);
+	const { destroy, [Symbol.asyncIterator]: iterate } = (value ?? {}) as Partial<Readable>;
+	return typeof destroy === 'function' && typeof iterate === 'function';
 }
 
 export function messageFromBody(body: unknown): string | undefined {
@@ -331,12 +327,7 @@ export function excerpt(text: string, length = 200): string {
 	return line.length > length ? `${line.slice(0, length)}…` : line;
 }
 
-function unexpectedAnswer(
-	status: number,
-	contentType: string,
-	text: string,
-	why?: string,
-): HttpProblem {
+function unexpectedAnswer(status: number, contentType: string, text: string, why?: string) {
 	const type = contentType.split(';')[0].trim() || 'no content type';
 	const shown = text.trim() ? `: ${excerpt(text)}` : ': empty body';
 	return new HttpProblem(
