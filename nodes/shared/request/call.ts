@@ -51,7 +51,6 @@ export interface ApiAnswer {
 	status: number;
 	contentType: string;
 	body: unknown;
-	attempts: number;
 	bytes: number;
 	headers: Record<string, unknown>;
 }
@@ -61,8 +60,7 @@ type RawAnswer = BodyText & Pick<ApiAnswer, 'status' | 'headers'>;
 type Next =
 	| { to: 'done'; answer: ApiAnswer }
 	| { to: 'redirect'; url: string }
-	| { to: 'retry'; waitMs: number; throttled: boolean }
-	| { to: 'fail'; problem: HttpProblem };
+	| { to: 'retry'; waitMs: number; throttled: boolean };
 
 /** n8n's helper plus deadlines, no redirects, bounded JSON, safe retries; `Tries` ends the loop. */
 export async function callApi(context: RequestingFunctions, call: ApiCall): Promise<ApiAnswer> {
@@ -71,13 +69,11 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	let qs = call.qs;
 	for (;;) {
 		await takeTurn(call, tries);
-		tries.sent++;
 		const next = await sendOnce(context, call, url, qs).then(
 			(raw) => judge(call, url, raw, tries),
 			(caught: HttpProblem) => tries.after(call.deadline.cancelled ? cancelled() : caught),
 		);
 		if (next.to === 'done') return next.answer;
-		if (next.to === 'fail') throw next.problem;
 		const { deadline } = call;
 		if (next.to === 'redirect') [url, qs] = [next.url, undefined];
 		else if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
@@ -86,8 +82,6 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 }
 
 class Tries {
-	sent = 0;
-
 	/** Attempts that may have been carried out without our hearing so: no answer, or a 5xx. */
 	unsure = 0;
 
@@ -109,17 +103,15 @@ class Tries {
 			if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
 			const { tooLongMs, retryAt } = wait;
 			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
-			const tooLong = new HttpProblem('retryAfterTooLong', words, { ...details, retryAt });
-			return { to: 'fail', problem: tooLong };
+			throw new HttpProblem('retryAfterTooLong', words, { ...details, retryAt });
 		}
 		if (status === 401 && ++counts.unauthorized < policy.maxUnauthorizedAttempts) {
 			return { to: 'retry', waitMs: 0, throttled: false };
 		}
 		if (transient && policy.safeToRepeat && ++counts.failed < policy.maxAttempts) {
-			const waitMs = backoffDelay(counts.failed, policy);
-			return { to: 'retry', waitMs, throttled: false };
+			return { to: 'retry', waitMs: backoffDelay(counts.failed, policy), throttled: false };
 		}
-		return { to: 'fail', problem };
+		throw problem;
 	}
 }
 
@@ -147,11 +139,11 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	if (status >= 200 && status < 300) {
 		if (raw.truncated) {
 			const words = `the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
-			return { to: 'fail', problem: new HttpProblem('tooLarge', words, { status }) };
+			throw new HttpProblem('tooLarge', words, { status });
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
 		const bytes = raw.bytes + heapBytesOf(body);
-		const answer = { status, contentType, body, attempts: tries.sent, bytes, headers };
+		const answer = { status, contentType, body, bytes, headers };
 		return { to: 'done', answer };
 	}
 	if (status >= 300 && status < 400) {
