@@ -63,18 +63,17 @@ export function parseItemInput<Output, Input = Output>(
 ): Output {
 	const result = schema.safeParse(input);
 	if (result.success) return result.data;
-	const seen = new Set<string>();
-	const fields: string[] = [];
+	const fields = new Map<string, string>();
 	for (const issue of result.error.issues) {
 		const path = issuePath(issue.path);
-		if (seen.has(path)) continue;
-		seen.add(path);
+		if (fields.has(path)) continue;
 		const label = (form && formLabel(form, issue.path)) ?? path;
-		fields.push(label ? `${label}: ${issueMessage(issue)}` : issueMessage(issue));
+		fields.set(path, label ? `${label}: ${issueMessage(issue)}` : issueMessage(issue));
 	}
-	throw new NodeOperationError(node, `${what} on item ${itemIndex}: ${fields.join('; ')}`, {
+	const lines = [...fields.values()];
+	throw new NodeOperationError(node, `${what} on item ${itemIndex}: ${lines.join('; ')}`, {
 		itemIndex,
-		description: fields.map((line) => `• ${line}`).join('\n'),
+		description: lines.map((line) => `• ${line}`).join('\n'),
 	});
 }
 

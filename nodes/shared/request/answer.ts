@@ -253,7 +253,6 @@ export function waitAfterThrottle(
 
 /** Delta-seconds or an HTTP date; negative numbers and past dates give 0. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
 	const text = String(Array.isArray(value) ? value[0] : value).trim();
 	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
 	if (!/[a-z]/i.test(text)) return undefined;
@@ -261,10 +260,7 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function requestTimeoutMs(
-	credentials: { requestTimeout?: unknown },
-	defaultSec: number,
-): number {
+export function requestTimeoutMs(credentials: { requestTimeout?: unknown }, defaultSec: number) {
 	const seconds = Number(credentials.requestTimeout);
 	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
 }
