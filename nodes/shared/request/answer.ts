@@ -85,7 +85,6 @@ export function fromRequestError(error: unknown): HttpProblem {
 		chain.push(current);
 		current = current.cause;
 	}
-	const message = chain[0]?.message ?? String(error);
 	const failure = chain.map((e) => e.failure).find((f) => f && typeof f === 'object');
 	const response = chain.map((e) => e.response).find((r) => r && typeof r === 'object');
 	const statusText = chain.map((e) => e.httpCode).find((c) => c && /^\d{3}$/.test(c));
@@ -107,7 +106,7 @@ export function fromRequestError(error: unknown): HttpProblem {
 	if (networkCode) {
 		return new HttpProblem('network', NETWORK_WORDS[networkCode], { networkCode, failure });
 	}
-	return new HttpProblem('failed', message, { failure });
+	return new HttpProblem('failed', chain[0]?.message ?? String(error), { failure });
 }
 
 export function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -208,8 +207,7 @@ export function declaredFailure(
 }
 
 export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
-	if (failure) Object.assign(error, { failure });
-	return error;
+	return failure ? Object.assign(error, { failure }) : error;
 }
 
 export const RETRY_DEFAULTS = {

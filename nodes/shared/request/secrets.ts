@@ -9,32 +9,26 @@ const SENSITIVE_KEY = /authorization|secret|password|token/i;
 
 /** Plain, URL-, query- (RFC 3986) and form-encoded, JSON-escaped and base64 spellings. */
 function spellingsOf(secret: string): string[] {
-	const forms = new Set<string>();
-	const add = (value: string) => {
+	// A header value such as "Basic abc…": its credential part alone is secret too.
+	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
+	return [secret, scheme?.[1] ?? ''].flatMap((value) => {
 		const trimmed = value.trim();
-		if (trimmed.length < MIN_SECRET_LENGTH) return;
+		if (trimmed.length < MIN_SECRET_LENGTH) return [];
 		const url = new URLSearchParams({ s: trimmed }).toString().slice(2).replace(/\+/g, '%20');
 		const query = url.replace(/%7E/g, '~').replace(/\*/g, '%2A');
 		const uri = query.replace(/%(21|27|28|29|2A)/g, (_, hex: string) =>
 			String.fromCharCode(parseInt(hex, 16)),
 		);
 		const base64 = Buffer.from(trimmed, 'utf8').toString('base64');
-		for (const form of [
+		return [
 			trimmed,
 			JSON.stringify(trimmed).slice(1, -1),
 			...[uri, query, url].flatMap((encoded) => [encoded, encoded.replace(/%20/g, '+')]),
 			base64,
 			base64.replace(/=+$/, ''),
 			base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
-		]) {
-			if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
-		}
-	};
-	add(secret);
-	// A header value such as "Basic abc…": its credential part alone is secret too.
-	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
-	if (scheme) add(scheme[1]);
-	return [...forms];
+		].filter((form) => form.length >= MIN_SECRET_LENGTH);
+	});
 }
 
 /** Also masks sensitive query parameters and any `Bearer`/`Basic` credential. */
@@ -100,7 +94,8 @@ export class Redactor {
 
 	private secretPattern(): RegExp | undefined {
 		if (this.pattern || this.secrets.size === 0) return this.pattern;
-		const forms = [...this.secrets].flatMap(spellingsOf).sort((a, b) => b.length - a.length);
+		const spellings = new Set([...this.secrets].flatMap(spellingsOf));
+		const forms = [...spellings].sort((a, b) => b.length - a.length);
 		const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 		this.pattern = forms.length ? new RegExp(escaped.join('|'), 'gi') : undefined;
 		return this.pattern;
