@@ -37,8 +37,7 @@ export class Deadline {
 	}
 
 	remainingMs(): number {
-		if (this.endsAt === undefined) return Math.max(0, this.budgetMs);
-		return Math.max(0, this.endsAt - this.clock());
+		return Math.max(0, this.endsAt === undefined ? this.budgetMs : this.endsAt - this.clock());
 	}
 
 	get expired(): boolean {
