@@ -113,7 +113,7 @@ export function lowerCased(headers: Record<string, unknown> | undefined): Record
 	return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** The original error is not kept: its request options hold the Authorization header and URLs. */
+/** Not the original error (its options hold the Authorization header and URLs); masked whole. */
 export function apiError(
 	node: INode,
 	error: unknown,
@@ -131,12 +131,7 @@ export function apiError(
 		apiMessage ? `${apiMessage} (${problem.message}${asked})` : `${what} (${problem.message})`,
 	);
 	const plain: JsonObject = httpCode ? { message, httpCode } : { message };
-	const nodeError = new NodeApiError(node, plain, {
-		itemIndex,
-		httpCode,
-		message,
-		description: description && redactor.text(description),
-	});
+	const nodeError = new NodeApiError(node, plain, { itemIndex, httpCode, message, description });
 	return redactor.error(withFailure(nodeError, declaredFailure(problem, about)));
 }
 

@@ -48,9 +48,8 @@ export class Redactor {
 	add(...values: unknown[]): this {
 		for (const value of values) {
 			if (typeof value !== 'string' || value.trim().length < MIN_SECRET_LENGTH) continue;
-			if (this.secrets.has(value)) continue;
+			if (!this.secrets.has(value)) this.pattern = undefined;
 			this.secrets.add(value);
-			this.pattern = undefined;
 		}
 		return this;
 	}
