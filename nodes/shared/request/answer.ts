@@ -319,11 +319,8 @@ export function excerpt(text: string, length = 200): string {
 function unexpectedAnswer(status: number, contentType: string, text: string, why?: string) {
 	const type = contentType.split(';')[0].trim() || 'no content type';
 	const shown = text.trim() ? `: ${excerpt(text)}` : ': empty body';
-	return new HttpProblem(
-		'unexpected',
-		`unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`,
-		{ status, body: text },
-	);
+	const words = `unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`;
+	return new HttpProblem('unexpected', words, { status, body: text });
 }
 
 /** Read without parsing, so any depth costs no stack; JSON.parse checks the balance. */
@@ -421,12 +418,8 @@ export function documentedAnswer<S extends ZodTypeAny>(
 	if (result.success) return result.data;
 	const issue = result.error.issues[0];
 	const where = issuePath(issue.path);
-	throw unexpectedAnswer(
-		answer.status,
-		answer.contentType,
-		JSON.stringify(answer.body) ?? '',
-		`not ${what} (${where ? `${where}: ` : ''}${issueMessage(issue)})`,
-	);
+	const why = `not ${what} (${where ? `${where}: ` : ''}${issueMessage(issue)})`;
+	throw unexpectedAnswer(answer.status, answer.contentType, JSON.stringify(answer.body) ?? '', why);
 }
 
 export function issuePath(path: ReadonlyArray<string | number>): string {
