@@ -15,10 +15,11 @@ function formLabel(
 	const labels: string[] = [];
 	let level: readonly FormEntry[] = form;
 	let entry: string | undefined;
+	let index = '';
 	for (const key of path) {
 		if (typeof key === 'number') {
 			if (!entry || labels.length === 0) return undefined;
-			labels[labels.length - 1] += ` (${entry} ${key + 1})`;
+			index = ` (${entry} ${key + 1})`;
 			continue;
 		}
 		const found =
@@ -30,15 +31,8 @@ function formLabel(
 		if ('values' in found) entry = found.displayName.toLowerCase();
 		else labels.push(found.displayName);
 	}
-	if (labels.length === 0) return undefined;
 	// The index belongs to the field inside the entry: "Prices → Amount (price 1)".
-	const last = labels.length - 1;
-	const indexed = / \([a-z ]+ \d+\)$/.exec(labels[last - 1] ?? '');
-	if (indexed && last > 0) {
-		labels[last - 1] = labels[last - 1].slice(0, indexed.index);
-		labels[last] += indexed[0];
-	}
-	return labels.join(' → ');
+	return labels.length ? labels.join(' → ') + index : undefined;
 }
 
 function childrenOf(entry: FormEntry): readonly FormEntry[] {
@@ -69,18 +63,17 @@ export function parseItemInput<Output, Input = Output>(
 ): Output {
 	const result = schema.safeParse(input);
 	if (result.success) return result.data;
-	const seen = new Set<string>();
-	const fields: string[] = [];
+	const fields = new Map<string, string>();
 	for (const issue of result.error.issues) {
 		const path = issuePath(issue.path);
-		if (seen.has(path)) continue;
-		seen.add(path);
+		if (fields.has(path)) continue;
 		const label = (form && formLabel(form, issue.path)) ?? path;
-		fields.push(label ? `${label}: ${issueMessage(issue)}` : issueMessage(issue));
+		fields.set(path, label ? `${label}: ${issueMessage(issue)}` : issueMessage(issue));
 	}
-	throw new NodeOperationError(node, `${what} on item ${itemIndex}: ${fields.join('; ')}`, {
+	const lines = [...fields.values()];
+	throw new NodeOperationError(node, `${what} on item ${itemIndex}: ${lines.join('; ')}`, {
 		itemIndex,
-		description: fields.map((line) => `• ${line}`).join('\n'),
+		description: lines.map((line) => `• ${line}`).join('\n'),
 	});
 }
 
@@ -107,15 +100,13 @@ export const listOfStrings = z
 
 /** zod 3.25 reads `errorMap`, zod 4 `error` (each ignores the other's), so both are given. */
 export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
-	const pick = (absent: boolean) => (absent ? missing : wrongType);
+	const error = (issue: { code?: string; input?: unknown }) =>
+		issue.code === 'invalid_type' ? (issue.input === undefined ? missing : wrongType) : undefined;
 	return {
+		error,
 		errorMap: (issue: { code: string }, ctx: { data: unknown; defaultError: string }) => ({
-			message:
-				(issue.code === 'invalid_type' ? pick(ctx.data === undefined) : undefined) ??
-				ctx.defaultError,
+			message: error({ code: issue.code, input: ctx.data }) ?? ctx.defaultError,
 		}),
-		error: (issue: { code?: string; input?: unknown }) =>
-			issue.code === 'invalid_type' ? pick(issue.input === undefined) : undefined,
 	};
 }
 

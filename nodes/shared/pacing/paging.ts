@@ -29,13 +29,7 @@ export class PagingError extends Error {
 }
 
 export class PageGuard {
-	private pages = 0;
-
-	private items = 0;
-
-	private withoutId = 0;
-
-	private bytes = 0;
+	private readonly count = { pages: 0, items: 0, withoutId: 0, bytes: 0 };
 
 	private readonly seen = new Set<string>();
 
@@ -45,9 +39,8 @@ export class PageGuard {
 	) {}
 
 	read(bytes: number): void {
-		this.bytes += bytes;
 		const budget = this.limits.maxBytes ?? DEFAULT_MAX_WALK_BYTES;
-		if (this.bytes > budget) {
+		if ((this.count.bytes += bytes) > budget) {
 			throw new PagingError(
 				`${this.what} stopped after ${megabytes(budget)} of answers (as received and parsed)`,
 				'The pages read and the items parsed from them take more memory than one walk may. Raise "Max Megabytes" in the options if it really is that much, or read it in parts (Limit and Offset, or filters).',
@@ -57,7 +50,7 @@ export class PageGuard {
 
 	/** Which ids are new; a page of only ids already seen means the server did not advance. */
 	admit(ids: ReadonlyArray<string | undefined>): boolean[] {
-		this.ceiling(++this.pages, this.limits.maxPages, 'pages', 'Max Pages');
+		this.ceiling(++this.count.pages, this.limits.maxPages, 'pages', 'Max Pages');
 		const fresh = ids.map((id) => {
 			if (id === undefined) return true;
 			if (this.seen.has(id)) return false;
@@ -66,19 +59,19 @@ export class PageGuard {
 		});
 		if (fresh.length > 0 && !fresh.includes(true)) {
 			throw new PagingError(
-				`${this.what} stopped: the server sent the same page again (page ${this.pages} holds only items already read)`,
+				`${this.what} stopped: the server sent the same page again (page ${this.count.pages} holds only items already read)`,
 				'The server does not advance through its pages (it may ignore the offset, or repeat a "more" link). Nothing was emitted twice.',
 			);
 		}
-		this.withoutId += ids.filter((id) => id === undefined).length;
-		if (this.withoutId > MAX_ITEMS_WITHOUT_ID) {
+		this.count.withoutId += ids.filter((id) => id === undefined).length;
+		if (this.count.withoutId > MAX_ITEMS_WITHOUT_ID) {
 			throw new PagingError(
 				`${this.what} stopped: the server sent more than ${MAX_ITEMS_WITHOUT_ID} items without an id`,
 				'Items without an id cannot be told apart, so repeated ones could not be left out. Check the server: every item it lists should carry its id.',
 			);
 		}
-		this.items += fresh.filter(Boolean).length;
-		this.ceiling(this.items, this.limits.maxItems, 'items', 'Max Items');
+		this.count.items += fresh.filter(Boolean).length;
+		this.ceiling(this.count.items, this.limits.maxItems, 'items', 'Max Items');
 		return fresh;
 	}
 

@@ -6,9 +6,7 @@ export type SlotRefusal = 'cancelled' | 'deadline';
 
 /** What a request asks of its client's pace (`RequestThrottle` in throttle.ts keeps it). */
 export interface Throttle {
-	/** Waits for the request's slot; says why none came. */
 	acquire(deadline?: Deadline): Promise<SlotRefusal | undefined>;
-	/** The service answered 429 and asks to wait `pauseMs`. */
 	throttled(pauseMs: number): void;
 }
 
@@ -39,8 +37,7 @@ export class Deadline {
 	}
 
 	remainingMs(): number {
-		if (this.endsAt === undefined) return Math.max(0, this.budgetMs);
-		return Math.max(0, this.endsAt - this.clock());
+		return Math.max(0, this.endsAt === undefined ? this.budgetMs : this.endsAt - this.clock());
 	}
 
 	get expired(): boolean {

@@ -78,7 +78,6 @@ interface ErrorLike {
 	context?: { data?: unknown };
 }
 
-/** Any wrapping (axios, n8n 1.x or 2.x) read into a `status`, `network` or `failed` problem. */
 export function fromRequestError(error: unknown): HttpProblem {
 	const chain: ErrorLike[] = [];
 	let current = error as ErrorLike | undefined;
@@ -86,7 +85,6 @@ export function fromRequestError(error: unknown): HttpProblem {
 		chain.push(current);
 		current = current.cause;
 	}
-	const message = chain[0]?.message ?? String(error);
 	const failure = chain.map((e) => e.failure).find((f) => f && typeof f === 'object');
 	const response = chain.map((e) => e.response).find((r) => r && typeof r === 'object');
 	const statusText = chain.map((e) => e.httpCode).find((c) => c && /^\d{3}$/.test(c));
@@ -108,14 +106,14 @@ export function fromRequestError(error: unknown): HttpProblem {
 	if (networkCode) {
 		return new HttpProblem('network', NETWORK_WORDS[networkCode], { networkCode, failure });
 	}
-	return new HttpProblem('failed', message, { failure });
+	return new HttpProblem('failed', chain[0]?.message ?? String(error), { failure });
 }
 
 export function lowerCased(headers: Record<string, unknown> | undefined): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** The original error is not kept: its request options hold the Authorization header and URLs. */
+/** Not the original error (its options hold the Authorization header and URLs); masked whole. */
 export function apiError(
 	node: INode,
 	error: unknown,
@@ -129,48 +127,33 @@ export function apiError(
 	const what = action ? `${action} failed` : 'The request failed';
 	const asked = action ? ` while ${action.charAt(0).toLowerCase()}${action.slice(1)}` : '';
 	const description = describeBody(body, problem);
-	// The platform's own reason comes first when it gives one; what was asked follows.
 	const message = redactor.text(
 		apiMessage ? `${apiMessage} (${problem.message}${asked})` : `${what} (${problem.message})`,
 	);
 	const plain: JsonObject = httpCode ? { message, httpCode } : { message };
-	const nodeError = new NodeApiError(node, plain, {
-		itemIndex,
-		httpCode,
-		message,
-		description: description && redactor.text(description),
-	});
+	const nodeError = new NodeApiError(node, plain, { itemIndex, httpCode, message, description });
 	return redactor.error(withFailure(nodeError, declaredFailure(problem, about)));
 }
 
-function describeBody(body: unknown, problem: HttpProblem): string | undefined {
-	if (problem.kind === 'redirect' && problem.details.target) {
-		return `Redirect target: ${problem.details.target}. Check the base URL in the credential (for example http:// where the service wants https://).`;
+function describeBody(body: unknown, { kind, details }: HttpProblem): string | undefined {
+	if (kind === 'redirect' && details.target) {
+		return `Redirect target: ${details.target}. Check the base URL in the credential (for example http:// where the service wants https://).`;
 	}
-	if (problem.kind === 'retryAfterTooLong' && problem.details.retryAt) {
-		return `Run the workflow again after ${problem.details.retryAt}.`;
+	if (kind === 'retryAfterTooLong' && details.retryAt) {
+		return `Run the workflow again after ${details.retryAt}.`;
 	}
-	if (problem.kind === 'unexpected' || body === undefined || isReadable(body)) {
-		return problem.details.networkCode
-			? `Network error code: ${problem.details.networkCode}`
-			: undefined;
+	if (kind === 'unexpected' || body === undefined || isReadable(body)) {
+		return details.networkCode ? `Network error code: ${details.networkCode}` : undefined;
 	}
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
 	return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
-interface Readable {
-	destroy(error?: Error): void;
-	[Symbol.asyncIterator](): AsyncIterator<unknown>;
-}
+type Readable = AsyncIterable<unknown> & { destroy(error?: Error): void };
 
 function isReadable(value: unknown): value is Readable {
-	return (
-		!!value &&
-		typeof value === 'object' &&
-		typeof (value as Readable).destroy === 'function' &&
-		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
-	);
+	const { destroy, [Symbol.asyncIterator]: iterate } = (value ?? {}) as Partial<Readable>;
+	return typeof destroy === 'function' && typeof iterate === 'function';
 }
 
 export function messageFromBody(body: unknown): string | undefined {
@@ -219,36 +202,28 @@ export function declaredFailure(
 }
 
 export function withFailure<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
-	if (failure) Object.assign(error, { failure });
-	return error;
-}
-
-export interface RetryPolicy {
-	/** Whether sending the request twice has the same effect as sending it once. */
-	safeToRepeat: boolean;
-	maxAttempts?: number;
-	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
-	maxThrottledAttempts?: number;
-	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
-	maxUnauthorizedAttempts?: number;
-	baseDelayMs?: number;
-	maxDelayMs?: number;
+	return failure ? Object.assign(error, { failure }) : error;
 }
 
 export const RETRY_DEFAULTS = {
 	maxAttempts: 5,
+	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
 	maxThrottledAttempts: 12,
+	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
 	maxUnauthorizedAttempts: 1,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
 };
 
+/** `safeToRepeat`: whether sending the request twice has the same effect as sending it once. */
+export type RetryPolicy = { safeToRepeat: boolean } & Partial<typeof RETRY_DEFAULTS>;
+
 /** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
 const RETRY_AFTER_MIN_MS = 1_000;
 export const RETRY_AFTER_MAX_MS = 120_000;
 
-/** "Full jitter" exponential backoff: a random delay up to base × 2^attempt, capped. */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number): number {
+/** "Full jitter": a random delay up to base × 2^attempt, capped. */
+export function backoffDelay(attempt: number, { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS) {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
 	return Math.round(Math.random() * ceiling);
 }
@@ -260,9 +235,7 @@ export function waitAfterThrottle(
 ): { waitMs: number } | { tooLongMs: number; retryAt: string } {
 	const asked = parseRetryAfter(retryAfterHeader, now);
 	if (asked === undefined) {
-		const { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS;
-		const backoff = backoffDelay(throttledCount, baseDelayMs, maxDelayMs);
-		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoff) };
+		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoffDelay(throttledCount)) };
 	}
 	if (asked > RETRY_AFTER_MAX_MS) {
 		const at = new Date(now + asked);
@@ -273,7 +246,6 @@ export function waitAfterThrottle(
 
 /** Delta-seconds or an HTTP date; negative numbers and past dates give 0. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
 	const text = String(Array.isArray(value) ? value[0] : value).trim();
 	if (/^-?\d+(\.\d+)?$/.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
 	if (!/[a-z]/i.test(text)) return undefined;
@@ -281,10 +253,7 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function requestTimeoutMs(
-	credentials: { requestTimeout?: unknown },
-	defaultSec: number,
-): number {
+export function requestTimeoutMs(credentials: { requestTimeout?: unknown }, defaultSec: number) {
 	const seconds = Number(credentials.requestTimeout);
 	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSec) * 1000;
 }
@@ -319,27 +288,25 @@ export async function readBody(
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
-	let truncated = false;
 	const stop = () => data.destroy();
 	let broke = false;
 	signal?.addEventListener('abort', stop, { once: true });
 	try {
 		for await (const chunk of data) {
-			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			truncated = size + buffer.length > limit;
-			chunks.push(truncated ? buffer.subarray(0, limit - size) : buffer);
-			size = Math.min(limit, size + buffer.length);
-			if (truncated) break;
+			chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+			size += chunks[chunks.length - 1].length;
+			if (size > limit) break;
 		}
 	} catch {
 		broke = true;
 	} finally {
 		signal?.removeEventListener('abort', stop);
-		if (truncated) data.destroy();
+		if (size > limit) data.destroy();
 	}
 	if (signal?.aborted) throw new HttpProblem('timeout', 'the answer did not arrive in time');
 	if (broke) throw new HttpProblem('network', 'the connection broke while reading the answer');
-	return { text: Buffer.concat(chunks).toString('utf8'), truncated, bytes: size };
+	const bytes = Math.min(size, limit);
+	return { text: Buffer.concat(chunks, bytes).toString('utf8'), truncated: size > limit, bytes };
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b|^text\/json\b/i;
@@ -349,19 +316,11 @@ export function excerpt(text: string, length = 200): string {
 	return line.length > length ? `${line.slice(0, length)}…` : line;
 }
 
-function unexpectedAnswer(
-	status: number,
-	contentType: string,
-	text: string,
-	why?: string,
-): HttpProblem {
+function unexpectedAnswer(status: number, contentType: string, text: string, why?: string) {
 	const type = contentType.split(';')[0].trim() || 'no content type';
 	const shown = text.trim() ? `: ${excerpt(text)}` : ': empty body';
-	return new HttpProblem(
-		'unexpected',
-		`unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`,
-		{ status, body: text },
-	);
+	const words = `unexpected answer (HTTP ${status}, ${type})${why ? `, ${why}` : ''}${shown}`;
+	return new HttpProblem('unexpected', words, { status, body: text });
 }
 
 /** Read without parsing, so any depth costs no stack; JSON.parse checks the balance. */
@@ -450,7 +409,6 @@ function parseJson(text: string): { json: unknown } | { why: string } {
 	}
 }
 
-/** Nonsense is never reported as success: a body off its documented shape is unexpected. */
 export function documentedAnswer<S extends ZodTypeAny>(
 	answer: { status: number; contentType: string; body: unknown },
 	schema: S,
@@ -460,12 +418,8 @@ export function documentedAnswer<S extends ZodTypeAny>(
 	if (result.success) return result.data;
 	const issue = result.error.issues[0];
 	const where = issuePath(issue.path);
-	throw unexpectedAnswer(
-		answer.status,
-		answer.contentType,
-		answer.body === undefined ? '' : JSON.stringify(answer.body),
-		`not ${what} (${where ? `${where}: ` : ''}${issueMessage(issue)})`,
-	);
+	const why = `not ${what} (${where ? `${where}: ` : ''}${issueMessage(issue)})`;
+	throw unexpectedAnswer(answer.status, answer.contentType, JSON.stringify(answer.body) ?? '', why);
 }
 
 export function issuePath(path: ReadonlyArray<string | number>): string {
@@ -487,7 +441,7 @@ const TYPE_WORDS: Record<string, string> = {
 /** zod's own wording (3.25: "Required", "Expected …"; 4: "Invalid input: …", "Invalid option: …"). */
 const ZOD_DEFAULT = /^(Required$|Expected |Invalid input|Invalid option|Invalid enum value)/;
 
-/** zod's default messages, 3.25 and 4, in the package's words; messages the schemas set stay. */
+/** Only zod's default messages are put in the package's words: those the schemas set stay. */
 export function issueMessage(issue: {
 	code: string;
 	message: string;

@@ -51,7 +51,6 @@ export interface ApiAnswer {
 	status: number;
 	contentType: string;
 	body: unknown;
-	attempts: number;
 	bytes: number;
 	headers: Record<string, unknown>;
 }
@@ -61,8 +60,7 @@ type RawAnswer = BodyText & Pick<ApiAnswer, 'status' | 'headers'>;
 type Next =
 	| { to: 'done'; answer: ApiAnswer }
 	| { to: 'redirect'; url: string }
-	| { to: 'retry'; waitMs: number; throttled: boolean }
-	| { to: 'fail'; problem: HttpProblem };
+	| { to: 'retry'; waitMs: number; throttled: boolean };
 
 /** n8n's helper plus deadlines, no redirects, bounded JSON, safe retries; `Tries` ends the loop. */
 export async function callApi(context: RequestingFunctions, call: ApiCall): Promise<ApiAnswer> {
@@ -71,13 +69,11 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	let qs = call.qs;
 	for (;;) {
 		await takeTurn(call, tries);
-		tries.sent++;
 		const next = await sendOnce(context, call, url, qs).then(
 			(raw) => judge(call, url, raw, tries),
-			(caught: HttpProblem) => unanswered(call, caught, tries),
+			(caught: HttpProblem) => tries.after(call.deadline.cancelled ? cancelled() : caught),
 		);
 		if (next.to === 'done') return next.answer;
-		if (next.to === 'fail') throw next.problem;
 		const { deadline } = call;
 		if (next.to === 'redirect') [url, qs] = [next.url, undefined];
 		else if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
@@ -86,8 +82,6 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 }
 
 class Tries {
-	sent = 0;
-
 	/** Attempts that may have been carried out without our hearing so: no answer, or a 5xx. */
 	unsure = 0;
 
@@ -97,28 +91,38 @@ class Tries {
 
 	constructor(private readonly policy: Required<RetryPolicy>) {}
 
-	another(kind: 'failed' | 'throttled' | 'unauthorized'): boolean {
-		const limit = {
-			failed: this.policy.safeToRepeat ? this.policy.maxAttempts : 0,
-			throttled: this.policy.maxThrottledAttempts,
-			unauthorized: this.policy.maxUnauthorizedAttempts,
-		}[kind];
-		return ++this.counts[kind] < limit;
-	}
-
-	backoffMs(): number {
-		return backoffDelay(this.counts.failed, this.policy.baseDelayMs, this.policy.maxDelayMs);
+	/** No answer or a 5xx is retried only when safe to repeat; a 429 or a 401 regardless. */
+	after(problem: HttpProblem): Next {
+		const { policy, counts } = this;
+		const { kind, details, status = 0 } = problem;
+		this.last = problem;
+		const transient = kind === 'network' || kind === 'timeout' || status >= 500;
+		if (transient) this.unsure++;
+		if (status === 429 && ++counts.throttled < policy.maxThrottledAttempts) {
+			const wait = waitAfterThrottle(details.headers?.['retry-after'], counts.throttled);
+			if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+			const { tooLongMs, retryAt } = wait;
+			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
+			throw new HttpProblem('retryAfterTooLong', words, { ...details, retryAt });
+		}
+		if (status === 401 && ++counts.unauthorized < policy.maxUnauthorizedAttempts) {
+			return { to: 'retry', waitMs: 0, throttled: false };
+		}
+		if (transient && policy.safeToRepeat && ++counts.failed < policy.maxAttempts) {
+			return { to: 'retry', waitMs: backoffDelay(counts.failed, policy), throttled: false };
+		}
+		throw problem;
 	}
 }
+
+const cancelled = () => new HttpProblem('cancelled', 'the execution was cancelled');
 
 /** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
 async function takeTurn(call: ApiCall, { last }: Tries): Promise<void> {
 	const { deadline } = call;
 	const refused =
 		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
-	if (refused && (deadline.cancelled || refused === 'cancelled')) {
-		throw new HttpProblem('cancelled', 'the execution was cancelled');
-	}
+	if (refused && (deadline.cancelled || refused === 'cancelled')) throw cancelled();
 	if (refused) {
 		const lastWords = last ? `; the last attempt: ${last.message}` : '';
 		const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
@@ -129,58 +133,24 @@ async function takeTurn(call: ApiCall, { last }: Tries): Promise<void> {
 	}
 }
 
-function unanswered(call: ApiCall, caught: HttpProblem, tries: Tries): Next {
-	const problem = call.deadline.cancelled
-		? new HttpProblem('cancelled', 'the execution was cancelled')
-		: caught;
-	tries.last = problem;
-	const transient = problem.kind === 'network' || problem.kind === 'timeout';
-	if (transient) tries.unsure++;
-	if (transient && tries.another('failed')) {
-		return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
-	}
-	return { to: 'fail', problem };
-}
-
 function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	const contentType = String(raw.headers['content-type'] ?? '');
-	const { status } = raw;
+	const { status, headers } = raw;
 	if (status >= 200 && status < 300) {
 		if (raw.truncated) {
 			const words = `the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
-			return { to: 'fail', problem: new HttpProblem('tooLarge', words, { status }) };
+			throw new HttpProblem('tooLarge', words, { status });
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
 		const bytes = raw.bytes + heapBytesOf(body);
-		const answer = { status, contentType, body, attempts: tries.sent, bytes, headers: raw.headers };
+		const answer = { status, contentType, body, bytes, headers };
 		return { to: 'done', answer };
 	}
 	if (status >= 300 && status < 400) {
 		return { to: 'redirect', url: redirectTarget(call, url, raw, ++tries.counts.redirects) };
 	}
-	const problem = new HttpProblem('status', `HTTP ${status}`, {
-		status,
-		headers: raw.headers,
-		body: errorBodyOf(raw.text),
-		repeated: tries.unsure > 0,
-	});
-	tries.last = problem;
-	if (status >= 500) tries.unsure++;
-	if (status === 429 && tries.another('throttled')) {
-		const wait = waitAfterThrottle(raw.headers['retry-after'], tries.counts.throttled);
-		if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
-		const { tooLongMs, retryAt } = wait;
-		const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
-		const tooLong = new HttpProblem('retryAfterTooLong', words, { ...problem.details, retryAt });
-		return { to: 'fail', problem: tooLong };
-	}
-	if (status === 401 && tries.another('unauthorized')) {
-		return { to: 'retry', waitMs: 0, throttled: false };
-	}
-	if (status >= 500 && tries.another('failed')) {
-		return { to: 'retry', waitMs: tries.backoffMs(), throttled: false };
-	}
-	return { to: 'fail', problem };
+	const details = { status, headers, body: errorBodyOf(raw.text), repeated: tries.unsure > 0 };
+	return tries.after(new HttpProblem('status', `HTTP ${status}`, details));
 }
 
 /**
@@ -223,18 +193,18 @@ async function sendOnce(
 			const headers = lowerCased(outcome.headers);
 			return { status: Number(outcome.statusCode ?? 200), headers, ...text };
 		}
-		const problem = outcome;
-		const code = problem.details.networkCode;
+		const { details, kind } = outcome;
+		const code = details.networkCode;
 		const timedOut = timer.aborted || code === 'ETIMEDOUT' || code === 'ECONNABORTED';
 		const words = `no answer within ${seconds(timeoutMs)}`;
 		// Anything else (e.g. the credential could not get a token) keeps its own words.
-		if (problem.kind !== 'status') {
-			throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : problem;
+		if (kind !== 'status') {
+			throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : outcome;
 		}
-		const text = await readBody(problem.details.body, MAX_ERROR_BODY_BYTES, signal).catch(
+		const text = await readBody(details.body, MAX_ERROR_BODY_BYTES, signal).catch(
 			(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
 		);
-		return { status: problem.status!, headers: problem.details.headers ?? {}, ...text };
+		return { status: details.status!, headers: details.headers ?? {}, ...text };
 	} finally {
 		dispose();
 	}

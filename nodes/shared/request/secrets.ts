@@ -9,32 +9,26 @@ const SENSITIVE_KEY = /authorization|secret|password|token/i;
 
 /** Plain, URL-, query- (RFC 3986) and form-encoded, JSON-escaped and base64 spellings. */
 function spellingsOf(secret: string): string[] {
-	const forms = new Set<string>();
-	const add = (value: string) => {
+	// A header value such as "Basic abc…": its credential part alone is secret too.
+	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
+	return [secret, scheme?.[1] ?? ''].flatMap((value) => {
 		const trimmed = value.trim();
-		if (trimmed.length < MIN_SECRET_LENGTH) return;
+		if (trimmed.length < MIN_SECRET_LENGTH) return [];
 		const url = new URLSearchParams({ s: trimmed }).toString().slice(2).replace(/\+/g, '%20');
 		const query = url.replace(/%7E/g, '~').replace(/\*/g, '%2A');
 		const uri = query.replace(/%(21|27|28|29|2A)/g, (_, hex: string) =>
 			String.fromCharCode(parseInt(hex, 16)),
 		);
 		const base64 = Buffer.from(trimmed, 'utf8').toString('base64');
-		for (const form of [
+		return [
 			trimmed,
 			JSON.stringify(trimmed).slice(1, -1),
 			...[uri, query, url].flatMap((encoded) => [encoded, encoded.replace(/%20/g, '+')]),
 			base64,
 			base64.replace(/=+$/, ''),
 			base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
-		]) {
-			if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
-		}
-	};
-	add(secret);
-	// A header value such as "Basic abc…": its credential part alone is secret too.
-	const scheme = /^\s*[A-Za-z]+\s+(\S.*)$/.exec(secret);
-	if (scheme) add(scheme[1]);
-	return [...forms];
+		].filter((form) => form.length >= MIN_SECRET_LENGTH);
+	});
 }
 
 /** Also masks sensitive query parameters and any `Bearer`/`Basic` credential. */
@@ -43,30 +37,26 @@ export class Redactor {
 
 	private pattern: RegExp | undefined;
 
-	/** The same alternation without the global flag: `test` keeps no position between calls. */
-	private probe: RegExp | undefined;
-
 	constructor(secrets: Iterable<unknown> = []) {
 		this.add(...secrets);
-	}
-
-	add(...values: unknown[]): this {
-		for (const value of values) {
-			if (typeof value !== 'string' || value.trim().length < MIN_SECRET_LENGTH) continue;
-			if (this.secrets.has(value)) continue;
-			this.secrets.add(value);
-			this.pattern = this.probe = undefined;
-		}
-		return this;
 	}
 
 	copy(): Redactor {
 		return new Redactor(this.secrets);
 	}
 
+	add(...values: unknown[]): this {
+		for (const value of values) {
+			if (typeof value !== 'string' || value.trim().length < MIN_SECRET_LENGTH) continue;
+			if (!this.secrets.has(value)) this.pattern = undefined;
+			this.secrets.add(value);
+		}
+		return this;
+	}
+
 	forgetAll(): void {
 		this.secrets.clear();
-		this.pattern = this.probe = undefined;
+		this.pattern = undefined;
 	}
 
 	text(text: string): string {
@@ -83,9 +73,7 @@ export class Redactor {
 	output<T>(value: T): T {
 		const pattern = this.secretPattern();
 		if (!pattern) return value;
-		const probe = (this.probe ??= new RegExp(pattern.source, 'i'));
-		const mask = (text: string) => (probe.test(text) ? text.replace(pattern, MASK) : text);
-		return masked(value, mask, MAX_OUTPUT_DEPTH);
+		return masked(value, (text) => text.replace(pattern, MASK), MAX_OUTPUT_DEPTH);
 	}
 
 	error<E>(error: E): E {
@@ -105,7 +93,8 @@ export class Redactor {
 
 	private secretPattern(): RegExp | undefined {
 		if (this.pattern || this.secrets.size === 0) return this.pattern;
-		const forms = [...this.secrets].flatMap(spellingsOf).sort((a, b) => b.length - a.length);
+		const spellings = new Set([...this.secrets].flatMap(spellingsOf));
+		const forms = [...spellings].sort((a, b) => b.length - a.length);
 		const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 		this.pattern = forms.length ? new RegExp(escaped.join('|'), 'gi') : undefined;
 		return this.pattern;
@@ -146,19 +135,15 @@ export function clientKey(baseUrl: string, clientId: string): string {
 	return `${baseUrl.trim()}|${clientId.trim()}`;
 }
 
-function masksOf(key: string): Redactor {
+/** Live, for masking output items: its pattern is rebuilt only when a token is issued. */
+export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
 	const masks = clientMasks.get(key) ?? new Redactor();
 	clientMasks.set(key, masks);
-	return masks;
+	return masks.add(...current);
 }
 
 export function clientRedactor(key: string, ...current: unknown[]): Redactor {
-	return masksOf(key)
+	return liveClientRedactor(key)
 		.copy()
 		.add(...current);
-}
-
-/** Not copied, for masking output items: its pattern is rebuilt only when a token is issued. */
-export function liveClientRedactor(key: string, ...current: unknown[]): Redactor {
-	return masksOf(key).add(...current);
 }
