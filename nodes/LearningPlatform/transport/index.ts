@@ -4,8 +4,8 @@ import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
 import type { CompletionEstimate } from '../../shared/pacing/polling';
-import { pollUntil } from '../../shared/pacing/polling';
 import type { Deadline, Throttle } from '../../shared/pacing/time';
+import { pause, SLEEP_STEP_MS } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';
@@ -140,6 +140,10 @@ export async function getTransaction(
 	return answer.data;
 }
 
+/**
+ * Each wait 1.5 times the last, so checks grow logarithmically with time. The learned first-check
+ * delay is asked again while waiting (a later answer postpones checks), at most half the budget.
+ */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
@@ -150,52 +154,51 @@ export async function waitForTransaction(
 		learnFrom,
 	}: { pollIntervalSec: number; deadline: Deadline; learnFrom?: CompletionEstimate },
 ): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
-	const started = Date.now();
-	let seen: Transaction | undefined;
-	let failure: unknown;
-	let checks = 0;
-	const outcome = await pollUntil(
-		async () => {
-			try {
-				seen = await getTransaction(run, itemIndex, id, deadline);
-			} catch (error) {
-				// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
-				if (seen && deadline.expired && !deadline.cancelled) return { done: false, value: seen };
-				failure = error;
-				return { done: true, value: seen };
-			}
-			const done = seen.status !== 'initiated';
-			if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
-			return { done, value: seen };
-		},
-		{
-			deadline,
-			// Asked again while waiting: a first check that found it running postpones the others.
-			notBeforeMs: learnFrom && (() => learnFrom.firstCheckDelayMs()),
-			intervalMs: pollIntervalSec * 1000,
-		},
-	);
-	if (failure !== undefined) throw failure;
-	const transaction = outcome.value as Transaction;
-	if (outcome.done && transaction.status === 'success') {
-		return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
+	const started = deadline.now();
+	const latestStart = deadline.remainingMs() / 2;
+	let interval = Math.max(1, pollIntervalSec * 1000);
+	let transaction: Transaction | undefined;
+	let polls = 0;
+	for (;;) {
+		for (;;) {
+			const notBefore = started + Math.min(learnFrom?.firstCheckDelayMs() ?? 0, latestStart);
+			const left = Math.min(notBefore - deadline.now(), deadline.remainingMs());
+			if (left <= 0 || deadline.cancelled) break;
+			await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
+		}
+		try {
+			transaction = await getTransaction(run, itemIndex, id, deadline);
+		} catch (error) {
+			// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
+			if (!transaction || !deadline.expired || deadline.cancelled) throw error;
+			break;
+		}
+		const done = transaction.status !== 'initiated';
+		if (polls++ === 0) learnFrom?.observeFirstCheck(deadline.now() - started, done);
+		if (done || deadline.expired || deadline.cancelled) break;
+		await pause(Math.min(interval, deadline.remainingMs()), deadline.cancelSignal);
+		interval = Math.min(30_000, interval * 1.5);
+	}
+	if (transaction.status === 'success') {
+		return { transaction, polls, waitedMs: deadline.now() - started };
 	}
 	const message =
 		typeof transaction.response?.message === 'string' ? transaction.response.message : 'no message';
-	const error = !outcome.done
-		? new NodeOperationError(
-				run.fns.getNode(),
-				`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
-				{
+	const error =
+		transaction.status === 'initiated'
+			? new NodeOperationError(
+					run.fns.getNode(),
+					`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
+					{
+						itemIndex,
+						description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
+					},
+				)
+			: new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
 					itemIndex,
-					description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
-				},
-			)
-		: new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
-				itemIndex,
-				message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
-				description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
-			});
+					message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
+					description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
+				});
 	// Continue On Fail puts these on the error item, so the workflow can poll later.
 	error.context.details = { transactionId: id, status: transaction.status };
 	throw error;
