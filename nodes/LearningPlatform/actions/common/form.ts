@@ -36,6 +36,10 @@ type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
 const text = (more: Partial<Control> = {}): Control => ({ type: 'string', default: '', ...more });
 
+/** A field of a list entry (a price, a language). */
+const part = (displayName: string, name: string, more: Partial<Control> = {}) =>
+	({ displayName, name, ...text(more) }) as INodeProperties;
+
 const commaList = (effect: string) => text({ description: `Comma-separated ${effect}` });
 
 const entryList = (
@@ -60,24 +64,15 @@ const CONTROLS: Record<string, Control> = {
 		placeholder: 'Add price',
 		description: 'Leave empty for free content. Prices are replaced on every update.',
 		values: [
-			{
-				displayName: 'Amount',
-				name: 'amount',
-				type: 'string',
-				default: '',
+			part('Amount', 'amount', {
 				placeholder: 'e.g. 49.99',
 				description: 'A positive amount, such as 49.99',
-			},
-			{
-				displayName: 'Currency',
-				name: 'currency',
+			}),
+			part('Currency', 'currency', {
 				type: 'options',
-				options: [
-					{ name: 'INR', value: 'INR' },
-					{ name: 'USD', value: 'USD' },
-				],
+				options: ['INR', 'USD'].map((value) => ({ name: value, value })),
 				default: 'USD',
-			},
+			}),
 		],
 	}),
 	channelIds: commaList('channel IDs. Channels not listed are removed from the content.'),
@@ -113,17 +108,10 @@ const CONTROLS: Record<string, Control> = {
 	languages: entryList('language', {
 		description: "Language versions. Send none to use the source's default language.",
 		values: [
-			{
-				displayName: 'Language Code',
-				name: 'languageCode',
-				type: 'string',
-				default: '',
-				placeholder: 'en',
-				description: 'Two-letter code',
-			},
-			{ displayName: 'Title', name: 'title', type: 'string', default: '' },
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+			part('Language Code', 'languageCode', { placeholder: 'en', description: 'Two-letter code' }),
+			part('Title', 'title'),
+			part('URL', 'url'),
+			part('Description', 'description'),
 		],
 	}),
 	level: { type: 'options', default: 'beginner' },
