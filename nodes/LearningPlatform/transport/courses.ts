@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import { listOfStrings, oneMessage, safeId, typeMessages } from '../../shared/items/input';
+import { listOfStrings, safeId, typeMessages } from '../../shared/items/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
@@ -27,13 +27,6 @@ export interface CourseField {
 }
 
 const text = z.string(typeMessages(undefined, 'must be text'));
-
-const textList = z
-	.union(
-		[z.string(), z.array(z.union([z.string(), z.number()]))],
-		oneMessage('must be a list of text (or comma-separated text)'),
-	)
-	.pipe(listOfStrings);
 
 const present = (value: unknown): boolean =>
 	value !== undefined &&
@@ -110,7 +103,7 @@ export const COURSE_FIELDS: CourseField[] = [
 				? (c.prices_data as IDataObject[]).map((p) => ({ amount: p.amount, currency: p.currency }))
 				: undefined,
 	}),
-	field('channelIds', 'channel_ids', 'Channel IDs', textList, {
+	field('channelIds', 'channel_ids', 'Channel IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.channels),
 	}),
 	field('contentType', 'content_type', 'Content Type', contentTypes),
@@ -130,7 +123,7 @@ export const COURSE_FIELDS: CourseField[] = [
 		},
 	),
 	field('expirationDate', 'expiration_date', 'Expiration Date', flexibleDateTime),
-	field('groupIds', 'group_ids', 'Group IDs', textList, {
+	field('groupIds', 'group_ids', 'Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.groups),
 	}),
 	field('imageUrl', 'image_url', 'Image URL', httpUrl, {
@@ -162,13 +155,13 @@ export const COURSE_FIELDS: CourseField[] = [
 					: undefined,
 			),
 	}),
-	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', textList, {
+	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.restricted_groups),
 	}),
-	field('skills', 'skills', 'Skills', textList),
+	field('skills', 'skills', 'Skills', listOfStrings),
 	// Only upsert offers it: archive sets it itself.
 	field('status', 'status', 'Status', z.enum(['active', 'archived']), { upsertOnly: true }),
-	field('tags', 'tags', 'Tags', textList, {
+	field('tags', 'tags', 'Tags', listOfStrings, {
 		fromListing: (c) =>
 			Array.isArray(c.tags) && c.tags.every((t) => typeof t === 'string') ? c.tags : undefined,
 	}),
