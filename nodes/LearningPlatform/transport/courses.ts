@@ -72,10 +72,6 @@ function field(
 	return { param, api, place: 'additional', label, schema, ...more };
 }
 
-/** A listed value of a number or text field: null is known to be empty; anything else unreadable. */
-const nullOr = (value: unknown, readable: unknown) =>
-	readable !== undefined ? readable : value === null ? null : undefined;
-
 const contentTypes = z.enum(['article', 'course', 'video']);
 
 const listOf = <T extends ZodTypeAny>(name: string, entry: T) =>
@@ -119,7 +115,7 @@ export const COURSE_FIELDS: CourseField[] = [
 			.nonnegative('cannot be negative'),
 		{
 			fromListing: (c) =>
-				nullOr(c.duration_sec, typeof c.duration_sec === 'number' ? c.duration_sec : undefined),
+				c.duration_sec === null || typeof c.duration_sec === 'number' ? c.duration_sec : undefined,
 		},
 	),
 	field('expirationDate', 'expiration_date', 'Expiration Date', flexibleDateTime),
@@ -147,13 +143,8 @@ export const COURSE_FIELDS: CourseField[] = [
 	field('level', 'level', 'Level', z.enum(['beginner', 'intermediate', 'advanced'])),
 	field('publishedAt', 'published_at', 'Published At', flexibleDate, {
 		// The listing gives an ISO timestamp; the platform's own date is its date part.
-		fromListing: (c) =>
-			nullOr(
-				c.published_at,
-				typeof c.published_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(c.published_at)
-					? c.published_at.slice(0, 10)
-					: undefined,
-			),
+		fromListing: ({ published_at: at }) =>
+			at === null ? null : typeof at === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(at)?.[0] : undefined,
 	}),
 	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.restricted_groups),
@@ -183,6 +174,7 @@ export type CourseValues = Record<string, unknown>;
 /** Issue paths name the parameter: "additionalFields.publishedAt: …". Empty values are not given. */
 export function courseValuesSchema(operation: CourseOperation, withTop: boolean) {
 	const additional = additionalFieldsFor(operation);
+	const offered = new Set(additional.map((f) => f.param));
 	return z
 		.object({
 			top: z.record(z.string(), z.unknown()),
@@ -203,14 +195,12 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 			};
 			if (withTop)
 				for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
-			for (const name of Object.keys(input.additionalFields)) {
-				if (!additional.some((f) => f.param === name)) {
-					ctx.addIssue({
-						code: z.ZodIssueCode.custom,
-						path: ['additionalFields', name],
-						message: 'is not a field of this operation',
-					});
-				}
+			for (const name of Object.keys(input.additionalFields).filter((n) => !offered.has(n))) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['additionalFields', name],
+					message: 'is not a field of this operation',
+				});
 			}
 			for (const field of additional) {
 				check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
@@ -265,7 +255,6 @@ export function mergeWithListing(
 	return { values, keptFields, clearedFields };
 }
 
-/** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
 const coursePageShape = z
 	.object({
 		data: z.array(z.record(z.string(), z.unknown())),

@@ -36,7 +36,6 @@ type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
 const text = (more: Partial<Control> = {}): Control => ({ type: 'string', default: '', ...more });
 
-/** A field of a list entry (a price, a language). */
 const part = (displayName: string, name: string, more: Partial<Control> = {}) =>
 	({ displayName, name, ...text(more) }) as INodeProperties;
 
@@ -167,18 +166,12 @@ export function listedFieldNames(): string[] {
 }
 
 /** A plain string (from an expression or an older workflow) is still accepted. */
-export function coursePicker(
-	description: string,
-	{
-		displayName = 'Course',
-		firstMode = 'list',
-	}: { displayName?: string; firstMode?: 'list' | 'id' } = {},
-): INodeProperties {
+export function coursePicker(description: string): INodeProperties {
 	return {
-		displayName,
+		displayName: 'Course',
 		name: 'externalId',
 		type: 'resourceLocator',
-		default: { mode: firstMode, value: '' },
+		default: { mode: 'list', value: '' },
 		required: true,
 		description,
 		modes: [
@@ -302,10 +295,11 @@ export function courseInputProperties(): INodeProperties[] {
 			displayOptions: { show: { inputMode: ['json'] } },
 		},
 		...[
-			coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
+			{
+				...coursePicker('Your own ID for the course. Sending an existing one updates that course.'),
 				displayName: 'External ID',
-				firstMode: 'id',
-			}),
+				default: { mode: 'id', value: '' },
+			},
 			...TOP_PROPERTIES.filter((p) => p.name !== 'externalId'),
 			additionalFieldsProperty('upsert'),
 		].map((p) => ({ ...p, displayOptions: { show: { inputMode: ['fields'] } } })),
@@ -406,34 +400,29 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	const result = valuesSchema.safeParse({ top: form.top, additionalFields: form.additional });
 	if (result.success && issues.length === 0) return { ok: true, values: result.data };
 	for (const issue of result.error?.issues ?? []) {
-		issues.push({ path: apiPath(issue.path), message: issueMessage(issue) });
+		const path = apiPath(issue.path);
+		if (!issues.some((i) => i.path === path)) issues.push({ path, message: issueMessage(issue) });
 	}
-	const seen = new Set<string>();
-	return {
-		ok: false,
-		issues: issues.filter((i) => (seen.has(i.path) ? false : (seen.add(i.path), true))),
-		externalId: idText(course[EXTERNAL_ID_FIELD]),
-	};
+	return { ok: false, issues, externalId: idText(course[EXTERNAL_ID_FIELD]) };
 }
 
 /** A list of objects as the form holds it: `[{ language_code }]` → `{ language: [{ languageCode }] }`; a field with issues is left out. */
 function formValue(field: CourseField, value: unknown, issues: CourseJsonIssue[]): unknown {
 	const collection = ENTRIES.get(field.param);
 	if (!collection) return value;
-	if (!Array.isArray(value))
-		return issues.push({ path: field.api, message: 'must be a list of objects' });
+	const refuse = (path: string, message: string) => void issues.push({ path, message });
+	if (!Array.isArray(value)) return refuse(field.api, 'must be a list of objects');
 	const names = new Map(collection.values.map(({ name }) => [snakeCase(name), name]));
 	const entries = value.map((item, index) => {
 		const at = `${field.api}[${index}]`;
-		if (!isObject(item)) return issues.push({ path: at, message: 'must be an object' });
+		if (!isObject(item)) return refuse(at, 'must be an object');
 		const entry: Record<string, unknown> = {};
 		for (const [key, part] of Object.entries(item)) {
 			const name = names.get(key);
-			const path = `${at}.${key}`;
-			if (!name) issues.push({ path, message: `is not a field of ${collection.name} entries` });
+			if (!name) refuse(`${at}.${key}`, `is not a field of ${collection.name} entries`);
 			else if (part === null || part === undefined) continue;
 			else if (name === 'amount' || typeof part === 'string') entry[name] = part;
-			else issues.push({ path, message: 'must be text' });
+			else refuse(`${at}.${key}`, 'must be text');
 		}
 		return entry;
 	});
