@@ -28,7 +28,7 @@ export interface CourseField {
 
 const text = z.string(typeMessages(undefined, 'must be text'));
 
-const present = (value: unknown): boolean =>
+export const present = (value: unknown): boolean =>
 	value !== undefined &&
 	value !== null &&
 	value !== '' &&

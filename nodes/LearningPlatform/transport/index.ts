@@ -19,7 +19,7 @@ import {
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
 
-/** A catalog entry: the platform's id and the listed fields as body values (courses.ts). */
+/** A catalog entry: the platform's id and the listed fields as body values. */
 export interface IndexedCourse {
 	id?: string;
 	listed: Record<string, unknown>;
@@ -32,7 +32,7 @@ export interface LmsRun extends Run {
 	readonly throttle: Throttle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
-	/** When to check a write's transaction first, learned per client (see pacing/time.ts). */
+	/** When to check a write's transaction first, learned per client (pacing/polling.ts). */
 	readonly completion: CompletionEstimate;
 }
 

@@ -13,6 +13,7 @@ import {
 	COURSE_FIELDS,
 	courseValuesSchema,
 	EXTERNAL_ID_FIELD,
+	present,
 	TOP_FIELDS,
 } from '../../transport/courses';
 
@@ -391,7 +392,7 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	for (const [key, value] of Object.entries(course)) {
 		const field = BY_API.get(key);
 		if (!field) issues.push({ path: key, message: 'is not a field of a course' });
-		else if (value !== undefined && value !== null && value !== '') {
+		else if (present(value)) {
 			const before = issues.length;
 			const converted = formValue(field, value, issues);
 			if (issues.length === before) form[field.place][field.param] = converted;
