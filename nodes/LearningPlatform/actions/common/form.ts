@@ -207,34 +207,27 @@ const KEEP_CURRENT_VALUES: INodeProperties = {
 };
 
 /** `options` of every write: the platform accepts writes asynchronously. */
-export function writeOptions(
-	resource: string,
-	operations: string[],
-	{ keepCurrentValues = false }: { keepCurrentValues?: boolean } = {},
-): INodeProperties {
-	return optionsCollection(
-		[
-			...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 120,
-				description:
-					'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
-			},
-			{
-				displayName: 'Wait for Completion',
-				name: 'waitForCompletion',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
-			},
-		],
-		{ displayOptions: { show: { resource: [resource], operation: operations } } },
-	);
+export function writeOptions({ keepCurrentValues = false } = {}): INodeProperties {
+	return optionsCollection([
+		...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120,
+			description:
+				'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
+		},
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
+		},
+	]);
 }
 
 export const writeOptionsSchema = z
