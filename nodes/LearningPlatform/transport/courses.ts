@@ -45,7 +45,9 @@ function idsFrom(value: unknown): string[] | undefined {
 		: undefined;
 }
 
-const price = z.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) }).strict();
+export const currency = z.enum(['INR', 'USD']);
+
+const price = z.object({ amount: positiveAmount, currency }).strict();
 
 const language = z
 	.object({
@@ -291,7 +293,6 @@ export async function forEachCoursePage(
 			method: 'GET',
 			path: COURSES_PATH,
 			qs: { offset: position, limit: pageSize, return_total_count: true },
-			safeToRepeat: true,
 			action: 'Listing courses',
 			deadline,
 			answer: { schema: coursePageShape, is: 'a page of courses' },

@@ -41,8 +41,6 @@ interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Upserts keyed by an external id and reads may be repeated after a 5xx or a dropped connection. */
-	safeToRepeat: boolean;
 	action: string;
 	deadline: Deadline;
 	answer: { schema: S; is: string };
@@ -79,7 +77,8 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			origin: run.origin,
 			requestTimeoutMs: requestTimeoutMs(run.credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 			deadline: request.deadline,
-			retry: { safeToRepeat: request.safeToRepeat, maxUnauthorizedAttempts: 3 },
+			// Reads, and writes that set a state keyed by an external id (and email): all repeatable.
+			retry: { safeToRepeat: true, maxUnauthorizedAttempts: 3 },
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});
@@ -127,7 +126,6 @@ export async function getTransaction(
 	const answer = await lmsRequest(run, itemIndex, {
 		method: 'GET',
 		path: `${TRANSACTIONS_PATH}/${encodeURIComponent(id)}`,
-		safeToRepeat: true,
 		action: `Reading transaction ${id}`,
 		namesRecord: true,
 		deadline,
@@ -230,8 +228,6 @@ export async function postWrite(
 		method: 'POST',
 		path: write.path,
 		body: write.body,
-		// Each write sets a state keyed by its external id (and email): repeating it is harmless.
-		safeToRepeat: true,
 		action: write.action,
 		deadline: write.deadline,
 		answer: { schema: acceptedWriteShape, is: 'an accepted write with its transaction' },

@@ -12,6 +12,7 @@ import {
 	additionalFieldsFor,
 	COURSE_FIELDS,
 	courseValuesSchema,
+	currency,
 	EXTERNAL_ID_FIELD,
 	present,
 	TOP_FIELDS,
@@ -70,7 +71,7 @@ const CONTROLS: Record<string, Control> = {
 			}),
 			part('Currency', 'currency', {
 				type: 'options',
-				options: ['INR', 'USD'].map((value) => ({ name: value, value })),
+				options: currency.options.map((value) => ({ name: value, value })),
 				default: 'USD',
 			}),
 		],
