@@ -10,8 +10,8 @@ import { waitForTransaction } from '../../nodes/LearningPlatform/transport';
 beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
 afterEach(() => jest.useRealTimers());
 
-/** A run whose transaction answers the given statuses in turn ("initiated" once they run out). */
-function runAnswering(statuses: string[]) {
+/** A run whose transaction answers the given statuses in turn ("initiated" once they run out); "refused" is an HTTP 400 after `delayMs`. */
+function runAnswering(statuses: string[], delayMs = 0) {
 	const checks: number[] = [];
 	const start = Date.now();
 	const fns = {
@@ -26,7 +26,14 @@ function runAnswering(statuses: string[]) {
 		helpers: {
 			async httpRequestWithAuthentication() {
 				checks.push(Date.now() - start);
-				const data = { id: 't-1', status: statuses.shift() ?? 'initiated', response: {} };
+				const status = statuses.shift() ?? 'initiated';
+				if (status === 'refused') {
+					await new Promise((resolve) => setTimeout(resolve, delayMs));
+					throw Object.assign(new Error('failed 400'), {
+						response: { status: 400, headers: {}, data: Readable.from([Buffer.from('{}')]) },
+					});
+				}
+				const data = { id: 't-1', status, response: {} };
 				const body = Readable.from([Buffer.from(JSON.stringify({ data }))]);
 				return { body, headers: { 'content-type': 'application/json' }, statusCode: 200 };
 			},
@@ -76,6 +83,29 @@ describe('waiting for a transaction', () => {
 		await jest.advanceTimersByTimeAsync(1);
 		await failed;
 		expect(checks).toEqual([0, 1_000]);
+	});
+
+	test('a check that fails once the deadline has passed ends as still in progress; earlier, as its own error', async () => {
+		const late = runAnswering(['initiated', 'refused'], 2_000);
+		const waiting = waitForTransaction(late.run, 0, 't-1', {
+			pollIntervalSec: 1,
+			deadline: new Deadline(1_500),
+		});
+		const timedOut = expect(waiting).rejects.toThrow(
+			'Transaction t-1 was still in progress after 2 s',
+		);
+		await jest.advanceTimersByTimeAsync(5_000);
+		await timedOut;
+
+		const early = runAnswering(['initiated', 'refused']);
+		const failing = waitForTransaction(early.run, 0, 't-1', {
+			pollIntervalSec: 1,
+			deadline: new Deadline(60_000),
+		});
+		const refused = expect(failing).rejects.not.toThrow('still in progress');
+		await jest.advanceTimersByTimeAsync(5_000);
+		await refused;
+		expect(early.checks).toEqual([0, 1_000]);
 	});
 
 	test('checks no sooner than learned, asks again while waiting, and leaves room for a check', async () => {

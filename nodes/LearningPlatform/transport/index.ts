@@ -164,13 +164,11 @@ export async function waitForTransaction(
 			if (left <= 0 || deadline.cancelled) break;
 			await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
 		}
-		try {
-			transaction = await getTransaction(run, itemIndex, id, deadline);
-		} catch (error) {
+		transaction = await getTransaction(run, itemIndex, id, deadline).catch((error: unknown) => {
 			// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
-			if (!transaction || !deadline.expired || deadline.cancelled) throw error;
-			break;
-		}
+			if (transaction && deadline.expired && !deadline.cancelled) return transaction;
+			throw error;
+		});
 		const done = transaction.status !== 'initiated';
 		if (polls++ === 0) learnFrom?.observeFirstCheck(deadline.now() - started, done);
 		if (done || deadline.expired || deadline.cancelled) break;
