@@ -100,7 +100,6 @@ export async function lmsRequest<S extends ZodTypeAny>(
 
 const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
 
-/** A transaction: `id` and `status` always; `response` holds the platform's message later. */
 const transactionShape = z
 	.object({
 		id: z.string().min(1, 'is missing'),
@@ -112,7 +111,6 @@ const transactionShape = z
 
 const transactionAnswerShape = z.object({ data: transactionShape }).passthrough();
 
-/** What an accepted write answers (202): a message and the transaction that will carry it out. */
 const acceptedWriteShape = transactionAnswerShape.extend({ message: z.string().optional() });
 
 export type Transaction = z.infer<typeof transactionShape>;
