@@ -212,26 +212,17 @@ export function courseValuesSchema(operation: CourseOperation, withTop: boolean)
 }
 
 export function courseBody(values: CourseValues): IDataObject {
-	const body: IDataObject = {};
-	for (const field of COURSE_FIELDS) {
-		const value = values[field.api];
-		// null: known to be empty (from the listing); not sent, and the platform keeps it empty.
-		if (value !== undefined && value !== null)
-			body[field.api] = value as IDataObject[keyof IDataObject];
-	}
+	// null: known to be empty (from the listing); not sent, and the platform keeps it empty.
+	const sent = COURSE_FIELDS.filter(({ api }) => values[api] !== undefined && values[api] !== null);
+	const body = Object.fromEntries(sent.map(({ api }) => [api, values[api]])) as IDataObject;
 	// The documents require prices_data on every write: an empty list means free content.
-	if (body.prices_data === undefined) body.prices_data = [];
-	return body;
+	return { ...body, prices_data: body.prices_data ?? [] };
 }
 
 export function valuesFromListing(course: IDataObject): CourseValues {
-	const values: CourseValues = {};
-	for (const field of COURSE_FIELDS) {
-		const value = field.fromListing?.(course);
-		// A listed empty value (null, [], '') is known to be empty: carrying it over loses nothing.
-		if (value !== undefined) values[field.api] = value;
-	}
-	return values;
+	const listed = COURSE_FIELDS.map((field) => [field.api, field.fromListing?.(course)] as const);
+	// A listed empty value (null, [], '') is known to be empty: carrying it over loses nothing.
+	return Object.fromEntries(listed.filter(([, value]) => value !== undefined));
 }
 
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
@@ -244,13 +235,8 @@ export function mergeWithListing(
 	given: CourseValues,
 	listed: CourseValues,
 ): { values: CourseValues; keptFields: string[]; clearedFields: string[] } {
-	const values: CourseValues = { ...given };
-	const keptFields: string[] = [];
-	for (const [api, value] of Object.entries(listed)) {
-		if (present(values[api])) continue;
-		values[api] = value;
-		keptFields.push(api);
-	}
+	const keptFields = Object.keys(listed).filter((api) => !present(given[api]));
+	const values = { ...given, ...Object.fromEntries(keptFields.map((api) => [api, listed[api]])) };
 	const clearedFields = COURSE_FIELDS.map((f) => f.api).filter(
 		(api) => api !== STATUS_FIELD && values[api] === undefined,
 	);
