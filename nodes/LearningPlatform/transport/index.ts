@@ -247,16 +247,11 @@ export async function confirmWrite(
 	sent: IDataObject,
 	deadline: Deadline,
 ): Promise<IDataObject> {
-	const done = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
+	const { transaction } = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
 		pollIntervalSec: 1,
 		deadline,
 		learnFrom: run.completion,
 	});
-	return {
-		...sent,
-		status: done.transaction.status,
-		message: done.transaction.response?.message ?? sent.message,
-		confirmation: 'confirmed',
-		transaction: done.transaction,
-	};
+	const message = transaction.response?.message ?? sent.message;
+	return { ...sent, status: transaction.status, message, confirmation: 'confirmed', transaction };
 }
