@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
 import { listOfStrings, safeId, typeMessages } from '../../shared/items/input';
@@ -20,7 +19,7 @@ export interface CourseField {
 	place: 'top' | 'additional';
 	label: string;
 	/** Checks the form value and turns it into the body value. Empty values never reach it. */
-	schema: ZodTypeAny;
+	schema: z.ZodTypeAny;
 	/** The body value from a catalog listing item, if the documented listing carries it. */
 	fromListing?: (course: IDataObject) => unknown;
 	upsertOnly?: boolean;
@@ -68,7 +67,7 @@ function field(
 	param: string,
 	api: string,
 	label: string,
-	schema: ZodTypeAny,
+	schema: z.ZodTypeAny,
 	more: Partial<CourseField> = {},
 ): CourseField {
 	return { param, api, place: 'additional', label, schema, ...more };
@@ -76,7 +75,7 @@ function field(
 
 const contentTypes = z.enum(['article', 'course', 'video']);
 
-const listOf = <T extends ZodTypeAny>(name: string, entry: T) =>
+const listOf = <T extends z.ZodTypeAny>(name: string, entry: T) =>
 	z
 		.object({ [name]: z.array(entry).optional() })
 		.strict()

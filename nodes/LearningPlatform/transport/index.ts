@@ -1,6 +1,5 @@
 import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
 import type { CompletionEstimate } from '../../shared/pacing/polling';
@@ -36,7 +35,7 @@ export interface LmsRun extends Run {
 	readonly completion: CompletionEstimate;
 }
 
-interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
+interface LmsRequest<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;
@@ -61,7 +60,7 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
 	);
 }
 
-export async function lmsRequest<S extends ZodTypeAny>(
+export async function lmsRequest<S extends z.ZodTypeAny>(
 	run: LmsRun,
 	itemIndex: number,
 	request: LmsRequest<S>,
