@@ -176,38 +176,34 @@ export type CourseValues = Record<string, unknown>;
 export function courseValuesSchema(operation: CourseOperation, withTop: boolean) {
 	const additional = additionalFieldsFor(operation);
 	const offered = new Set(additional.map((f) => f.param));
-	return z
-		.object({
-			top: z.record(z.string(), z.unknown()),
-			additionalFields: z.record(z.string(), z.unknown()),
-		})
-		.transform((input, ctx) => {
-			const values: CourseValues = {};
-			const check = (field: CourseField, raw: unknown, path: string[]) => {
-				// Required fields and prices are always checked; optional ones only when given.
-				if (field.place !== 'top' && !present(raw)) return;
-				const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
-				if (!result.success) {
-					for (const issue of result.error.issues)
-						ctx.addIssue({ ...issue, path: [...path, ...issue.path] });
-					return;
-				}
-				if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
-			};
-			if (withTop)
-				for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
-			for (const name of Object.keys(input.additionalFields).filter((n) => !offered.has(n))) {
-				ctx.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['additionalFields', name],
-					message: 'is not a field of this operation',
-				});
+	const byName = z.record(z.string(), z.unknown());
+	return z.object({ top: byName, additionalFields: byName }).transform((input, ctx) => {
+		const values: CourseValues = {};
+		const check = (field: CourseField, raw: unknown, path: string[]) => {
+			// Required fields and prices are always checked; optional ones only when given.
+			if (field.place !== 'top' && !present(raw)) return;
+			const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
+			if (!result.success) {
+				for (const issue of result.error.issues)
+					ctx.addIssue({ ...issue, path: [...path, ...issue.path] });
+				return;
 			}
-			for (const field of additional) {
-				check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
-			}
-			return values;
-		});
+			if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
+		};
+		if (withTop)
+			for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
+		for (const name of Object.keys(input.additionalFields).filter((n) => !offered.has(n))) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['additionalFields', name],
+				message: 'is not a field of this operation',
+			});
+		}
+		for (const field of additional) {
+			check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
+		}
+		return values;
+	});
 }
 
 export function courseBody(values: CourseValues): IDataObject {

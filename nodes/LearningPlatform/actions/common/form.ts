@@ -348,8 +348,6 @@ type CourseJsonResult =
 	| { ok: true; values: CourseValues }
 	| { ok: false; issues: CourseJsonIssue[]; externalId?: string };
 
-const BY_API = new Map(COURSE_FIELDS.map((f) => [f.api, f]));
-
 /** The lists of objects ("price", "language"), by parameter: their entries' keys are the form's, snake_case. */
 const ENTRIES = new Map(
 	COURSE_FIELDS.flatMap((field) => {
@@ -384,7 +382,7 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	const issues: CourseJsonIssue[] = [];
 	const form = { top: {} as Record<string, unknown>, additional: {} as Record<string, unknown> };
 	for (const [key, value] of Object.entries(course)) {
-		const field = BY_API.get(key);
+		const field = COURSE_FIELDS.find((f) => f.api === key);
 		if (!field) issues.push({ path: key, message: 'is not a field of a course' });
 		else if (present(value)) {
 			const before = issues.length;
