@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
-import { listOfStrings, oneMessage, safeId, typeMessages } from '../../shared/items/input';
+import { listOfStrings, safeId, typeMessages } from '../../shared/items/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
@@ -20,7 +19,7 @@ export interface CourseField {
 	place: 'top' | 'additional';
 	label: string;
 	/** Checks the form value and turns it into the body value. Empty values never reach it. */
-	schema: ZodTypeAny;
+	schema: z.ZodTypeAny;
 	/** The body value from a catalog listing item, if the documented listing carries it. */
 	fromListing?: (course: IDataObject) => unknown;
 	upsertOnly?: boolean;
@@ -28,14 +27,7 @@ export interface CourseField {
 
 const text = z.string(typeMessages(undefined, 'must be text'));
 
-const textList = z
-	.union(
-		[z.string(), z.array(z.union([z.string(), z.number()]))],
-		oneMessage('must be a list of text (or comma-separated text)'),
-	)
-	.pipe(listOfStrings);
-
-const present = (value: unknown): boolean =>
+export const present = (value: unknown): boolean =>
 	value !== undefined &&
 	value !== null &&
 	value !== '' &&
@@ -52,7 +44,9 @@ function idsFrom(value: unknown): string[] | undefined {
 		: undefined;
 }
 
-const price = z.object({ amount: positiveAmount, currency: z.enum(['INR', 'USD']) }).strict();
+export const currency = z.enum(['INR', 'USD']);
+
+const price = z.object({ amount: positiveAmount, currency }).strict();
 
 const language = z
 	.object({
@@ -73,19 +67,15 @@ function field(
 	param: string,
 	api: string,
 	label: string,
-	schema: ZodTypeAny,
+	schema: z.ZodTypeAny,
 	more: Partial<CourseField> = {},
 ): CourseField {
 	return { param, api, place: 'additional', label, schema, ...more };
 }
 
-/** A listed value of a number or text field: null is known to be empty; anything else unreadable. */
-const nullOr = (value: unknown, readable: unknown) =>
-	readable !== undefined ? readable : value === null ? null : undefined;
-
 const contentTypes = z.enum(['article', 'course', 'video']);
 
-const listOf = <T extends ZodTypeAny>(name: string, entry: T) =>
+const listOf = <T extends z.ZodTypeAny>(name: string, entry: T) =>
 	z
 		.object({ [name]: z.array(entry).optional() })
 		.strict()
@@ -110,7 +100,7 @@ export const COURSE_FIELDS: CourseField[] = [
 				? (c.prices_data as IDataObject[]).map((p) => ({ amount: p.amount, currency: p.currency }))
 				: undefined,
 	}),
-	field('channelIds', 'channel_ids', 'Channel IDs', textList, {
+	field('channelIds', 'channel_ids', 'Channel IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.channels),
 	}),
 	field('contentType', 'content_type', 'Content Type', contentTypes),
@@ -126,11 +116,11 @@ export const COURSE_FIELDS: CourseField[] = [
 			.nonnegative('cannot be negative'),
 		{
 			fromListing: (c) =>
-				nullOr(c.duration_sec, typeof c.duration_sec === 'number' ? c.duration_sec : undefined),
+				c.duration_sec === null || typeof c.duration_sec === 'number' ? c.duration_sec : undefined,
 		},
 	),
 	field('expirationDate', 'expiration_date', 'Expiration Date', flexibleDateTime),
-	field('groupIds', 'group_ids', 'Group IDs', textList, {
+	field('groupIds', 'group_ids', 'Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.groups),
 	}),
 	field('imageUrl', 'image_url', 'Image URL', httpUrl, {
@@ -154,21 +144,16 @@ export const COURSE_FIELDS: CourseField[] = [
 	field('level', 'level', 'Level', z.enum(['beginner', 'intermediate', 'advanced'])),
 	field('publishedAt', 'published_at', 'Published At', flexibleDate, {
 		// The listing gives an ISO timestamp; the platform's own date is its date part.
-		fromListing: (c) =>
-			nullOr(
-				c.published_at,
-				typeof c.published_at === 'string' && /^\d{4}-\d{2}-\d{2}/.test(c.published_at)
-					? c.published_at.slice(0, 10)
-					: undefined,
-			),
+		fromListing: ({ published_at: at }) =>
+			at === null ? null : typeof at === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(at)?.[0] : undefined,
 	}),
-	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', textList, {
+	field('restrictedGroupIds', 'restricted_group_ids', 'Restricted Group IDs', listOfStrings, {
 		fromListing: (c) => idsFrom(c.restricted_groups),
 	}),
-	field('skills', 'skills', 'Skills', textList),
+	field('skills', 'skills', 'Skills', listOfStrings),
 	// Only upsert offers it: archive sets it itself.
 	field('status', 'status', 'Status', z.enum(['active', 'archived']), { upsertOnly: true }),
-	field('tags', 'tags', 'Tags', textList, {
+	field('tags', 'tags', 'Tags', listOfStrings, {
 		fromListing: (c) =>
 			Array.isArray(c.tags) && c.tags.every((t) => typeof t === 'string') ? c.tags : undefined,
 	}),
@@ -190,63 +175,49 @@ export type CourseValues = Record<string, unknown>;
 /** Issue paths name the parameter: "additionalFields.publishedAt: …". Empty values are not given. */
 export function courseValuesSchema(operation: CourseOperation, withTop: boolean) {
 	const additional = additionalFieldsFor(operation);
-	return z
-		.object({
-			top: z.record(z.string(), z.unknown()),
-			additionalFields: z.record(z.string(), z.unknown()),
-		})
-		.transform((input, ctx) => {
-			const values: CourseValues = {};
-			const check = (field: CourseField, raw: unknown, path: string[]) => {
-				// Required fields and prices are always checked; optional ones only when given.
-				if (field.place !== 'top' && !present(raw)) return;
-				const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
-				if (!result.success) {
-					for (const issue of result.error.issues)
-						ctx.addIssue({ ...issue, path: [...path, ...issue.path] });
-					return;
-				}
-				if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
-			};
-			if (withTop)
-				for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
-			for (const name of Object.keys(input.additionalFields)) {
-				if (!additional.some((f) => f.param === name)) {
-					ctx.addIssue({
-						code: z.ZodIssueCode.custom,
-						path: ['additionalFields', name],
-						message: 'is not a field of this operation',
-					});
-				}
+	const offered = new Set(additional.map((f) => f.param));
+	const byName = z.record(z.string(), z.unknown());
+	return z.object({ top: byName, additionalFields: byName }).transform((input, ctx) => {
+		const values: CourseValues = {};
+		const check = (field: CourseField, raw: unknown, path: string[]) => {
+			// Required fields and prices are always checked; optional ones only when given.
+			if (field.place !== 'top' && !present(raw)) return;
+			const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
+			if (!result.success) {
+				for (const issue of result.error.issues)
+					ctx.addIssue({ ...issue, path: [...path, ...issue.path] });
+				return;
 			}
-			for (const field of additional) {
-				check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
-			}
-			return values;
-		});
+			if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
+		};
+		if (withTop)
+			for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
+		for (const name of Object.keys(input.additionalFields).filter((n) => !offered.has(n))) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['additionalFields', name],
+				message: 'is not a field of this operation',
+			});
+		}
+		for (const field of additional) {
+			check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
+		}
+		return values;
+	});
 }
 
 export function courseBody(values: CourseValues): IDataObject {
-	const body: IDataObject = {};
-	for (const field of COURSE_FIELDS) {
-		const value = values[field.api];
-		// null: known to be empty (from the listing); not sent, and the platform keeps it empty.
-		if (value !== undefined && value !== null)
-			body[field.api] = value as IDataObject[keyof IDataObject];
-	}
+	// null: known to be empty (from the listing); not sent, and the platform keeps it empty.
+	const sent = COURSE_FIELDS.filter(({ api }) => values[api] !== undefined && values[api] !== null);
+	const body = Object.fromEntries(sent.map(({ api }) => [api, values[api]])) as IDataObject;
 	// The documents require prices_data on every write: an empty list means free content.
-	if (body.prices_data === undefined) body.prices_data = [];
-	return body;
+	return { ...body, prices_data: body.prices_data ?? [] };
 }
 
 export function valuesFromListing(course: IDataObject): CourseValues {
-	const values: CourseValues = {};
-	for (const field of COURSE_FIELDS) {
-		const value = field.fromListing?.(course);
-		// A listed empty value (null, [], '') is known to be empty: carrying it over loses nothing.
-		if (value !== undefined) values[field.api] = value;
-	}
-	return values;
+	const listed = COURSE_FIELDS.map((field) => [field.api, field.fromListing?.(course)] as const);
+	// A listed empty value (null, [], '') is known to be empty: carrying it over loses nothing.
+	return Object.fromEntries(listed.filter(([, value]) => value !== undefined));
 }
 
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
@@ -259,20 +230,14 @@ export function mergeWithListing(
 	given: CourseValues,
 	listed: CourseValues,
 ): { values: CourseValues; keptFields: string[]; clearedFields: string[] } {
-	const values: CourseValues = { ...given };
-	const keptFields: string[] = [];
-	for (const [api, value] of Object.entries(listed)) {
-		if (present(values[api])) continue;
-		values[api] = value;
-		keptFields.push(api);
-	}
+	const keptFields = Object.keys(listed).filter((api) => !present(given[api]));
+	const values = { ...given, ...Object.fromEntries(keptFields.map((api) => [api, listed[api]])) };
 	const clearedFields = COURSE_FIELDS.map((f) => f.api).filter(
 		(api) => api !== STATUS_FIELD && values[api] === undefined,
 	);
 	return { values, keptFields, clearedFields };
 }
 
-/** One page of the course list: `{data: [...], total_count}`; what the node relies on, the rest passed through. */
 const coursePageShape = z
 	.object({
 		data: z.array(z.record(z.string(), z.unknown())),
@@ -309,7 +274,6 @@ export async function forEachCoursePage(
 			method: 'GET',
 			path: COURSES_PATH,
 			qs: { offset: position, limit: pageSize, return_total_count: true },
-			safeToRepeat: true,
 			action: 'Listing courses',
 			deadline,
 			answer: { schema: coursePageShape, is: 'a page of courses' },

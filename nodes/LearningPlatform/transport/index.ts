@@ -1,11 +1,10 @@
 import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 
 import type { CompletionEstimate } from '../../shared/pacing/polling';
-import { pollUntil } from '../../shared/pacing/polling';
 import type { Deadline, Throttle } from '../../shared/pacing/time';
+import { pause, SLEEP_STEP_MS } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
 import { clientRedactor } from '../../shared/request/secrets';
@@ -19,7 +18,7 @@ import {
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
 
-/** A catalog entry: the platform's id and the listed fields as body values (courses.ts). */
+/** A catalog entry: the platform's id and the listed fields as body values. */
 export interface IndexedCourse {
 	id?: string;
 	listed: Record<string, unknown>;
@@ -32,17 +31,15 @@ export interface LmsRun extends Run {
 	readonly throttle: Throttle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
-	/** When to check a write's transaction first, learned per client (see pacing/time.ts). */
+	/** When to check a write's transaction first, learned per client (pacing/polling.ts). */
 	readonly completion: CompletionEstimate;
 }
 
-interface LmsRequest<S extends ZodTypeAny = ZodTypeAny> {
+interface LmsRequest<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Upserts keyed by an external id and reads may be repeated after a 5xx or a dropped connection. */
-	safeToRepeat: boolean;
 	action: string;
 	deadline: Deadline;
 	answer: { schema: S; is: string };
@@ -63,7 +60,7 @@ export function lmsRedactor(credentials: LmsCredentials): Redactor {
 	);
 }
 
-export async function lmsRequest<S extends ZodTypeAny>(
+export async function lmsRequest<S extends z.ZodTypeAny>(
 	run: LmsRun,
 	itemIndex: number,
 	request: LmsRequest<S>,
@@ -79,7 +76,8 @@ export async function lmsRequest<S extends ZodTypeAny>(
 			origin: run.origin,
 			requestTimeoutMs: requestTimeoutMs(run.credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 			deadline: request.deadline,
-			retry: { safeToRepeat: request.safeToRepeat, maxUnauthorizedAttempts: 3 },
+			// Reads, and writes that set a state keyed by an external id (and email): all repeatable.
+			retry: { safeToRepeat: true, maxUnauthorizedAttempts: 3 },
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});
@@ -101,7 +99,6 @@ export async function lmsRequest<S extends ZodTypeAny>(
 
 const TRANSACTIONS_PATH = '/api/developer/v2/request_data';
 
-/** A transaction: `id` and `status` always; `response` holds the platform's message later. */
 const transactionShape = z
 	.object({
 		id: z.string().min(1, 'is missing'),
@@ -113,7 +110,6 @@ const transactionShape = z
 
 const transactionAnswerShape = z.object({ data: transactionShape }).passthrough();
 
-/** What an accepted write answers (202): a message and the transaction that will carry it out. */
 const acceptedWriteShape = transactionAnswerShape.extend({ message: z.string().optional() });
 
 export type Transaction = z.infer<typeof transactionShape>;
@@ -127,7 +123,6 @@ export async function getTransaction(
 	const answer = await lmsRequest(run, itemIndex, {
 		method: 'GET',
 		path: `${TRANSACTIONS_PATH}/${encodeURIComponent(id)}`,
-		safeToRepeat: true,
 		action: `Reading transaction ${id}`,
 		namesRecord: true,
 		deadline,
@@ -140,6 +135,10 @@ export async function getTransaction(
 	return answer.data;
 }
 
+/**
+ * Each wait 1.5 times the last, so checks grow logarithmically with time. The learned first-check
+ * delay is asked again while waiting (a later answer postpones checks), at most half the budget.
+ */
 export async function waitForTransaction(
 	run: LmsRun,
 	itemIndex: number,
@@ -150,52 +149,49 @@ export async function waitForTransaction(
 		learnFrom,
 	}: { pollIntervalSec: number; deadline: Deadline; learnFrom?: CompletionEstimate },
 ): Promise<{ transaction: Transaction; polls: number; waitedMs: number }> {
-	const started = Date.now();
-	let seen: Transaction | undefined;
-	let failure: unknown;
-	let checks = 0;
-	const outcome = await pollUntil(
-		async () => {
-			try {
-				seen = await getTransaction(run, itemIndex, id, deadline);
-			} catch (error) {
-				// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
-				if (seen && deadline.expired && !deadline.cancelled) return { done: false, value: seen };
-				failure = error;
-				return { done: true, value: seen };
-			}
-			const done = seen.status !== 'initiated';
-			if (checks++ === 0) learnFrom?.observeFirstCheck(Date.now() - started, done);
-			return { done, value: seen };
-		},
-		{
-			deadline,
-			// Asked again while waiting: a first check that found it running postpones the others.
-			notBeforeMs: learnFrom && (() => learnFrom.firstCheckDelayMs()),
-			intervalMs: pollIntervalSec * 1000,
-		},
-	);
-	if (failure !== undefined) throw failure;
-	const transaction = outcome.value as Transaction;
-	if (outcome.done && transaction.status === 'success') {
-		return { transaction, polls: outcome.polls, waitedMs: Date.now() - started };
+	const started = deadline.now();
+	const latestStart = deadline.remainingMs() / 2;
+	let interval = Math.max(1, pollIntervalSec * 1000);
+	let transaction: Transaction | undefined;
+	let polls = 0;
+	for (;;) {
+		for (;;) {
+			const notBefore = started + Math.min(learnFrom?.firstCheckDelayMs() ?? 0, latestStart);
+			const left = Math.min(notBefore - deadline.now(), deadline.remainingMs());
+			if (left <= 0 || deadline.cancelled) break;
+			await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
+		}
+		transaction = await getTransaction(run, itemIndex, id, deadline).catch((error: unknown) => {
+			// A deadline that passed during a check after "in progress" is a timeout, not the item's error.
+			if (transaction && deadline.expired && !deadline.cancelled) return transaction;
+			throw error;
+		});
+		const done = transaction.status !== 'initiated';
+		if (polls++ === 0) learnFrom?.observeFirstCheck(deadline.now() - started, done);
+		if (done || deadline.expired || deadline.cancelled) break;
+		await pause(Math.min(interval, deadline.remainingMs()), deadline.cancelSignal);
+		interval = Math.min(30_000, interval * 1.5);
+	}
+	if (transaction.status === 'success') {
+		return { transaction, polls, waitedMs: deadline.now() - started };
 	}
 	const message =
 		typeof transaction.response?.message === 'string' ? transaction.response.message : 'no message';
-	const error = !outcome.done
-		? new NodeOperationError(
-				run.fns.getNode(),
-				`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
-				{
+	const error =
+		transaction.status === 'initiated'
+			? new NodeOperationError(
+					run.fns.getNode(),
+					`Transaction ${id} was still in progress after ${Math.round(deadline.budgetMs / 1000)} s`,
+					{
+						itemIndex,
+						description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
+					},
+				)
+			: new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
 					itemIndex,
-					description: `The platform has not finished it yet. Poll it later with Transaction → Wait (or Get) and transaction ID ${id}.`,
-				},
-			)
-		: new NodeApiError(run.fns.getNode(), { ...transaction } as JsonObject, {
-				itemIndex,
-				message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
-				description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
-			});
+					message: `${message} (transaction ${id} ended with status "${transaction.status}")`,
+					description: `The platform accepted the write, then reported status "${transaction.status}" for it, with the message: ${message}`,
+				});
 	// Continue On Fail puts these on the error item, so the workflow can poll later.
 	error.context.details = { transactionId: id, status: transaction.status };
 	throw error;
@@ -227,8 +223,6 @@ export async function postWrite(
 		method: 'POST',
 		path: write.path,
 		body: write.body,
-		// Each write sets a state keyed by its external id (and email): repeating it is harmless.
-		safeToRepeat: true,
 		action: write.action,
 		deadline: write.deadline,
 		answer: { schema: acceptedWriteShape, is: 'an accepted write with its transaction' },
@@ -252,16 +246,11 @@ export async function confirmWrite(
 	sent: IDataObject,
 	deadline: Deadline,
 ): Promise<IDataObject> {
-	const done = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
+	const { transaction } = await waitForTransaction(run, itemIndex, String(sent.transactionId), {
 		pollIntervalSec: 1,
 		deadline,
 		learnFrom: run.completion,
 	});
-	return {
-		...sent,
-		status: done.transaction.status,
-		message: done.transaction.response?.message ?? sent.message,
-		confirmation: 'confirmed',
-		transaction: done.transaction,
-	};
+	const message = transaction.response?.message ?? sent.message;
+	return { ...sent, status: transaction.status, message, confirmation: 'confirmed', transaction };
 }

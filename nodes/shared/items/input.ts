@@ -90,7 +90,10 @@ export function wellFormed(value: string | readonly string[] | undefined): boole
 
 /** A comma-separated list as n8n users type it, or an array an expression produced. */
 export const listOfStrings = z
-	.union([z.string(), z.array(z.union([z.string(), z.number()]))])
+	.union(
+		[z.string(), z.array(z.union([z.string(), z.number()]))],
+		oneMessage('must be a list of text (or comma-separated text)'),
+	)
 	.transform((value) =>
 		(Array.isArray(value) ? value.map(String) : value.split(','))
 			.map((entry) => entry.trim())

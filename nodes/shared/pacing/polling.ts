@@ -1,37 +1,3 @@
-import { pause, SLEEP_STEP_MS, type Deadline } from './time';
-
-/**
- * Each wait 1.5 times the last, so checks grow logarithmically with time; `notBeforeMs` is asked
- * again while waiting (a later answer postpones checks), at most half the budget.
- */
-export async function pollUntil<T>(
-	check: () => Promise<{ done: boolean; value: T }>,
-	{
-		deadline,
-		notBeforeMs,
-		intervalMs,
-	}: { deadline: Deadline; notBeforeMs?: () => number; intervalMs: number },
-) {
-	let interval = Math.max(1, intervalMs);
-	let polls = 0;
-	const started = deadline.now();
-	const latestStart = deadline.remainingMs() / 2;
-	for (;;) {
-		for (;;) {
-			const notBefore = started + Math.min(notBeforeMs?.() ?? 0, latestStart);
-			const left = Math.min(notBefore - deadline.now(), deadline.remainingMs());
-			if (left <= 0 || deadline.cancelled) break;
-			await pause(Math.min(left, SLEEP_STEP_MS), deadline.cancelSignal);
-		}
-		const result = await check();
-		polls++;
-		const remaining = deadline.remainingMs();
-		if (result.done || remaining <= 0 || deadline.cancelled) return { ...result, polls };
-		await pause(Math.min(interval, remaining), deadline.cancelSignal);
-		interval = Math.min(30_000, interval * 1.5);
-	}
-}
-
 const completions = new Map<string, CompletionEstimate>();
 
 /** Per API client (`clientKey`), for the process. */

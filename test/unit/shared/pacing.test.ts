@@ -1,5 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { CompletionEstimate, pollUntil } from '../../../nodes/shared/pacing/polling';
+import { CompletionEstimate } from '../../../nodes/shared/pacing/polling';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { waitAfterThrottle } from '../../../nodes/shared/request/answer';
@@ -372,36 +372,5 @@ describe('CompletionEstimate', () => {
 			estimate.observeFirstCheck(at, done);
 		}
 		expect(misses).toBeLessThanOrEqual(2_000 * 0.01);
-	});
-
-	test('pollUntil checks no sooner than asked, asks again while waiting, and leaves room for a check', async () => {
-		const checks: number[] = [];
-		const start = Date.now();
-		let notBefore = 3_000;
-		const outcome = pollUntil(
-			async () => {
-				checks.push(Date.now() - start);
-				return { done: checks.length === 2, value: 1 };
-			},
-			{ deadline: new Deadline(60_000), notBeforeMs: () => notBefore, intervalMs: 1_000 },
-		);
-		await jest.advanceTimersByTimeAsync(2_000);
-		notBefore = 6_000; // another item's first check found its transaction running
-		await jest.advanceTimersByTimeAsync(10_000);
-		await outcome;
-		// The first check moved to 6 s; the second comes one interval later.
-		expect(checks).toEqual([6_000, 7_000]);
-		const late: number[] = [];
-		const shortStart = Date.now();
-		const short = pollUntil(
-			async () => {
-				late.push(Date.now() - shortStart);
-				return { done: true, value: 1 };
-			},
-			{ deadline: new Deadline(1_000), notBeforeMs: () => 3_000, intervalMs: 1_000 },
-		);
-		await jest.advanceTimersByTimeAsync(2_000);
-		await short;
-		expect(late).toEqual([500]);
 	});
 });

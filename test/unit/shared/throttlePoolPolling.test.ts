@@ -1,6 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { clientThrottle } from '../../../nodes/shared/pacing/throttle';
-import { pollUntil } from '../../../nodes/shared/pacing/polling';
 import { Deadline, pause } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/router';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
@@ -157,34 +156,7 @@ describe('mapWithConcurrency', () => {
 	});
 });
 
-describe('pollUntil', () => {
-	test('waits with growing intervals and stops when done', async () => {
-		const checks: number[] = [];
-		const outcome = pollUntil(
-			async () => {
-				checks.push(Date.now());
-				return { done: checks.length === 4, value: checks.length };
-			},
-			{ deadline: new Deadline(5000), intervalMs: 20 },
-		);
-		await jest.advanceTimersByTimeAsync(1_000);
-		expect(await outcome).toEqual({ done: true, value: 4, polls: 4 });
-		expect(checks.slice(1).map((t, i) => t - checks[i])).toEqual([20, 30, 45]);
-	});
-
-	test('never sleeps past the deadline', async () => {
-		let settled = false;
-		const outcome = pollUntil(async () => ({ done: false, value: null }), {
-			deadline: new Deadline(120),
-			intervalMs: 1000,
-		});
-		outcome.then(() => (settled = true));
-		await jest.advanceTimersByTimeAsync(119);
-		expect(settled).toBe(false);
-		await jest.advanceTimersByTimeAsync(1);
-		expect(await outcome).toEqual({ done: false, value: null, polls: 2 });
-	});
-
+describe('pause', () => {
 	test('a cancelled wait ends at once', async () => {
 		const controller = new AbortController();
 		const waiting = pause(60_000, controller.signal);

@@ -47,9 +47,8 @@ export function readDates(fns: IExecuteFunctions, itemIndex: number): IDataObjec
 }
 
 export function assignmentProperties(
-	operation: AssignmentOperation | 'sync',
 	own: INodeProperties[] = [],
-	options: INodeProperties = writeOptions('assignment', [operation]),
+	options: INodeProperties = writeOptions(),
 ): INodeProperties[] {
 	return [
 		{
@@ -87,7 +86,7 @@ export function assignmentOperation(
 	own: INodeProperties[] = [],
 	readOwn: (fns: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
 ): ItemOperation<LmsRun, AssignmentInput> {
-	const form = assignmentProperties(operation, own);
+	const form = assignmentProperties(own);
 	return {
 		description: updateDisplayOptions(
 			{ show: { resource: ['assignment'], operation: [operation] } },

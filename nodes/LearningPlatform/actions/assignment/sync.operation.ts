@@ -10,7 +10,6 @@ import { assignmentProperties, baseSchema, DATES, readDates } from './assignment
 export const kind = 'batch';
 
 const sync = syncOperation({
-	resource: 'assignment',
 	remove: 'Withdraw',
 	missingHelp:
 		'Whether to withdraw the pairs this node assigned that are no longer in the input. Assignments made any other way are never touched.',
@@ -30,7 +29,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...assignmentProperties('sync', [DATES], sync.property),
+	...assignmentProperties([DATES], sync.property),
 ];
 
 export const description = updateDisplayOptions(

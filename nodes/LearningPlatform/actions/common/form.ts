@@ -12,7 +12,9 @@ import {
 	additionalFieldsFor,
 	COURSE_FIELDS,
 	courseValuesSchema,
+	currency,
 	EXTERNAL_ID_FIELD,
+	present,
 	TOP_FIELDS,
 } from '../../transport/courses';
 
@@ -35,6 +37,9 @@ export function readOptions<T>(
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
 const text = (more: Partial<Control> = {}): Control => ({ type: 'string', default: '', ...more });
+
+const part = (displayName: string, name: string, more: Partial<Control> = {}) =>
+	({ displayName, name, ...text(more) }) as INodeProperties;
 
 const commaList = (effect: string) => text({ description: `Comma-separated ${effect}` });
 
@@ -60,24 +65,15 @@ const CONTROLS: Record<string, Control> = {
 		placeholder: 'Add price',
 		description: 'Leave empty for free content. Prices are replaced on every update.',
 		values: [
-			{
-				displayName: 'Amount',
-				name: 'amount',
-				type: 'string',
-				default: '',
+			part('Amount', 'amount', {
 				placeholder: 'e.g. 49.99',
 				description: 'A positive amount, such as 49.99',
-			},
-			{
-				displayName: 'Currency',
-				name: 'currency',
+			}),
+			part('Currency', 'currency', {
 				type: 'options',
-				options: [
-					{ name: 'INR', value: 'INR' },
-					{ name: 'USD', value: 'USD' },
-				],
+				options: currency.options.map((value) => ({ name: value, value })),
 				default: 'USD',
-			},
+			}),
 		],
 	}),
 	channelIds: commaList('channel IDs. Channels not listed are removed from the content.'),
@@ -113,17 +109,10 @@ const CONTROLS: Record<string, Control> = {
 	languages: entryList('language', {
 		description: "Language versions. Send none to use the source's default language.",
 		values: [
-			{
-				displayName: 'Language Code',
-				name: 'languageCode',
-				type: 'string',
-				default: '',
-				placeholder: 'en',
-				description: 'Two-letter code',
-			},
-			{ displayName: 'Title', name: 'title', type: 'string', default: '' },
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+			part('Language Code', 'languageCode', { placeholder: 'en', description: 'Two-letter code' }),
+			part('Title', 'title'),
+			part('URL', 'url'),
+			part('Description', 'description'),
 		],
 	}),
 	level: { type: 'options', default: 'beginner' },
@@ -179,18 +168,12 @@ export function listedFieldNames(): string[] {
 }
 
 /** A plain string (from an expression or an older workflow) is still accepted. */
-export function coursePicker(
-	description: string,
-	{
-		displayName = 'Course',
-		firstMode = 'list',
-	}: { displayName?: string; firstMode?: 'list' | 'id' } = {},
-): INodeProperties {
+export function coursePicker(description: string): INodeProperties {
 	return {
-		displayName,
+		displayName: 'Course',
 		name: 'externalId',
 		type: 'resourceLocator',
-		default: { mode: firstMode, value: '' },
+		default: { mode: 'list', value: '' },
 		required: true,
 		description,
 		modes: [
@@ -225,34 +208,27 @@ const KEEP_CURRENT_VALUES: INodeProperties = {
 };
 
 /** `options` of every write: the platform accepts writes asynchronously. */
-export function writeOptions(
-	resource: string,
-	operations: string[],
-	{ keepCurrentValues = false }: { keepCurrentValues?: boolean } = {},
-): INodeProperties {
-	return optionsCollection(
-		[
-			...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 120,
-				description:
-					'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
-			},
-			{
-				displayName: 'Wait for Completion',
-				name: 'waitForCompletion',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
-			},
-		],
-		{ displayOptions: { show: { resource: [resource], operation: operations } } },
-	);
+export function writeOptions({ keepCurrentValues = false } = {}): INodeProperties {
+	return optionsCollection([
+		...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120,
+			description:
+				'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
+		},
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
+		},
+	]);
 }
 
 export const writeOptionsSchema = z
@@ -314,10 +290,11 @@ export function courseInputProperties(): INodeProperties[] {
 			displayOptions: { show: { inputMode: ['json'] } },
 		},
 		...[
-			coursePicker('Your own ID for the course. Sending an existing one updates that course.', {
+			{
+				...coursePicker('Your own ID for the course. Sending an existing one updates that course.'),
 				displayName: 'External ID',
-				firstMode: 'id',
-			}),
+				default: { mode: 'id', value: '' },
+			},
 			...TOP_PROPERTIES.filter((p) => p.name !== 'externalId'),
 			additionalFieldsProperty('upsert'),
 		].map((p) => ({ ...p, displayOptions: { show: { inputMode: ['fields'] } } })),
@@ -371,8 +348,6 @@ type CourseJsonResult =
 	| { ok: true; values: CourseValues }
 	| { ok: false; issues: CourseJsonIssue[]; externalId?: string };
 
-const BY_API = new Map(COURSE_FIELDS.map((f) => [f.api, f]));
-
 /** The lists of objects ("price", "language"), by parameter: their entries' keys are the form's, snake_case. */
 const ENTRIES = new Map(
 	COURSE_FIELDS.flatMap((field) => {
@@ -407,9 +382,9 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	const issues: CourseJsonIssue[] = [];
 	const form = { top: {} as Record<string, unknown>, additional: {} as Record<string, unknown> };
 	for (const [key, value] of Object.entries(course)) {
-		const field = BY_API.get(key);
+		const field = COURSE_FIELDS.find((f) => f.api === key);
 		if (!field) issues.push({ path: key, message: 'is not a field of a course' });
-		else if (value !== undefined && value !== null && value !== '') {
+		else if (present(value)) {
 			const before = issues.length;
 			const converted = formValue(field, value, issues);
 			if (issues.length === before) form[field.place][field.param] = converted;
@@ -418,34 +393,29 @@ export function parseCourseJson(input: unknown): CourseJsonResult {
 	const result = valuesSchema.safeParse({ top: form.top, additionalFields: form.additional });
 	if (result.success && issues.length === 0) return { ok: true, values: result.data };
 	for (const issue of result.error?.issues ?? []) {
-		issues.push({ path: apiPath(issue.path), message: issueMessage(issue) });
+		const path = apiPath(issue.path);
+		if (!issues.some((i) => i.path === path)) issues.push({ path, message: issueMessage(issue) });
 	}
-	const seen = new Set<string>();
-	return {
-		ok: false,
-		issues: issues.filter((i) => (seen.has(i.path) ? false : (seen.add(i.path), true))),
-		externalId: idText(course[EXTERNAL_ID_FIELD]),
-	};
+	return { ok: false, issues, externalId: idText(course[EXTERNAL_ID_FIELD]) };
 }
 
 /** A list of objects as the form holds it: `[{ language_code }]` → `{ language: [{ languageCode }] }`; a field with issues is left out. */
 function formValue(field: CourseField, value: unknown, issues: CourseJsonIssue[]): unknown {
 	const collection = ENTRIES.get(field.param);
 	if (!collection) return value;
-	if (!Array.isArray(value))
-		return issues.push({ path: field.api, message: 'must be a list of objects' });
+	const refuse = (path: string, message: string) => void issues.push({ path, message });
+	if (!Array.isArray(value)) return refuse(field.api, 'must be a list of objects');
 	const names = new Map(collection.values.map(({ name }) => [snakeCase(name), name]));
 	const entries = value.map((item, index) => {
 		const at = `${field.api}[${index}]`;
-		if (!isObject(item)) return issues.push({ path: at, message: 'must be an object' });
+		if (!isObject(item)) return refuse(at, 'must be an object');
 		const entry: Record<string, unknown> = {};
 		for (const [key, part] of Object.entries(item)) {
 			const name = names.get(key);
-			const path = `${at}.${key}`;
-			if (!name) issues.push({ path, message: `is not a field of ${collection.name} entries` });
+			if (!name) refuse(`${at}.${key}`, `is not a field of ${collection.name} entries`);
 			else if (part === null || part === undefined) continue;
 			else if (name === 'amount' || typeof part === 'string') entry[name] = part;
-			else issues.push({ path, message: 'must be text' });
+			else refuse(`${at}.${key}`, 'must be text');
 		}
 		return entry;
 	});

@@ -14,7 +14,6 @@ import type { WriteOptions } from './form';
 import { writeOptions, writeOptionsSchema, writeSettings } from './form';
 
 interface SyncOperationParts<V, L> {
-	resource: 'course' | 'assignment';
 	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
 	remove: 'Archive' | 'Withdraw';
 	missingHelp: string;
@@ -35,7 +34,7 @@ export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
 export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	const missing = `${words.remove.toLowerCase()}Missing`;
 	const share = `max${words.remove}Share`;
-	const write = writeOptions(words.resource, ['sync']);
+	const write = writeOptions();
 	const property: INodeProperties = {
 		...write,
 		options: [

@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 		'archive',
 		'Values for what the catalog listing cannot return; a value given here also replaces the listed one',
 	),
-	writeOptions('course', ['archive']),
+	writeOptions(),
 ];
 
 const form = operationForm(

@@ -16,7 +16,6 @@ import { syncOperation, syncRow } from '../common/syncOptions';
 export const kind = 'batch';
 
 const sync = syncOperation({
-	resource: 'course',
 	remove: 'Archive',
 	missingHelp:
 		'Whether to archive the courses that are in the catalog but not in the input. Archived content cannot be made active again.',

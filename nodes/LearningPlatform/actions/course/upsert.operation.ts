@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	...courseInputProperties(),
-	writeOptions('course', ['upsert'], { keepCurrentValues: true }),
+	writeOptions({ keepCurrentValues: true }),
 ];
 
 export const description = updateDisplayOptions(
