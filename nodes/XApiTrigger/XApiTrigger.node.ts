@@ -12,6 +12,7 @@ import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport/run';
+import { isPlainObject } from '../shared/items/input';
 import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
@@ -95,11 +96,12 @@ function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]
 
 function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
 	const filters = fns.getNodeParameter('filters', {}) as unknown;
-	const isObject = filters !== null && typeof filters === 'object' && !Array.isArray(filters);
-	const { verb, ...others } = isObject ? (filters as IDataObject) : ({} as IDataObject);
+	const { verb, ...others } = isPlainObject(filters)
+		? (filters as IDataObject)
+		: ({} as IDataObject);
 	const verbs = verbsOf(verb);
 	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
-	const parsed = filtersSchema.safeParse(isObject ? others : filters);
+	const parsed = filtersSchema.safeParse(isPlainObject(filters) ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map(
 			(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,

@@ -2,11 +2,9 @@
 // people who do not write code. `chosen` schemas report every problem at once, under zod 3.25 and 4.
 import { z } from 'zod';
 
-const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+import { isPlainObject } from '../../shared/items/input';
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
 function describeValue(value: unknown): string {
 	if (typeof value === 'string') return value === '' ? 'empty text' : `the text ${quote(value)}`;

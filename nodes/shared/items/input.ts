@@ -7,6 +7,9 @@ import { issueMessage, issuePath } from '../request/answer';
 
 type FormEntry = INodeProperties | INodePropertyCollection;
 
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A field's path in the form's words ("Prices → Amount (price 1)"); undefined off the form. */
 function formLabel(
 	form: readonly INodeProperties[],

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { isPlainObject } from '../items/input';
+
 /** Static data per node and client; members grouped so rosters stay small; bad shapes dropped. */
 export const REMOVED = '!';
 export const REMOVAL_PENDING = '?';
@@ -17,21 +19,17 @@ export interface Memory {
 
 export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function openMemory(store: MemoryStore, slot: string, scope: string): Memory {
 	const data = store.getWorkflowStaticData('node');
 	let dropped = 0;
-	if (!isRecord(data[slot])) {
+	if (!isPlainObject(data[slot])) {
 		if (data[slot] !== undefined) dropped++;
 		data[slot] = {};
 	}
 	const scopes = data[slot] as IDataObject;
 	const stored = scopes[scope];
-	if (stored !== undefined && !isRecord(stored)) dropped++;
-	const { [MEMBERS]: table, ...rest } = isRecord(stored) ? stored : {};
+	if (stored !== undefined && !isPlainObject(stored)) dropped++;
+	const { [MEMBERS]: table, ...rest } = isPlainObject(stored) ? stored : {};
 	const members = typeof table === 'string' ? table.split('\n') : [];
 	const entries = new Map<string, string>();
 	for (const [key, value] of Object.entries(rest)) {

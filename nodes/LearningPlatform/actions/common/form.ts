@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties, INodePropertyCollection } from
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
+import { isPlainObject, parseItemInput } from '../../../shared/items/input';
 import { issueMessage } from '../../../shared/request/answer';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
@@ -358,9 +358,6 @@ const ENTRIES = new Map(
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export function courseObject(input: unknown): Record<string, unknown> | string {
 	let course = input;
 	if (typeof course === 'string') {
@@ -370,7 +367,7 @@ export function courseObject(input: unknown): Record<string, unknown> | string {
 			return 'is not valid JSON';
 		}
 	}
-	return isObject(course)
+	return isPlainObject(course)
 		? course
 		: 'must be a course object, such as { "name": …, "url": …, "external_id": … }';
 }
@@ -408,7 +405,7 @@ function formValue(field: CourseField, value: unknown, issues: CourseJsonIssue[]
 	const names = new Map(collection.values.map(({ name }) => [snakeCase(name), name]));
 	const entries = value.map((item, index) => {
 		const at = `${field.api}[${index}]`;
-		if (!isObject(item)) return refuse(at, 'must be an object');
+		if (!isPlainObject(item)) return refuse(at, 'must be an object');
 		const entry: Record<string, unknown> = {};
 		for (const [key, part] of Object.entries(item)) {
 			const name = names.get(key);

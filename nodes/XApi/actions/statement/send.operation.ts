@@ -4,10 +4,14 @@ import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { additionalFields, optionsCollection } from '../../../shared/items/operation';
-import { NOT_WELL_FORMED, parseItemInput, wellFormed } from '../../../shared/items/input';
+import {
+	isPlainObject,
+	NOT_WELL_FORMED,
+	parseItemInput,
+	wellFormed,
+} from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
-import { isPlainObject } from '../../validation';
 import {
 	checkedStatement,
 	formLabelOf,
