@@ -12,6 +12,7 @@ import type { Redactor } from '../../shared/request/secrets';
 import {
 	apiError,
 	documentedAnswer,
+	heapBytesOf,
 	HttpProblem,
 	requestTimeoutMs,
 } from '../../shared/request/answer';
@@ -81,7 +82,7 @@ export async function lmsRequest<S extends z.ZodTypeAny>(
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});
-		request.measured?.(answer.bytes);
+		request.measured?.(answer.bytes + heapBytesOf(answer.body));
 		const documented = documentedAnswer(answer, request.answer.schema, request.answer.is);
 		const mismatch = request.mismatch?.(documented);
 		if (mismatch) throw new HttpProblem('unexpected', `unexpected answer: ${mismatch}`);

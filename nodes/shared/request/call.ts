@@ -19,7 +19,6 @@ import {
 	backoffDelay,
 	errorBodyOf,
 	fromRequestError,
-	heapBytesOf,
 	jsonOf,
 	lowerCased,
 	readBody,
@@ -51,6 +50,7 @@ export interface ApiAnswer {
 	status: number;
 	contentType: string;
 	body: unknown;
+	/** As received: a page walk adds the parsed body's heap (`heapBytesOf`) where it keeps pages. */
 	bytes: number;
 	headers: Record<string, unknown>;
 }
@@ -142,8 +142,7 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 			throw new HttpProblem('tooLarge', words, { status });
 		}
 		const body = jsonOf(status, contentType, raw.text, { allowEmpty: call.allowEmpty });
-		const bytes = raw.bytes + heapBytesOf(body);
-		const answer = { status, contentType, body, bytes, headers };
+		const answer = { status, contentType, body, bytes: raw.bytes, headers };
 		return { to: 'done', answer };
 	}
 	if (status >= 300 && status < 400) {
