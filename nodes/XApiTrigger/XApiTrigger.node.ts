@@ -96,12 +96,11 @@ function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]
 
 function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
 	const filters = fns.getNodeParameter('filters', {}) as unknown;
-	const { verb, ...others } = isPlainObject(filters)
-		? (filters as IDataObject)
-		: ({} as IDataObject);
+	const given = isPlainObject(filters) ? (filters as IDataObject) : undefined;
+	const { verb, ...others }: IDataObject = given ?? {};
 	const verbs = verbsOf(verb);
 	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
-	const parsed = filtersSchema.safeParse(isPlainObject(filters) ? others : filters);
+	const parsed = filtersSchema.safeParse(given ? others : filters);
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map(
 			(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
