@@ -282,7 +282,7 @@ export async function forEachCoursePage(
 		const courses = page.data as IDataObject[];
 		let fresh: boolean[];
 		try {
-			guard.read(bytes);
+			guard.read(bytes, page);
 			if (courses.length === 0) {
 				return total !== undefined && position < total
 					? { endedEarly: `the listing ended at ${position} of the ${total} courses it announced` }

@@ -12,7 +12,6 @@ import type { Redactor } from '../../shared/request/secrets';
 import {
 	apiError,
 	documentedAnswer,
-	heapBytesOf,
 	HttpProblem,
 	requestTimeoutMs,
 } from '../../shared/request/answer';
@@ -82,7 +81,7 @@ export async function lmsRequest<S extends z.ZodTypeAny>(
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});
-		request.measured?.(answer.bytes + heapBytesOf(answer.body));
+		request.measured?.(answer.bytes);
 		const documented = documentedAnswer(answer, request.answer.schema, request.answer.is);
 		const mismatch = request.mismatch?.(documented);
 		if (mismatch) throw new HttpProblem('unexpected', `unexpected answer: ${mismatch}`);

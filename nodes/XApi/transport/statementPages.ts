@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
-import { heapBytesOf } from '../../shared/request/answer';
 import { type LrsRun, tryLrsRequest } from './index';
 import { STATEMENTS_PATH } from './statements';
 
@@ -84,7 +83,7 @@ export async function forEachStatementPage(
 		const nextUrl = more && statements.length > 0 ? resolveMoreLink(run.endpoint, more) : undefined;
 		let fresh: boolean[];
 		try {
-			pages.read(outcome.bytes + heapBytesOf(page));
+			pages.read(outcome.bytes, page);
 			fresh = pages.admit(
 				statements.map(({ id }) => (typeof id === 'string' ? id.toLowerCase() : undefined)),
 			);

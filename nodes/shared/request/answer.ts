@@ -353,28 +353,6 @@ function closingQuote(text: string, open: number): number {
 	}
 }
 
-/** A character past Latin-1: V8 then keeps the whole string at two bytes a character. */
-const TWO_BYTE_CHARACTER = /[\u0100-\uffff]/;
-
-/** V8's heap for a parsed value, within 15 % of that measured for course and statement pages. */
-export function heapBytesOf(value: unknown): number {
-	if (typeof value === 'string') {
-		return 16 + (TWO_BYTE_CHARACTER.test(value) ? 2 : 1) * value.length;
-	}
-	if (typeof value === 'number') {
-		return Number.isInteger(value) && Math.abs(value) < 2 ** 31 ? 0 : 16;
-	}
-	if (value === null || typeof value !== 'object') return 0;
-	let bytes = 0;
-	if (Array.isArray(value)) {
-		for (const entry of value) bytes += 8 + heapBytesOf(entry);
-		return 32 + bytes;
-	}
-	const object = value as Record<string, unknown>;
-	for (const key in object) bytes += 8 + heapBytesOf(object[key]);
-	return 24 + bytes;
-}
-
 export function jsonOf(
 	status: number,
 	contentType: string,

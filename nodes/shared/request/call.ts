@@ -50,7 +50,7 @@ export interface ApiAnswer {
 	status: number;
 	contentType: string;
 	body: unknown;
-	/** As received: a page walk adds the parsed body's heap (`heapBytesOf`) where it keeps pages. */
+	/** As received (a page walk's guard adds what the parsed body holds). */
 	bytes: number;
 	headers: Record<string, unknown>;
 }
