@@ -161,10 +161,10 @@ describe('course sync', () => {
 		expect(archived.map((i) => i.json.externalId)).toEqual(['c-3']);
 		expect(archived[0].json.confirmation).toBe('confirmed');
 		expect(run.items).toHaveLength(kept.length + 1);
-		// After every row's own item, paired with the last row.
+		// After every row's own item, paired with none: an archive comes from no input row.
 		expect(run.items[kept.length]).toMatchObject({
 			json: { action: 'archived' },
-			pairedItem: { item: kept.length - 1 },
+			pairedItem: [],
 		});
 		expect(stored('c-3').status).toBe('archived');
 		expect(stored('c-2').status).toBe('active');

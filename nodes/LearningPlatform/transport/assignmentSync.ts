@@ -1,4 +1,5 @@
 import type { SyncContract } from '../../shared/sync/engine';
+import type { Memory } from '../../shared/sync/memory';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
@@ -19,23 +20,27 @@ export function datesFingerprint(values: PairValues): string {
 	return digest(`${values.dueDate ?? ''}\u0000${values.assignedDate ?? ''}`, 6);
 }
 
+/** Every write is sent with the email as this node assigned it; pairs are compared in any case. */
 export function assignmentSyncContract(
 	run: LmsRun,
 	write: () => WriteSettings,
+	{ spelling }: Pick<Memory, 'spelling'>,
 ): SyncContract<PairValues, never> {
 	const { send, ...shared } = lmsSync(run, write);
 	const post =
-		(
-			itemIndex: number,
-			assignment: Assignment,
-			onAccepted?: (tx: string) => void,
-		): PostUnconfirmed =>
+		(itemIndex: number, assignment: Assignment): PostUnconfirmed =>
 		async (writeRun, settings) =>
-			await sendAssignment(writeRun, itemIndex, assignment, { ...settings, onAccepted });
+			await sendAssignment(writeRun, itemIndex, assignment, settings);
+	const assigned = (id: string) => {
+		const [email, externalId] = splitKey(id);
+		return { email: spelling.get(email) ?? email, externalId };
+	};
 	return {
 		words: {
 			title: 'Sync Assignments',
-			idName: 'Pair',
+			idName: 'Learner',
+			existing: 'assignments this node made',
+			spelledBy: 'this node assigned',
 			one: 'assignment',
 			many: 'assignments',
 			created: 'assigned',
@@ -52,6 +57,10 @@ export function assignmentSyncContract(
 		},
 		key: (id) => id,
 		idOfKey: (key) => key,
+		named: (id) => {
+			const { email, externalId } = assigned(id);
+			return `"${email}" with course "${externalId}"`;
+		},
 		lookAlike,
 		compare: (values, _listed, remembered, full) => {
 			if (remembered === undefined) return { kind: 'new', changed: [] };
@@ -60,20 +69,16 @@ export function assignmentSyncContract(
 		},
 		returning: () => ({ kind: 'new', changed: [] }),
 		fingerprint: datesFingerprint,
-		echo: (id) => {
-			const [email, externalId] = splitKey(id);
-			return { email, externalId };
-		},
-		write: async (itemIndex, values, place) =>
-			await send(itemIndex, place, post(itemIndex, { operation: 'assign', ...values })),
-		remove: async (carrier, pair, place, onAccepted) => {
-			const [email, externalId] = splitKey(pair.id);
-			return await send(
-				carrier,
-				place,
-				post(carrier, { operation: 'withdraw', email, externalId }, onAccepted),
-			);
-		},
+		echo: assigned,
+		write: async (itemIndex, values, place, onAccepted) =>
+			await send(itemIndex, place, post(itemIndex, { operation: 'assign', ...values }), (tx) => {
+				const group = values.email.toLowerCase();
+				if (group === values.email) spelling.delete(group);
+				else spelling.set(group, values.email);
+				onAccepted(tx);
+			}),
+		remove: async (pair, place, onAccepted) =>
+			await send(0, place, post(0, { operation: 'withdraw', ...assigned(pair.id) }), onAccepted),
 		keepsRemoved: false,
 		claimsUnconfirmed: true,
 		...shared,

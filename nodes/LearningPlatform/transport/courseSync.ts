@@ -19,7 +19,7 @@ import {
 	upsertCourse,
 } from './courses';
 import type { IndexedCourse, LmsRun, WriteSettings } from './index';
-import { confirmWrite, getTransaction, postWrite } from './index';
+import { confirmWrite, endedWithoutSuccess, getTransaction, postWrite } from './index';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
 
@@ -120,7 +120,7 @@ function compareCourse(
 
 export type PostUnconfirmed = (
 	writeRun: LmsRun,
-	write: { waitForCompletion: false; deadline: Deadline },
+	write: { waitForCompletion: false; deadline: Deadline; onAccepted: (tx: string) => void },
 ) => Promise<IDataObject>;
 
 /** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
@@ -130,6 +130,7 @@ async function sendThenConfirm(
 	settings: WriteSettings,
 	place: { release(): void },
 	post: PostUnconfirmed,
+	onAccepted: (transactionId: string) => void,
 ): Promise<{ output: IDataObject; confirmed: boolean }> {
 	const writeRun: LmsRun = {
 		...run,
@@ -140,7 +141,7 @@ async function sendThenConfirm(
 	const sending = new Deadline(settings.deadline.budgetMs, undefined, Date.now, {
 		startsAtFirstSlot: true,
 	});
-	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending });
+	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending, onAccepted });
 	if (!settings.waitForCompletion) return { output: sent, confirmed: false };
 	place.release();
 	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
@@ -164,9 +165,14 @@ async function transactionState(
 /** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */
 export function lmsSync(run: LmsRun, write: () => WriteSettings) {
 	return {
-		send: async (itemIndex: number, place: PoolPlace, post: PostUnconfirmed): Promise<Sent> =>
-			await sendThenConfirm(run, itemIndex, write(), place, post),
+		send: async (
+			itemIndex: number,
+			place: PoolPlace,
+			post: PostUnconfirmed,
+			onAccepted: (transactionId: string) => void,
+		): Promise<Sent> => await sendThenConfirm(run, itemIndex, write(), place, post, onAccepted),
 		settle: async (transactionId: string) => await transactionState(run, transactionId),
+		rejected: endedWithoutSuccess,
 		refusal: (message: string, itemIndex: number, description: string) =>
 			new NodeOperationError(run.fns.getNode(), message, { itemIndex, description }),
 	};
@@ -209,6 +215,8 @@ export function courseSyncContract(
 		words: {
 			title: 'Sync Catalog',
 			idName: 'External ID',
+			existing: 'courses listed',
+			spelledBy: 'the platform lists',
 			one: 'course',
 			many: 'courses',
 			created: 'created',
@@ -220,6 +228,7 @@ export function courseSyncContract(
 				'A truncated or half-downloaded file looks like this. If the archives are meant, raise Options → Max Archive Share for one run (archived content cannot be made active again).',
 		},
 		key: idKey,
+		named: (externalId) => `"${externalId}"`,
 		lookAlike,
 		read: async () => await readCatalog(run, memory),
 		compare: compareCourse,
@@ -239,7 +248,7 @@ export function courseSyncContract(
 					},
 		fingerprint,
 		echo: (externalId, current) => ({ externalId, courseId: current?.id }),
-		write: async (itemIndex, values, place) =>
+		write: async (itemIndex, values, place, onAccepted) =>
 			await send(
 				itemIndex,
 				place,
@@ -248,23 +257,15 @@ export function courseSyncContract(
 						...settings,
 						keepCurrentValues: false,
 					}),
+				onAccepted,
 			),
-		remove: async (carrier, course, place, onAccepted) =>
+		remove: async (course, place, onAccepted) =>
 			await send(
-				carrier,
+				0,
 				place,
 				async (writeRun, settings) =>
-					await archiveListedCourse(
-						writeRun,
-						carrier,
-						course.id,
-						course.listed!,
-						{},
-						{
-							...settings,
-							onAccepted,
-						},
-					),
+					await archiveListedCourse(writeRun, 0, course.id, course.listed!, {}, settings),
+				onAccepted,
 			),
 		keepsRemoved: true,
 		claimsUnconfirmed: false,

@@ -268,7 +268,18 @@ export async function forEachCoursePage(
 	const guard = new PageGuard('Listing courses', limits);
 	let position = offset;
 	let total: number | undefined;
+	const guarded = <T>(check: () => T): T => {
+		try {
+			return check();
+		} catch (error) {
+			throw new NodeOperationError(run.fns.getNode(), error as Error, {
+				itemIndex,
+				description: error instanceof PagingError ? error.hint : undefined,
+			});
+		}
+	};
 	for (;;) {
+		guarded(() => guard.next());
 		let bytes = 0;
 		const page = await lmsRequest(run, itemIndex, {
 			method: 'GET',
@@ -280,21 +291,15 @@ export async function forEachCoursePage(
 			measured: (size) => (bytes = size),
 		});
 		const courses = page.data as IDataObject[];
-		let fresh: boolean[];
-		try {
-			guard.read(bytes, page);
-			if (courses.length === 0) {
-				return total !== undefined && position < total
-					? { endedEarly: `the listing ended at ${position} of the ${total} courses it announced` }
-					: {};
-			}
-			fresh = guard.admit(courses.map((course) => textOf(course.id ?? course[EXTERNAL_ID_FIELD])));
-		} catch (error) {
-			throw new NodeOperationError(run.fns.getNode(), error as Error, {
-				itemIndex,
-				description: error instanceof PagingError ? error.hint : undefined,
-			});
+		guarded(() => guard.read(bytes, page));
+		if (courses.length === 0) {
+			return total !== undefined && position < total
+				? { endedEarly: `the listing ended at ${position} of the ${total} courses it announced` }
+				: {};
 		}
+		const fresh = guarded(() =>
+			guard.admit(courses.map((course) => textOf(course.id ?? course[EXTERNAL_ID_FIELD]))),
+		);
 		if ((await visit(courses.filter((_, i) => fresh[i]))) === false) return {};
 		position += courses.length;
 		if (page.total_count !== undefined) total = Math.max(total ?? 0, page.total_count);

@@ -197,6 +197,13 @@ export async function waitForTransaction(
 	throw error;
 }
 
+/** A write's transaction that ended, and not in success (e.g. "failed"): nothing was applied. */
+export function endedWithoutSuccess(error: unknown): boolean {
+	const status = (error as { context?: { details?: { status?: unknown } } })?.context?.details
+		?.status;
+	return typeof status === 'string' && status !== 'initiated' && status !== 'success';
+}
+
 export interface WriteSettings {
 	waitForCompletion: boolean;
 	/** Bounds the write and, when waiting, the wait. */

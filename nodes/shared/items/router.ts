@@ -29,12 +29,20 @@ export interface ItemOperation<R extends Run, Input = never> extends Described<I
 	): Promise<IDataObject | IDataObject[]>;
 }
 
+export interface BatchControl {
+	stopAfterFailure: boolean;
+	/** Items whose `prepare` failed (Continue On Fail): a batch may not take them as absent. */
+	unprepared: number[];
+	/** An output item that comes from no input item (a sync's removal): paired with none. */
+	output(json: IDataObject): void;
+}
+
 export interface BatchOperation<R extends Run, Input = never> extends Described<Input> {
 	kind: 'batch';
 	execute(
 		run: R,
 		items: Array<PreparedItem<Input>>,
-		control: { stopAfterFailure: boolean },
+		control: BatchControl,
 	): Promise<Map<number, ItemOutcome>>;
 }
 
@@ -151,12 +159,19 @@ async function runBatch<R extends Run>(
 		(entry, itemIndex): Array<PreparedItem<unknown>> =>
 			'input' in entry ? [{ itemIndex, input: entry.input }] : [],
 	);
+	const unprepared = prepared.flatMap((entry, itemIndex) => ('error' in entry ? [itemIndex] : []));
+	const unpaired: INodeExecutionData[] = [];
+	const control: BatchControl = {
+		stopAfterFailure: !continueOnFail,
+		unprepared,
+		output: (json) => unpaired.push({ json: run.maskOutput(json), pairedItem: [] }),
+	};
 	const outcomes =
 		valid.length > 0
-			? await operation.execute(run, valid, { stopAfterFailure: !continueOnFail })
+			? await operation.execute(run, valid, control)
 			: new Map<number, ItemOutcome>();
 	if (!continueOnFail) assertAllDone(run, valid, outcomes, prepared.length, itemsAre);
-	return prepared.flatMap((entry, itemIndex) => {
+	const paired = prepared.flatMap((entry, itemIndex) => {
 		if ('error' in entry) return failed(entry.error, itemIndex);
 		const outcome = outcomes.get(itemIndex);
 		if (outcome?.status === 'done') return pairedItems(run.maskOutput(outcome.json), itemIndex);
@@ -167,6 +182,7 @@ async function runBatch<R extends Run>(
 			itemIndex,
 		);
 	});
+	return [...paired, ...unpaired];
 }
 
 export function resourceProperties<R extends Run>(

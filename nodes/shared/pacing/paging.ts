@@ -53,6 +53,9 @@ export class PagingError extends Error {
 export class PageGuard {
 	private readonly count = { pages: 0, items: 0, withoutId: 0, bytes: 0 };
 
+	/** The heaviest page so far: the next one may weigh as much before it can be counted. */
+	private heaviest = 0;
+
 	private readonly seen = new Set<string>();
 
 	constructor(
@@ -60,10 +63,21 @@ export class PageGuard {
 		private readonly limits: PagingLimits = DEFAULT_PAGING_LIMITS,
 	) {}
 
+	/** Before asking for a page: the walk so far and one more page as heavy must fit the budget. */
+	next(): void {
+		this.budget(this.count.bytes + this.heaviest);
+	}
+
 	/** A page's bytes as received, and what it holds once parsed. */
 	read(bytes: number, parsed?: unknown): void {
+		const weight = bytes + heapBytesOf(parsed);
+		this.heaviest = Math.max(this.heaviest, weight);
+		this.budget((this.count.bytes += weight));
+	}
+
+	private budget(bytes: number): void {
 		const budget = this.limits.maxBytes ?? DEFAULT_MAX_WALK_BYTES;
-		if ((this.count.bytes += bytes + heapBytesOf(parsed)) > budget) {
+		if (bytes > budget) {
 			throw new PagingError(
 				`${this.what} stopped after ${megabytes(budget)} of answers (as received and parsed)`,
 				'The pages read and the items parsed from them take more memory than one walk may. Raise "Max Megabytes" in the options if it really is that much, or read it in parts (Limit and Offset, or filters).',

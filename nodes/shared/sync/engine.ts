@@ -38,6 +38,10 @@ export interface Sent {
 export interface SyncWords {
 	title: string;
 	idName: string;
+	/** What the current state is: "courses listed", "assignments this node made". */
+	existing: string;
+	/** Whose spelling a look-alike should take: "the platform lists". */
+	spelledBy: string;
 	one: string;
 	many: string;
 	created: string;
@@ -55,6 +59,8 @@ export interface SyncContract<V, L> {
 	/** The memory key of an id; a contract without a listing must be able to turn it back. */
 	key(id: string): string;
 	idOfKey?(key: string): string;
+	/** An id as messages quote it: `"c-1"`, or `"ann@example.com" with course "c-1"`. */
+	named(id: string): string;
 	/** Ids equal under this are look-alikes: never written and removed in one run. */
 	lookAlike(id: string): string;
 	/** The current state; a contract without one decides from memory alone. */
@@ -63,14 +69,20 @@ export interface SyncContract<V, L> {
 	returning(id: string, values: V, itemIndex: number): Change;
 	fingerprint(values: V): string;
 	echo(id: string, listed: L | undefined): IDataObject;
-	write(itemIndex: number, values: V, place: PoolPlace): Promise<Sent>;
+	write(
+		itemIndex: number,
+		values: V,
+		place: PoolPlace,
+		onAccepted: (transactionId: string) => void,
+	): Promise<Sent>;
 	remove(
-		carrier: number,
 		existing: Existing<L>,
 		place: PoolPlace,
 		onAccepted: (transactionId: string) => void,
 	): Promise<Sent>;
 	settle(transactionId: string): Promise<'success' | 'failed' | 'initiated'>;
+	/** The write was accepted, then its transaction ended without success: nothing changed. */
+	rejected(error: unknown): boolean;
 	keepsRemoved: boolean;
 	claimsUnconfirmed: boolean;
 	refusal(message: string, itemIndex: number, description: string): Error;
@@ -119,7 +131,7 @@ export function planSync<V, L>(
 	memory: ReadonlyMap<string, string>,
 	settings: Omit<SyncSettings, 'dryRun'>,
 ): SyncPlan<V, L> {
-	const { words } = contract;
+	const { words, named } = contract;
 	const notes = [...(reading.notes ?? [])];
 	const existing = new Map<string, Existing<L>>();
 	for (const entry of reading.existing) if (!existing.has(entry.id)) existing.set(entry.id, entry);
@@ -136,7 +148,11 @@ export function planSync<V, L>(
 	const refuse = (row: SyncRow<V>, message: string, description: string): Decision<V> => ({
 		kind: 'failed',
 		row,
-		error: contract.refusal(message, row.itemIndex, description),
+		error: contract.refusal(
+			`${words.idName} ${named(row.id!)} ${message}`,
+			row.itemIndex,
+			description,
+		),
 	});
 
 	const decisions = rows.map((row): Decision<V> => {
@@ -146,7 +162,7 @@ export function planSync<V, L>(
 		if (copies.length > 1) {
 			return refuse(
 				row,
-				`${words.idName} "${id}" is on items ${copies.map((r) => r.itemIndex).join(', ')}: none of them was written`,
+				`is on items ${copies.map((r) => r.itemIndex).join(', ')}: none of them was written`,
 				`Each ${words.one} must appear once in the input. Remove the extra rows and run again.`,
 			);
 		}
@@ -155,7 +171,7 @@ export function planSync<V, L>(
 		if (twins.length > 0) {
 			return refuse(
 				row,
-				`${words.idName} "${id}" looks like ${twins.map((t) => `"${t}"`).join(', ')} in the input: none of them was written`,
+				`looks like ${twins.map(named).join(', ')} in the input: none of them was written`,
 				'They differ only in case, spaces at the ends or Unicode form, and the platform may take them for one. Keep one spelling.',
 			);
 		}
@@ -165,8 +181,8 @@ export function planSync<V, L>(
 			for (const other of lookAlikes) present.add(other);
 			return refuse(
 				row,
-				`${words.idName} "${id}" is not in the ${words.many} listed, but ${lookAlikes.map((t) => `"${t}"`).join(', ')} is: nothing was written or ${words.removed} for it`,
-				'They differ only in case, spaces at the ends or Unicode form. Use the spelling the platform lists, so that one is not written while the other is removed.',
+				`is not in the ${words.existing}, but ${lookAlikes.map(named).join(', ')} is: nothing was written or ${words.removed} for it`,
+				`They differ only in case, spaces at the ends or Unicode form. Use the spelling ${words.spelledBy}, so that one is not written while the other is ${words.removed}.`,
 			);
 		}
 		const remembered = memory.get(contract.key(id));
@@ -204,16 +220,26 @@ export function planSync<V, L>(
 	return plan;
 }
 
+/** Percent with enough decimals to show a refused share above its limit (7.01 %, not 7 %). */
+function percentShown(count: number, size: number, limit: number): string {
+	const share = (count / size) * 100;
+	let shown = share >= 10 || Number.isInteger(share) ? String(Math.round(share)) : share.toFixed(1);
+	for (let digits = 1; Number(shown) <= limit && share > limit && digits <= 6; digits++) {
+		shown = share.toFixed(digits);
+	}
+	return shown;
+}
+
+/** Compared in whole numbers: 7 of 100 is exactly 7 %, whatever 7 / 100 × 100 gives. */
 export function guardRemovals(
 	plan: Pick<SyncPlan<unknown, unknown>, 'remove' | 'size'>,
 	maxShare: number,
 	words: Pick<SyncWords, 'remove' | 'many' | 'guardOption'>,
 ): { allowed: boolean; message: string } {
 	const count = plan.remove.length;
-	const share = count === 0 ? 0 : plan.size === 0 ? 100 : (count / plan.size) * 100;
-	const shown =
-		share >= 10 || Number.isInteger(share) ? String(Math.round(share)) : share.toFixed(1);
-	const allowed = share <= maxShare;
+	const size = Math.max(plan.size, count === 0 ? 1 : 0);
+	const allowed = count === 0 || count * 100 * 1e6 <= Math.round(maxShare * 1e6) * plan.size;
+	const shown = count === 0 ? '0' : plan.size === 0 ? '100' : percentShown(count, size, maxShare);
 	return {
 		allowed,
 		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %)${
@@ -226,6 +252,8 @@ interface SyncControl {
 	run: Run;
 	concurrency: number;
 	stopAfterFailure: boolean;
+	/** An item that comes from no input row (a removal): paired with none. */
+	output(json: IDataObject): void;
 }
 
 export interface SyncReport {
@@ -253,7 +281,12 @@ export async function runSyncReported<V, L>(
 	}
 	let result: Tally;
 	try {
-		await settleRemovals(contract, entries, run);
+		const retried = await settleRemovals(contract, entries, run);
+		if (retried > 0) {
+			notes.push(
+				`${retried} ${words.many} ${words.removed} on an earlier run did not succeed (or could not be checked): each is ${words.removed} again while it stays out of the input.`,
+			);
+		}
 		const reading: Reading<L> = contract.read
 			? await contract.read()
 			: {
@@ -276,7 +309,7 @@ export async function runSyncReported<V, L>(
 			notes.push(`A real run would be refused: it ${guard.message}. ${description}`);
 		}
 		if (settings.dryRun) {
-			result = dryRun(contract, plan);
+			result = dryRun(contract, plan, control.output);
 			notes.push('Dry run: nothing was written and nothing remembered.');
 		} else {
 			result = await write(contract, plan, entries, control, progressReport(fns, words.title));
@@ -356,15 +389,11 @@ function written<V>(
 	return { action, ...output, changedFields: changed, ...note };
 }
 
-function attachRemovals(outcomes: Map<number, ItemOutcome>, removals: IDataObject[]): void {
-	if (removals.length === 0) return;
-	const carrier = [...outcomes.entries()]
-		.sort(([a], [b]) => b - a)
-		.find(([, o]) => o.status === 'done') as [number, { json: IDataObject }] | undefined;
-	if (carrier) outcomes.set(carrier[0], { status: 'done', json: [carrier[1].json, ...removals] });
-}
-
-function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): Tally {
+function dryRun<V, L>(
+	contract: SyncContract<V, L>,
+	plan: SyncPlan<V, L>,
+	output: (json: IDataObject) => void,
+): Tally {
 	const { words } = contract;
 	const { outcomes, counts, writes } = tally(contract, plan, true);
 	for (const decision of writes) {
@@ -372,14 +401,9 @@ function dryRun<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>): Tally
 		outcomes.set(decision.row.itemIndex, { status: 'done', json: { ...json, dryRun: true } });
 	}
 	counts[words.removed] = plan.remove.length;
-	attachRemovals(
-		outcomes,
-		plan.remove.map((entry) => ({
-			action: words.removed,
-			...contract.echo(entry.id, entry.listed),
-			dryRun: true,
-		})),
-	);
+	for (const entry of plan.remove) {
+		output({ action: words.removed, ...contract.echo(entry.id, entry.listed), dryRun: true });
+	}
 	return { outcomes, counts };
 }
 
@@ -387,7 +411,7 @@ async function write<V, L>(
 	contract: SyncContract<V, L>,
 	plan: SyncPlan<V, L>,
 	entries: Map<string, string>,
-	{ run, concurrency, stopAfterFailure }: SyncControl,
+	{ run, concurrency, stopAfterFailure, output }: SyncControl,
 	progress: (done: number, total: number) => void,
 ): Promise<Tally> {
 	const { words } = contract;
@@ -400,40 +424,48 @@ async function write<V, L>(
 	const tasks = [...writes, ...plan.remove];
 	const total = tasks.length;
 	let done = 0;
-	const carrier = plan.rows.length > 0 ? plan.rows[plan.rows.length - 1].row.itemIndex : 0;
-	const removals: IDataObject[] = [];
 	let removalError: { error: unknown } | undefined;
 
 	const send = async (decision: Write<V>, place: PoolPlace) => {
 		const key = contract.key(decision.id);
 		const before = entries.get(key);
-		// Until confirmed, the platform may hold either version.
-		if (contract.claimsUnconfirmed) entries.set(key, before ?? OURS_UNCONFIRMED);
-		else entries.delete(key);
-		let answered = false;
-		try {
-			const { itemIndex } = decision.row;
-			const sent = await contract.write(itemIndex, decision.values, place);
-			answered = true;
-			if (sent.confirmed) entries.set(key, contract.fingerprint(decision.values));
-			const json = written(words, counts, decision, sent.output);
-			outcomes.set(itemIndex, { status: 'done', json });
-		} finally {
-			if (!answered && contract.claimsUnconfirmed) {
-				if (before === undefined) entries.delete(key);
-				else entries.set(key, before);
-			}
-		}
+		// Once accepted and until confirmed, the platform may hold either version.
+		const unconfirmed = before ?? OURS_UNCONFIRMED;
+		if (!contract.claimsUnconfirmed) entries.delete(key);
+		let accepted = false;
+		const { itemIndex } = decision.row;
+		const sent = await contract
+			.write(itemIndex, decision.values, place, () => {
+				accepted = true;
+				if (contract.claimsUnconfirmed) entries.set(key, unconfirmed);
+			})
+			.catch((error: unknown) => {
+				// Not sent, or known to have failed: the platform holds what it held before.
+				if (contract.claimsUnconfirmed && (!accepted || contract.rejected(error))) {
+					if (before === undefined) entries.delete(key);
+					else entries.set(key, before);
+				}
+				throw error;
+			});
+		if (sent.confirmed) entries.set(key, contract.fingerprint(decision.values));
+		outcomes.set(itemIndex, {
+			status: 'done',
+			json: written(words, counts, decision, sent.output),
+		});
 	};
 	const remove = async (entry: Existing<L>, place: PoolPlace) => {
 		const key = contract.key(entry.id);
-		const sent = await contract.remove(carrier, entry, place, (tx) =>
-			entries.set(key, REMOVAL_PENDING + tx),
-		);
+		const sent = await contract
+			.remove(entry, place, (tx) => entries.set(key, REMOVAL_PENDING + tx))
+			.catch((error: unknown) => {
+				// One known to have failed is made again; one still pending is checked next run.
+				if (contract.rejected(error)) removalFailed(contract, entries, key);
+				throw error;
+			});
 		if (sent.confirmed && contract.keepsRemoved) entries.set(key, REMOVED);
 		else if (sent.confirmed) entries.delete(key);
 		counts[words.removed]++;
-		removals.push({ action: words.removed, ...sent.output });
+		output({ action: words.removed, ...sent.output });
 	};
 
 	progress(0, total);
@@ -455,9 +487,9 @@ async function write<V, L>(
 					outcomes.set(task.row.itemIndex, { status: 'failed', error: error as Error });
 				} else {
 					removalError ??= { error };
-					removals.push({
+					output({
 						action: 'failed',
-						...contract.echo(task.id, undefined),
+						...contract.echo(task.id, task.listed),
 						error: error instanceof Error ? error.message : String(error),
 					});
 				}
@@ -467,18 +499,28 @@ async function write<V, L>(
 		},
 		run.cancelSignal,
 	);
-	attachRemovals(outcomes, removals);
 	// Without Continue On Fail a failed removal fails the run (row failures are the router's).
 	if (stopAfterFailure && removalError) throw run.mask(removalError.error);
 	return { outcomes, counts };
 }
 
-/** Failed or unreadable removals are forgotten, so an entry still missing is removed again. */
+/** Listed entries are found again by the listing; an unlisted one must stay ours to be retried. */
+function removalFailed<V, L>(
+	contract: SyncContract<V, L>,
+	entries: Map<string, string>,
+	key: string,
+): void {
+	if (contract.read) entries.delete(key);
+	else entries.set(key, OURS_UNCONFIRMED);
+}
+
+/** Earlier removals: done, still pending, or (failed or unreadable) to be made again. */
 async function settleRemovals<V, L>(
 	contract: SyncContract<V, L>,
 	entries: Map<string, string>,
 	run: Run,
-): Promise<void> {
+): Promise<number> {
+	let retried = 0;
 	for (const [key, value] of [...entries]) {
 		if (!value.startsWith(REMOVAL_PENDING)) continue;
 		let state: 'success' | 'failed' | 'initiated' = 'failed';
@@ -491,6 +533,11 @@ async function settleRemovals<V, L>(
 		}
 		if (state === 'initiated') continue;
 		if (state === 'success' && contract.keepsRemoved) entries.set(key, REMOVED);
-		else entries.delete(key);
+		else if (state === 'success') entries.delete(key);
+		else {
+			removalFailed(contract, entries, key);
+			retried++;
+		}
 	}
+	return retried;
 }

@@ -9,17 +9,29 @@ export const OURS_UNCONFIRMED = '*';
 
 const MEMBERS = '#';
 const SEPARATOR = '\u0000';
-const VALUE = /^[\w!?*\-.:]{1,80}$/;
+const VALUE = /^[\w!?*\-.:~]{1,80}$/;
+const GROUPED_PART = /^(\d+) (\S+)$/;
 
 export interface Memory {
 	entries: Map<string, string>;
+	/** Grouped memory compares group names in lower case and keeps the spelling last written. */
+	spelling: Map<string, string>;
 	dropped: number;
 	save(): void;
 }
 
 export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
-export function openMemory(store: MemoryStore, slot: string, scope: string): Memory {
+/**
+ * Flat: `key → value`. Grouped: `group → "member value|member value"` with the members listed
+ * once under `#`. Anything of the other layout, or of no layout, is dropped, never read as data.
+ */
+export function openMemory(
+	store: MemoryStore,
+	slot: string,
+	scope: string,
+	grouped: boolean,
+): Memory {
 	const data = store.getWorkflowStaticData('node');
 	let dropped = 0;
 	if (!isPlainObject(data[slot])) {
@@ -30,27 +42,32 @@ export function openMemory(store: MemoryStore, slot: string, scope: string): Mem
 	const stored = scopes[scope];
 	if (stored !== undefined && !isPlainObject(stored)) dropped++;
 	const { [MEMBERS]: table, ...rest } = isPlainObject(stored) ? stored : {};
-	const members = typeof table === 'string' ? table.split('\n') : [];
+	const members = grouped && typeof table === 'string' ? table.split('\n') : [];
+	if (table !== undefined && !grouped) dropped++;
 	const entries = new Map<string, string>();
+	const spelling = new Map<string, string>();
 	for (const [key, value] of Object.entries(rest)) {
-		if (typeof value === 'string' && !value.includes(' ')) {
-			if (VALUE.test(value)) entries.set(key, value);
+		if (!grouped) {
+			if (typeof value === 'string' && VALUE.test(value)) entries.set(key, value);
 			else dropped++;
 			continue;
 		}
+		const group = key.toLowerCase();
+		if (group !== key) spelling.set(group, key);
 		for (const part of typeof value === 'string' ? value.split('|') : ['']) {
-			const [index, remembered] = part.split(' ');
+			const [, index, remembered] = GROUPED_PART.exec(part) ?? [];
 			const member = members[Number(index)];
-			if (member && /^\d+$/.test(index) && VALUE.test(remembered ?? '')) {
-				entries.set(key + SEPARATOR + member, remembered);
-			} else dropped++;
+			if (member && VALUE.test(remembered ?? ''))
+				entries.set(group + SEPARATOR + member, remembered);
+			else dropped++;
 		}
 	}
 	return {
 		entries,
+		spelling,
 		dropped,
 		save() {
-			scopes[scope] = encode(entries);
+			scopes[scope] = grouped ? encodeGroups(entries, spelling) : Object.fromEntries(entries);
 			// Set through n8n's proxy again, so the data is marked changed at the end: in n8n 2.40.7 a
 			// run overlapped by a newer run of its workflow lost the mark, and its memory was not saved.
 			data[slot] = scopes;
@@ -58,15 +75,10 @@ export function openMemory(store: MemoryStore, slot: string, scope: string): Mem
 	};
 }
 
-function encode(entries: Map<string, string>): IDataObject {
-	const flat: IDataObject = {};
+function encodeGroups(entries: Map<string, string>, spelling: Map<string, string>): IDataObject {
 	const groups = new Map<string, string[]>();
 	const numbers = new Map<string, number>();
 	for (const [key, value] of entries) {
-		if (!key.includes(SEPARATOR)) {
-			flat[key] = value;
-			continue;
-		}
 		const [group, member] = splitKey(key);
 		let number = numbers.get(member);
 		if (number === undefined) numbers.set(member, (number = numbers.size));
@@ -74,7 +86,8 @@ function encode(entries: Map<string, string>): IDataObject {
 		list.push(`${number} ${value}`);
 		groups.set(group, list);
 	}
-	for (const [group, list] of groups) flat[group] = list.join('|');
+	const flat: IDataObject = {};
+	for (const [group, list] of groups) flat[spelling.get(group) ?? group] = list.join('|');
 	if (numbers.size > 0) flat[MEMBERS] = [...numbers.keys()].join('\n');
 	return flat;
 }

@@ -12,7 +12,7 @@ function workflowStaticData() {
 describe('sync memory in workflow static data', () => {
 	it('marks the static data changed when saved, even after the mark was cleared during the run', () => {
 		const { root, store } = workflowStaticData();
-		const memory = openMemory(store, 'syncedCourses', 'client-a');
+		const memory = openMemory(store, 'syncedCourses', 'client-a', false);
 		memory.entries.set('course-1', 'fingerprint1');
 		// The mark lost during the run, as n8n 2.40.7 lost it when a newer run of the workflow overlapped.
 		root.__dataChanged = false;
@@ -20,7 +20,7 @@ describe('sync memory in workflow static data', () => {
 		memory.save();
 
 		expect(root.__dataChanged).toBe(true);
-		expect(openMemory(store, 'syncedCourses', 'client-a').entries).toEqual(
+		expect(openMemory(store, 'syncedCourses', 'client-a', false).entries).toEqual(
 			new Map([['course-1', 'fingerprint1']]),
 		);
 	});

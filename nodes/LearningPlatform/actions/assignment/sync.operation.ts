@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
@@ -18,7 +18,8 @@ const sync = syncOperation({
 	skipHelp:
 		'Whether to leave out pairs this node already assigned with the same dates. Off, every pair is written.',
 	slot: 'syncedAssignments',
-	contract: (run, write) => assignmentSyncContract(run, write),
+	grouped: true,
+	contract: (run, write, memory) => assignmentSyncContract(run, write, memory),
 });
 
 const properties: INodeProperties[] = [
@@ -39,40 +40,33 @@ export const description = updateDisplayOptions(
 
 const schema = baseSchema.omit({ endDate: true, options: true });
 
-function readPair(fns: IExecuteFunctions, itemIndex: number, raw: IDataObject) {
-	const values = parseItemInput(fns.getNode(), itemIndex, schema, raw, 'Invalid input', properties);
+function readPair(fns: IExecuteFunctions, itemIndex: number) {
+	const values = parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		schema,
+		{
+			email: fns.getNodeParameter('email', itemIndex),
+			externalId: pickedCourse(fns, itemIndex),
+			...readDates(fns, itemIndex),
+		},
+		'Invalid input',
+		properties,
+	);
 	return { id: pairId(values.email, values.externalId), values };
 }
 
-/** The pair an invalid row names, where its email and course can be read at all. */
-function namedPair(raw: IDataObject): string | undefined {
-	const { email, externalId } = raw;
+/** The pair an invalid row names (its dates may be what failed), where it can be read at all. */
+function namedPair(fns: IExecuteFunctions, itemIndex: number): string | undefined {
+	const email = fns.getNodeParameter('email', itemIndex);
+	const externalId = pickedCourse(fns, itemIndex);
 	if (typeof email !== 'string' || typeof externalId !== 'string') return undefined;
 	if (email.trim() === '' || externalId.trim() === '') return undefined;
 	return pairId(email, externalId.trim());
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number) {
-	const raw: IDataObject = {
-		email: fns.getNodeParameter('email', itemIndex) as string,
-		externalId: pickedCourse(fns, itemIndex) as string,
-		...readDates(fns, itemIndex),
-	};
-	const chosen = parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		sync.schema,
-		fns.getNodeParameter('options', itemIndex, {}),
-		'Invalid options',
-		properties,
-	);
-	const row = syncRow(
-		fns,
-		itemIndex,
-		() => readPair(fns, itemIndex, raw),
-		() => namedPair(raw),
-	);
-	return { row, options: chosen };
+	return syncRow(fns, itemIndex, readPair, namedPair);
 }
 
 export const execute = sync.execute;

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
+import type { BatchControl } from '../../../shared/items/router';
 import type { SyncContract, SyncRow } from '../../../shared/sync/engine';
 import { runSyncReported } from '../../../shared/sync/engine';
 import type { Memory } from '../../../shared/sync/memory';
@@ -11,7 +12,7 @@ import { lmsClientKey } from '../../transport/credential';
 import { lmsConcurrency } from '../../transport/run';
 import { scopeKey } from '../../transport/courseSync';
 import type { WriteOptions } from './form';
-import { writeOptions, writeOptionsSchema, writeSettings } from './form';
+import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from './form';
 
 interface SyncOperationParts<V, L> {
 	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
@@ -19,8 +20,9 @@ interface SyncOperationParts<V, L> {
 	missingHelp: string;
 	shareHelp: string;
 	skipHelp: string;
-	/** Where the sync's memory is kept in the node's static data. */
+	/** Where the sync's memory is kept in the node's static data, and its layout. */
 	slot: string;
+	grouped: boolean;
 	contract: (run: LmsRun, write: () => WriteSettings, memory: Memory) => SyncContract<V, L>;
 }
 
@@ -82,17 +84,25 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
 	const execute = async (
 		run: LmsRun,
-		items: Array<PreparedItem<SyncInput<V>>>,
-		control: { stopAfterFailure: boolean },
+		items: Array<PreparedItem<SyncRow<V>>>,
+		control: BatchControl,
 	): Promise<Map<number, ItemOutcome>> => {
-		const chosen = items[0].input.options;
 		const fns = run.fns as IExecuteFunctions;
-		const memory = openMemory(fns, words.slot, scopeKey(lmsClientKey(run.credentials)));
+		// The run's settings, read once: per-item values would make one plan of several runs.
+		const chosen = readOptions(fns, 0, schema, [property]);
+		const memory = openMemory(
+			fns,
+			words.slot,
+			scopeKey(lmsClientKey(run.credentials)),
+			words.grouped,
+		);
 		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
+		// A row that could not even be read names nothing: then nothing may be removed.
+		const unread = control.unprepared.map((itemIndex): SyncRow<V> => ({ itemIndex }));
 		return await runSyncReported(
 			fns,
 			words.contract(run, write, memory),
-			items.map((item) => item.input.row),
+			[...items.map((item) => item.input), ...unread],
 			memory,
 			{
 				skipUnchanged: chosen.skipUnchanged,
@@ -106,11 +116,6 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	return { property, schema, execute };
 }
 
-export interface SyncInput<V> {
-	row: SyncRow<V>;
-	options: SyncOptionValues;
-}
-
 /** Without Continue On Fail an invalid row stops the run before anything is sent; with it, the row still names its entry, which is then never removed. */
 export function syncRow<V>(
 	fns: IExecuteFunctions,
@@ -122,6 +127,12 @@ export function syncRow<V>(
 	try {
 		return { itemIndex, ...read(fns, itemIndex) };
 	} catch (error) {
-		return { itemIndex, id: named(fns, itemIndex), error };
+		let id: string | undefined;
+		try {
+			id = named(fns, itemIndex);
+		} catch {
+			// Not even its id can be read: the engine then removes nothing this run.
+		}
+		return { itemIndex, id, error };
 	}
 }

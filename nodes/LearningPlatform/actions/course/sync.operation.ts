@@ -9,7 +9,6 @@ import {
 	idText,
 	pickedCourse,
 	readCourse,
-	readOptions,
 } from '../common/form';
 import { syncOperation, syncRow } from '../common/syncOptions';
 
@@ -24,6 +23,7 @@ const sync = syncOperation({
 	skipHelp:
 		'Whether to leave out courses whose listed fields match and whose other fields match what this node last confirmed. Off, every course is written (a full resync).',
 	slot: 'syncedCourses',
+	grouped: false,
 	contract: (run, write, memory) => courseSyncContract(run, write, memory.entries),
 });
 
@@ -50,22 +50,16 @@ function courseRow(fns: IExecuteFunctions, itemIndex: number) {
 }
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number) {
-	const chosen = readOptions(fns, itemIndex, sync.schema, properties);
-	const row = syncRow(fns, itemIndex, courseRow, readableExternalId);
-	return { row, options: chosen };
+	return syncRow(fns, itemIndex, courseRow, readableExternalId);
 }
 
 export const execute = sync.execute;
 
 /** The external id even of an invalid item, so Sync Catalog can count the row as present. */
 function readableExternalId(fns: IExecuteFunctions, itemIndex: number): string | undefined {
-	try {
-		if (fns.getNodeParameter('inputMode', itemIndex, 'fields') !== 'json') {
-			return idText(pickedCourse(fns, itemIndex));
-		}
-		const course = courseObject(fns.getNodeParameter('course', itemIndex));
-		return typeof course === 'string' ? undefined : idText(course[EXTERNAL_ID_FIELD]);
-	} catch {
-		return undefined;
+	if (fns.getNodeParameter('inputMode', itemIndex, 'fields') !== 'json') {
+		return idText(pickedCourse(fns, itemIndex));
 	}
+	const course = courseObject(fns.getNodeParameter('course', itemIndex));
+	return typeof course === 'string' ? undefined : idText(course[EXTERNAL_ID_FIELD]);
 }
