@@ -25,3 +25,37 @@ describe('sync memory in workflow static data', () => {
 		);
 	});
 });
+
+describe('the memory’s two layouts', () => {
+	const store = (node: IDataObject) => ({ getWorkflowStaticData: () => node });
+
+	test('grouped: a value not in the "member value" form is dropped, never read as an entry', () => {
+		const node: IDataObject = {
+			slot: {
+				scope: { '#': 'course-a\ncourse-b', 'ann@x.test': '0 abc|1 def', 'bob@x.test': 'abc' },
+			},
+		};
+		const memory = openMemory(store(node), 'slot', 'scope', true);
+		expect([...memory.entries.keys()].map((k) => k.replace('\u0000', ' / '))).toEqual([
+			'ann@x.test / course-a',
+			'ann@x.test / course-b',
+		]);
+		expect(memory.dropped).toBe(1);
+	});
+
+	test('flat: a grouped value or a members table is dropped', () => {
+		const node: IDataObject = { slot: { scope: { '#': 'a\nb', k1: 'fingerprint', k2: '0 abc' } } };
+		const memory = openMemory(store(node), 'slot', 'scope', false);
+		expect(memory.entries).toEqual(new Map([['k1', 'fingerprint']]));
+		expect(memory.dropped).toBe(2);
+	});
+
+	test('grouped names compare in lower case and keep the spelling last written', () => {
+		const node: IDataObject = { slot: { scope: { '#': 'c', 'Ann.Lee@Example.com': '0 fp' } } };
+		const memory = openMemory(store(node), 'slot', 'scope', true);
+		expect([...memory.entries.keys()]).toEqual(['ann.lee@example.com\u0000c']);
+		expect(memory.spelling.get('ann.lee@example.com')).toBe('Ann.Lee@Example.com');
+		memory.save();
+		expect((node.slot as IDataObject).scope).toEqual({ '#': 'c', 'Ann.Lee@Example.com': '0 fp' });
+	});
+});
