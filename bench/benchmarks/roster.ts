@@ -13,7 +13,7 @@ import type { Row } from '../lib/table';
 import { fetchToken } from '../lib/warmup';
 import { assignmentSyncContract, pairId } from '../../nodes/LearningPlatform/transport/assignmentSync';
 import type { LmsRun } from '../../nodes/LearningPlatform/transport';
-import { planSync } from '../../nodes/shared/sync/engine';
+import { planSync } from '../../nodes/shared/sync/plan';
 import { openMemory } from '../../nodes/shared/sync/memory';
 import type { BenchmarkOutcome } from './types';
 
@@ -173,7 +173,7 @@ function timePlan(staticData: IDataObject, scope: string, night: Pair[]): number
 	const times: number[] = [];
 	for (let round = 0; round < 5; round++) {
 		const started = performance.now();
-		const memory = openMemory({ getWorkflowStaticData: () => staticData['node:Node'] as IDataObject }, 'syncedAssignments', scope, true);
+		const memory = openMemory({ getWorkflowStaticData: () => staticData['node:Node'] as IDataObject }, { slot: 'syncedAssignments', scope, grouped: true });
 		const existing = [...memory.entries.keys()].map((id) => ({ id }));
 		planSync(contract, rows, { existing }, memory.entries, { skipUnchanged: true, removeMissing: true, maxRemoveShare: 10 });
 		times.push(performance.now() - started);

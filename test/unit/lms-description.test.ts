@@ -54,9 +54,14 @@ describe('the LMS node keeps the public interface', () => {
 		}
 		const syncOptions = find('options', 'course', 'sync');
 		expect((syncOptions.options as INodeProperties[]).map((o) => [o.name, o.default]).sort()).toEqual([
+			['approvedPlan', ''],
+			['archiveAfterDays', 0],
 			['archiveMissing', false],
 			['dryRun', false],
 			['maxArchiveShare', 10],
+			['maxWritesPerRun', 0],
+			['memoryKey', ''],
+			['output', 'all'],
 			['skipUnchanged', true],
 			['timeout', 120],
 			['waitForCompletion', true],
@@ -64,11 +69,16 @@ describe('the LMS node keeps the public interface', () => {
 		for (const name of ['email', 'externalId', 'additionalFields']) find(name, 'assignment', 'sync');
 		const rosterOptions = find('options', 'assignment', 'sync');
 		expect((rosterOptions.options as INodeProperties[]).map((o) => [o.name, o.default]).sort()).toEqual([
+			['approvedPlan', ''],
 			['dryRun', false],
 			['maxWithdrawShare', 10],
+			['maxWritesPerRun', 0],
+			['memoryKey', ''],
+			['output', 'all'],
 			['skipUnchanged', true],
 			['timeout', 120],
 			['waitForCompletion', true],
+			['withdrawAfterDays', 0],
 			['withdrawMissing', false],
 		]);
 		for (const op of ['assign', 'withdraw', 'complete', 'start']) {

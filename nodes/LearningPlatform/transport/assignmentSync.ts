@@ -1,4 +1,4 @@
-import type { SyncContract } from '../../shared/sync/engine';
+import type { SyncContract } from '../../shared/sync/contract';
 import type { Memory } from '../../shared/sync/memory';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';

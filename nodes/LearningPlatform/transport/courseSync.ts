@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PoolPlace } from '../../shared/items/operation';
 import { Deadline } from '../../shared/pacing/time';
-import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/engine';
+import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/contract';
 import type { CourseValues } from './courses';
 import {
 	COURSE_FIELDS,

@@ -2,257 +2,18 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemOutcome, PoolPlace, Run } from '../items/operation';
 import { mapWithConcurrency } from '../items/router';
+import type { Existing, Reading, SyncContract, SyncRow, SyncSettings, SyncWords } from './contract';
 import type { Memory } from './memory';
 import { OURS_UNCONFIRMED, REMOVAL_PENDING, REMOVED } from './memory';
-
-export interface SyncRow<V> {
-	itemIndex: number;
-	/** Read even from an invalid row where possible: a row that names an entry keeps it. */
-	id?: string;
-	values?: V;
-	error?: unknown;
-}
-
-export interface Existing<L> {
-	id: string;
-	listed?: L;
-}
-
-export interface Reading<L> {
-	existing: Array<Existing<L>>;
-	/** Why the reading may miss entries: then nothing is removed and nothing forgotten. */
-	incomplete?: string;
-	notes?: string[];
-}
-
-export type Change =
-	| { kind: 'new' | 'changed'; changed: string[] }
-	| { kind: 'same' }
-	| { kind: 'refused'; error: unknown };
-
-export interface Sent {
-	output: IDataObject;
-	confirmed: boolean;
-}
-
-export interface SyncWords {
-	title: string;
-	idName: string;
-	/** What the current state is: "courses listed", "assignments this node made". */
-	existing: string;
-	/** Whose spelling a look-alike should take: "the platform lists". */
-	spelledBy: string;
-	one: string;
-	many: string;
-	created: string;
-	updated: string;
-	removed: string;
-	remove: string;
-	guardOption: string;
-	guardAdvice: string;
-	updateNote?: string;
-	removeNote?: string;
-}
-
-export interface SyncContract<V, L> {
-	words: SyncWords;
-	/** The memory key of an id; a contract without a listing must be able to turn it back. */
-	key(id: string): string;
-	idOfKey?(key: string): string;
-	/** An id as messages quote it: `"c-1"`, or `"ann@example.com" with course "c-1"`. */
-	named(id: string): string;
-	/** Ids equal under this are look-alikes: never written and removed in one run. */
-	lookAlike(id: string): string;
-	/** The current state; a contract without one decides from memory alone. */
-	read?(): Promise<Reading<L>>;
-	compare(values: V, listed: L | undefined, remembered: string | undefined, full: boolean): Change;
-	returning(id: string, values: V, itemIndex: number): Change;
-	fingerprint(values: V): string;
-	echo(id: string, listed: L | undefined): IDataObject;
-	write(
-		itemIndex: number,
-		values: V,
-		place: PoolPlace,
-		onAccepted: (transactionId: string) => void,
-	): Promise<Sent>;
-	remove(
-		existing: Existing<L>,
-		place: PoolPlace,
-		onAccepted: (transactionId: string) => void,
-	): Promise<Sent>;
-	settle(transactionId: string): Promise<'success' | 'failed' | 'initiated'>;
-	/** The write was accepted, then its transaction ended without success: nothing changed. */
-	rejected(error: unknown): boolean;
-	keepsRemoved: boolean;
-	claimsUnconfirmed: boolean;
-	refusal(message: string, itemIndex: number, description: string): Error;
-}
-
-export interface SyncSettings {
-	skipUnchanged: boolean;
-	removeMissing: boolean;
-	maxRemoveShare: number;
-	dryRun: boolean;
-}
-
-type Decision<V> =
-	| { kind: 'new' | 'changed'; row: SyncRow<V>; id: string; values: V; changed: string[] }
-	| { kind: 'same'; row: SyncRow<V>; id: string; listed?: unknown }
-	| { kind: 'failed'; row: SyncRow<V>; error: unknown };
-
-export interface SyncPlan<V, L> {
-	rows: Array<Decision<V>>;
-	remove: Array<Existing<L>>;
-	removedBefore: number;
-	size: number;
-	notes: string[];
-}
-
-const isRemoval = (value: string | undefined) =>
-	value === REMOVED || value?.startsWith(REMOVAL_PENDING) === true;
-
-function listBy<T>(items: Iterable<T>, keyOf: (item: T) => string | undefined) {
-	const map = new Map<string, T[]>();
-	for (const item of items) {
-		const key = keyOf(item);
-		if (key === undefined) continue;
-		const list = map.get(key);
-		if (list) list.push(item);
-		else map.set(key, [item]);
-	}
-	return map;
-}
-
-/** Failed, repeated and look-alike rows still count as present: what they name is never removed. */
-export function planSync<V, L>(
-	contract: SyncContract<V, L>,
-	rows: ReadonlyArray<SyncRow<V>>,
-	reading: Reading<L>,
-	memory: ReadonlyMap<string, string>,
-	settings: Omit<SyncSettings, 'dryRun'>,
-): SyncPlan<V, L> {
-	const { words, named } = contract;
-	const notes = [...(reading.notes ?? [])];
-	const existing = new Map<string, Existing<L>>();
-	for (const entry of reading.existing) if (!existing.has(entry.id)) existing.set(entry.id, entry);
-	const listedTwice = reading.existing.length - existing.size;
-	if (listedTwice > 0) {
-		notes.push(
-			`${listedTwice} ${words.many} were listed more than once under one ID: each was decided once.`,
-		);
-	}
-	const existingLooks = listBy(existing.keys(), (id) => contract.lookAlike(id));
-	const rowsById = listBy(rows, (row) => row.id);
-	const rowLooks = listBy(rowsById.keys(), (id) => contract.lookAlike(id));
-	const present = new Set(rowsById.keys());
-	const refuse = (row: SyncRow<V>, message: string, description: string): Decision<V> => ({
-		kind: 'failed',
-		row,
-		error: contract.refusal(
-			`${words.idName} ${named(row.id!)} ${message}`,
-			row.itemIndex,
-			description,
-		),
-	});
-
-	const decisions = rows.map((row): Decision<V> => {
-		const { id, values } = row;
-		if (!values || id === undefined) return { kind: 'failed', row, error: row.error };
-		const copies = rowsById.get(id)!;
-		if (copies.length > 1) {
-			return refuse(
-				row,
-				`is on items ${copies.map((r) => r.itemIndex).join(', ')}: none of them was written`,
-				`Each ${words.one} must appear once in the input. Remove the extra rows and run again.`,
-			);
-		}
-		const look = contract.lookAlike(id);
-		const twins = rowLooks.get(look)!.filter((other) => other !== id);
-		if (twins.length > 0) {
-			return refuse(
-				row,
-				`looks like ${twins.map(named).join(', ')} in the input: none of them was written`,
-				'They differ only in case, spaces at the ends or Unicode form, and the platform may take them for one. Keep one spelling.',
-			);
-		}
-		const current = existing.get(id);
-		const lookAlikes = (existingLooks.get(look) ?? []).filter((other) => other !== id);
-		if (!current && lookAlikes.length > 0) {
-			for (const other of lookAlikes) present.add(other);
-			return refuse(
-				row,
-				`is not in the ${words.existing}, but ${lookAlikes.map(named).join(', ')} is: nothing was written or ${words.removed} for it`,
-				`They differ only in case, spaces at the ends or Unicode form. Use the spelling ${words.spelledBy}, so that one is not written while the other is ${words.removed}.`,
-			);
-		}
-		const remembered = memory.get(contract.key(id));
-		const change = isRemoval(remembered)
-			? contract.returning(id, values, row.itemIndex)
-			: contract.compare(values, current?.listed, remembered, !settings.skipUnchanged);
-		if (change.kind === 'refused') return { kind: 'failed', row, error: change.error };
-		if (change.kind === 'same') return { kind: 'same', row, id, listed: current?.listed };
-		// Remembered yet not listed: the listing is incomplete, and the entry exists.
-		const kind = change.kind === 'new' && remembered !== undefined ? 'changed' : change.kind;
-		return { kind, row, id, values, changed: change.changed };
-	});
-
-	let removedBefore = 0;
-	for (const id of existing.keys()) if (memory.get(contract.key(id)) === REMOVED) removedBefore++;
-	const plan: SyncPlan<V, L> = {
-		rows: decisions,
-		remove: [],
-		removedBefore,
-		size: existing.size - removedBefore,
-		notes,
-	};
-	if (!settings.removeMissing) return plan;
-	if (rows.some((row) => row.id === undefined)) {
-		notes.push(
-			`Nothing was ${words.removed}: an input item failed validation before its ID could be read, so any ${words.one} could be the one it names.`,
-		);
-	} else if (reading.incomplete) {
-		notes.push(`Nothing was ${words.removed} and nothing forgotten: ${reading.incomplete}.`);
-	} else {
-		plan.remove = [...existing.values()].filter(
-			(entry) => !present.has(entry.id) && !isRemoval(memory.get(contract.key(entry.id))),
-		);
-	}
-	return plan;
-}
-
-/** Percent with enough decimals to show a refused share above its limit (7.01 %, not 7 %). */
-function percentShown(count: number, size: number, limit: number): string {
-	const share = (count / size) * 100;
-	let shown = share >= 10 || Number.isInteger(share) ? String(Math.round(share)) : share.toFixed(1);
-	for (let digits = 1; Number(shown) <= limit && share > limit && digits <= 6; digits++) {
-		shown = share.toFixed(digits);
-	}
-	return shown;
-}
-
-/** Compared in whole numbers: 7 of 100 is exactly 7 %, whatever 7 / 100 × 100 gives. */
-export function guardRemovals(
-	plan: Pick<SyncPlan<unknown, unknown>, 'remove' | 'size'>,
-	maxShare: number,
-	words: Pick<SyncWords, 'remove' | 'many' | 'guardOption'>,
-): { allowed: boolean; message: string } {
-	const count = plan.remove.length;
-	const size = Math.max(plan.size, count === 0 ? 1 : 0);
-	const allowed = count === 0 || count * 100 * 1e6 <= Math.round(maxShare * 1e6) * plan.size;
-	const shown = count === 0 ? '0' : plan.size === 0 ? '100' : percentShown(count, size, maxShare);
-	return {
-		allowed,
-		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %)${
-			allowed ? '' : `, more than ${words.guardOption} (${maxShare} %)`
-		}`,
-	};
-}
+import type { Decision, SyncPlan } from './plan';
+import { guardRemovals, isRemoval, planIdOf, planSync } from './plan';
+import { SyncResults } from './report';
 
 interface SyncControl {
 	run: Run;
 	concurrency: number;
 	stopAfterFailure: boolean;
-	/** An item that comes from no input row (a removal): paired with none. */
+	/** An item that comes from no input row (a removal, a summary): paired with none. */
 	output(json: IDataObject): void;
 }
 
@@ -261,7 +22,24 @@ export interface SyncReport {
 	addExecutionHints?(...hints: Array<{ message: string; location: 'outputPane' }>): void;
 }
 
-/** Memory changes only as writes are confirmed, and is saved even when the run stops midway. */
+type Write<V> = Extract<Decision<V>, { values: V }>;
+
+/** What this run writes, and what it leaves to the next runs (removals are taken first). */
+interface Batch<V, L> {
+	writes: Array<Write<V>>;
+	removals: Array<Existing<L>>;
+	deferredWrites: Array<Write<V>>;
+	deferredRemovals: Array<Existing<L>>;
+}
+
+const defined = (values: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+
+/**
+ * Settle earlier removals, read the current state once, plan every row before anything is sent,
+ * guard the removals, then a dry run or the writes (at most Max Writes per Run), each
+ * remembered only once confirmed; the memory is saved even when the run stops midway.
+ */
 export async function runSyncReported<V, L>(
 	fns: SyncReport,
 	contract: SyncContract<V, L>,
@@ -273,13 +51,14 @@ export async function runSyncReported<V, L>(
 	const { run } = control;
 	const { words } = contract;
 	const { entries } = memory;
+	const { dryRun } = settings;
 	const notes: string[] = [];
 	if (memory.dropped > 0) {
 		notes.push(
 			`${memory.dropped} remembered entries were malformed (edited by hand or by another version) and were dropped: what they stood for is decided anew.`,
 		);
 	}
-	let result: Tally;
+	let results: SyncResults;
 	try {
 		const retried = await settleRemovals(contract, entries, run);
 		if (retried > 0) {
@@ -296,43 +75,94 @@ export async function runSyncReported<V, L>(
 				};
 		const plan = planSync(contract, rows, reading, entries, settings);
 		notes.push(...plan.notes);
+		if (!dryRun) {
+			for (const [key, value] of plan.clocks) {
+				if (value === undefined) entries.delete(key);
+				else entries.set(key, value);
+			}
+		}
+		const planId = planIdOf(
+			memory.scope,
+			plan.remove.map((entry) => contract.key(entry.id)),
+		);
 		const guard = guardRemovals(plan, settings.maxRemoveShare, words);
-		if (!guard.allowed) {
+		const approved = !guard.allowed && settings.approvedPlan === planId;
+		if (!guard.allowed && !approved) {
 			const description = `The input has ${rows.length} items; ${reading.existing.length} ${words.many} were found${
 				plan.removedBefore > 0
 					? `, ${plan.removedBefore} of them ${words.removed} by this node before (not counted)`
 					: ''
-			}. ${words.guardAdvice}`;
-			if (!settings.dryRun) {
-				throw contract.refusal(`Nothing was written: the sync ${guard.message}`, 0, description);
+			}. ${words.guardAdvice} Or review them (a dry run lists them) and run again with Options → Approved Plan set to this run's plan ID, ${planId}: then exactly these ${words.many} are ${words.removed}.`;
+			if (!dryRun) {
+				const refusal = contract.refusal(
+					`Nothing was written: the sync ${guard.message}`,
+					0,
+					description,
+				);
+				Object.assign(refusal, { context: { details: { planId } } });
+				throw refusal;
 			}
 			notes.push(`A real run would be refused: it ${guard.message}. ${description}`);
 		}
-		if (settings.dryRun) {
-			result = dryRun(contract, plan, control.output);
-			notes.push('Dry run: nothing was written and nothing remembered.');
-		} else {
-			result = await write(contract, plan, entries, control, progressReport(fns, words.title));
+		if (approved) {
+			notes.push(
+				`${dryRun ? 'A real run would go ahead' : 'Went ahead'} past ${words.guardOption} with the approved plan ${planId}: it ${guard.message}.`,
+			);
 		}
-		if (!settings.dryRun && !reading.incomplete && !run.cancelSignal?.aborted && contract.read) {
+		results = new SyncResults(
+			words,
+			settings.output ?? 'all',
+			dryRun ? { dryRun: true, planId } : {},
+			control.stopAfterFailure,
+		);
+		const writes = tally(contract, plan, results);
+		const batch = bound(writes, plan.remove, settings.maxWritesPerRun ?? 0);
+		if (dryRun) {
+			planned(contract, batch, results);
+			deferred(contract, batch, results);
+			notes.push('Dry run: nothing was written and nothing remembered.');
+		} else if (control.stopAfterFailure && results.counts.failed > 0) {
+			// Without Continue On Fail, a row that cannot be written stops the run before any write.
+			for (const { row } of writes) results.notSent(row.itemIndex);
+		} else {
+			await write(contract, batch, entries, control, results, progressReport(fns, words.title));
+			deferred(contract, batch, results);
+		}
+		for (const { entry, removeAfter } of plan.missing) {
+			const keys = defined(contract.echo(entry.id, entry.listed));
+			const at = new Date(removeAfter).toISOString();
+			results.unpairedItem({ action: 'missing', ...keys, removeAfter: at }, keys);
+		}
+		if (!dryRun && !reading.incomplete && !run.cancelSignal?.aborted && contract.read) {
 			const keep = new Set<string>();
 			for (const entry of reading.existing) keep.add(contract.key(entry.id));
 			for (const row of rows) if (row.id !== undefined) keep.add(contract.key(row.id));
 			for (const key of [...entries.keys()]) if (!keep.has(key)) entries.delete(key);
 		}
+		results.finish(control.output, {
+			dryRun,
+			planId,
+			needsApproval: !guard.allowed && !approved,
+			guard: guard.message,
+		});
 	} finally {
-		if (!settings.dryRun) memory.save();
+		if (!dryRun) memory.save();
 	}
-	const counts = Object.entries(result.counts).map(([action, n]) => `${n} ${action}`);
-	if (words.removeNote && result.counts[words.removed] > 0) notes.push(words.removeNote);
+	const { counts } = results;
+	if (words.removeNote && counts[words.removed] > 0) notes.push(words.removeNote);
+	if (counts.deferred > 0) {
+		notes.push(
+			`${counts.deferred} writes were deferred by Max Writes per Run: the next runs make them.`,
+		);
+	}
 	fns.addExecutionHints?.(
 		{
-			message: `${words.title}${settings.dryRun ? ' (dry run)' : ''}: ${counts.join(', ')}`,
+			message: `${words.title}${dryRun ? ' (dry run)' : ''}: ${results.tally()}`,
 			location: 'outputPane',
 		},
 		...notes.map((message) => ({ message, location: 'outputPane' as const })),
 	);
-	return result.outcomes;
+	return results.outcomes;
 }
 
 /** About every tenth of the writes, and the last. */
@@ -346,85 +176,100 @@ function progressReport(fns: SyncReport, title: string) {
 	};
 }
 
-type Tally = Omit<ReturnType<typeof tally>, 'writes'>;
-
-type Write<V> = Extract<Decision<V>, { values: V }>;
-
 /** Failed and unchanged rows are settled by the plan; the rest are to be written. */
-function tally<V, L>(contract: SyncContract<V, L>, plan: SyncPlan<V, L>, dryRun: boolean) {
-	const { words } = contract;
-	const outcomes = new Map<number, ItemOutcome>();
-	const counts = {
-		[words.created]: 0,
-		[words.updated]: 0,
-		unchanged: 0,
-		[words.removed]: 0,
-		failed: 0,
-	};
-	const writes: Array<Write<V>> = [];
-	for (const decision of plan.rows) {
-		const { itemIndex } = decision.row;
-		if (decision.kind === 'failed') {
-			outcomes.set(itemIndex, { status: 'failed', error: decision.error as Error });
-			counts.failed++;
-		} else if (decision.kind === 'same') {
-			const json = { action: 'unchanged', ...contract.echo(decision.id, decision.listed as L) };
-			outcomes.set(itemIndex, { status: 'done', json: dryRun ? { ...json, dryRun } : json });
-			counts.unchanged++;
-		} else writes.push(decision);
-	}
-	return { outcomes, counts, writes };
-}
-
-function written<V>(
-	words: SyncWords,
-	counts: Record<string, number>,
-	{ kind, changed }: Write<V>,
-	output: IDataObject,
-): IDataObject {
-	const action = kind === 'new' ? words.created : words.updated;
-	counts[action]++;
-	if (kind === 'new') return { action, ...output };
-	const note = words.updateNote ? { note: words.updateNote } : {};
-	return { action, ...output, changedFields: changed, ...note };
-}
-
-function dryRun<V, L>(
+function tally<V, L>(
 	contract: SyncContract<V, L>,
 	plan: SyncPlan<V, L>,
-	output: (json: IDataObject) => void,
-): Tally {
+	results: SyncResults,
+): Array<Write<V>> {
+	const writes: Array<Write<V>> = [];
+	for (const decision of plan.rows) {
+		const { itemIndex, id } = decision.row;
+		if (decision.kind === 'failed') {
+			const keys = id === undefined ? {} : defined(contract.echo(id, undefined));
+			results.rowFailed(itemIndex, decision.error, keys);
+		} else if (decision.kind === 'same') {
+			const keys = contract.echo(decision.id, decision.listed as L);
+			results.row(itemIndex, { action: 'unchanged', ...keys }, defined(keys));
+		} else writes.push(decision);
+	}
+	return writes;
+}
+
+function bound<V, L>(
+	writes: Array<Write<V>>,
+	removals: Array<Existing<L>>,
+	max: number,
+): Batch<V, L> {
+	const removing = max > 0 ? removals.slice(0, max) : removals;
+	const writing = max > 0 ? writes.slice(0, max - removing.length) : writes;
+	return {
+		writes: writing,
+		removals: removing,
+		deferredWrites: writes.slice(writing.length),
+		deferredRemovals: removals.slice(removing.length),
+	};
+}
+
+const actionOf = (words: SyncWords, { kind }: Write<unknown>) =>
+	kind === 'new' ? words.created : words.updated;
+
+function written<V>(words: SyncWords, decision: Write<V>, output: IDataObject): IDataObject {
+	const action = actionOf(words, decision);
+	if (decision.kind === 'new') return { action, ...output };
+	const note = words.updateNote ? { note: words.updateNote } : {};
+	return { action, ...output, changedFields: decision.changed, ...note };
+}
+
+/** A dry run reports each write and removal as a real run would make it. */
+function planned<V, L>(
+	contract: SyncContract<V, L>,
+	batch: Batch<V, L>,
+	results: SyncResults,
+): void {
+	for (const decision of batch.writes) {
+		const keys = contract.echo(decision.id, undefined);
+		results.row(decision.row.itemIndex, written(contract.words, decision, keys), defined(keys));
+	}
+	for (const entry of batch.removals) {
+		const keys = defined(contract.echo(entry.id, entry.listed));
+		results.unpairedItem({ action: contract.words.removed, ...keys }, keys);
+	}
+}
+
+/** Left to the next runs: nothing is remembered for them. */
+function deferred<V, L>(
+	contract: SyncContract<V, L>,
+	batch: Batch<V, L>,
+	results: SyncResults,
+): void {
 	const { words } = contract;
-	const { outcomes, counts, writes } = tally(contract, plan, true);
-	for (const decision of writes) {
-		const json = written(words, counts, decision, contract.echo(decision.id, undefined));
-		outcomes.set(decision.row.itemIndex, { status: 'done', json: { ...json, dryRun: true } });
+	for (const decision of batch.deferredWrites) {
+		const keys = defined(contract.echo(decision.id, undefined));
+		const json = { action: 'deferred', planned: actionOf(words, decision), ...keys };
+		results.row(decision.row.itemIndex, json, keys);
 	}
-	counts[words.removed] = plan.remove.length;
-	for (const entry of plan.remove) {
-		output({ action: words.removed, ...contract.echo(entry.id, entry.listed), dryRun: true });
+	for (const entry of batch.deferredRemovals) {
+		const keys = defined(contract.echo(entry.id, entry.listed));
+		results.unpairedItem({ action: 'deferred', planned: words.removed, ...keys }, keys);
 	}
-	return { outcomes, counts };
 }
 
 async function write<V, L>(
 	contract: SyncContract<V, L>,
-	plan: SyncPlan<V, L>,
+	batch: Batch<V, L>,
 	entries: Map<string, string>,
-	{ run, concurrency, stopAfterFailure, output }: SyncControl,
+	{ run, concurrency, stopAfterFailure }: SyncControl,
+	results: SyncResults,
 	progress: (done: number, total: number) => void,
-): Promise<Tally> {
+): Promise<void> {
 	const { words } = contract;
-	const { outcomes, counts, writes } = tally(contract, plan, false);
-	// Without Continue On Fail, a row that cannot be written stops the run before any write.
-	if (stopAfterFailure && counts.failed > 0) {
-		for (const { row } of writes) outcomes.set(row.itemIndex, { status: 'notSent' });
-		return { outcomes, counts };
-	}
-	const tasks = [...writes, ...plan.remove];
+	const tasks = [...batch.writes, ...batch.removals];
 	const total = tasks.length;
 	let done = 0;
 	let removalError: { error: unknown } | undefined;
+	// Reported in the plan's order, whatever order they finish in.
+	const removed = new Map<Existing<L>, () => void>();
 
 	const send = async (decision: Write<V>, place: PoolPlace) => {
 		const key = contract.key(decision.id);
@@ -448,24 +293,23 @@ async function write<V, L>(
 				throw error;
 			});
 		if (sent.confirmed) entries.set(key, contract.fingerprint(decision.values));
-		outcomes.set(itemIndex, {
-			status: 'done',
-			json: written(words, counts, decision, sent.output),
-		});
+		const keys = defined(contract.echo(decision.id, undefined));
+		results.row(itemIndex, written(words, decision, sent.output), keys);
 	};
 	const remove = async (entry: Existing<L>, place: PoolPlace) => {
 		const key = contract.key(entry.id);
+		const keys = defined(contract.echo(entry.id, entry.listed));
 		const sent = await contract
 			.remove(entry, place, (tx) => entries.set(key, REMOVAL_PENDING + tx))
 			.catch((error: unknown) => {
 				// One known to have failed is made again; one still pending is checked next run.
 				if (contract.rejected(error)) removalFailed(contract, entries, key);
+				removed.set(entry, () => results.removalFailed(error, keys));
 				throw error;
 			});
 		if (sent.confirmed && contract.keepsRemoved) entries.set(key, REMOVED);
 		else if (sent.confirmed) entries.delete(key);
-		counts[words.removed]++;
-		output({ action: words.removed, ...sent.output });
+		removed.set(entry, () => results.unpairedItem({ action: words.removed, ...sent.output }, keys));
 	};
 
 	progress(0, total);
@@ -475,33 +319,24 @@ async function write<V, L>(
 		async (task, _index, place) => {
 			const isWrite = 'row' in task;
 			if (run.stopped || run.cancelSignal?.aborted) {
-				if (isWrite) outcomes.set(task.row.itemIndex, { status: 'notSent' });
+				if (isWrite) results.notSent(task.row.itemIndex);
 				return;
 			}
 			try {
 				await (isWrite ? send(task, place) : remove(task, place));
 			} catch (error) {
-				counts.failed++;
 				if (stopAfterFailure) run.stopped = true;
-				if (isWrite) {
-					outcomes.set(task.row.itemIndex, { status: 'failed', error: error as Error });
-				} else {
-					removalError ??= { error };
-					output({
-						action: 'failed',
-						...contract.echo(task.id, task.listed),
-						error: error instanceof Error ? error.message : String(error),
-					});
-				}
+				if (isWrite) results.rowFailed(task.row.itemIndex, error);
+				else removalError ??= { error };
 			} finally {
 				progress(++done, total);
 			}
 		},
 		run.cancelSignal,
 	);
+	for (const entry of batch.removals) removed.get(entry)?.();
 	// Without Continue On Fail a failed removal fails the run (row failures are the router's).
 	if (stopAfterFailure && removalError) throw run.mask(removalError.error);
-	return { outcomes, counts };
 }
 
 /** Listed entries are found again by the listing; an unlisted one must stay ours to be retried. */

@@ -13,6 +13,8 @@ const VALUE = /^[\w!?*\-.:~]{1,80}$/;
 const GROUPED_PART = /^(\d+) (\S+)$/;
 
 export interface Memory {
+	/** The client the memory is kept for (a removal plan's id names it). */
+	scope: string;
 	entries: Map<string, string>;
 	/** Grouped memory compares group names in lower case and keeps the spelling last written. */
 	spelling: Map<string, string>;
@@ -22,17 +24,22 @@ export interface Memory {
 
 export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
+export interface MemoryPlace {
+	slot: string;
+	scope: string;
+	grouped: boolean;
+	/** Sync nodes of a workflow that give the same key share one memory; else it is the node's. */
+	sharedKey?: string;
+}
+
 /**
  * Flat: `key → value`. Grouped: `group → "member value|member value"` with the members listed
  * once under `#`. Anything of the other layout, or of no layout, is dropped, never read as data.
  */
-export function openMemory(
-	store: MemoryStore,
-	slot: string,
-	scope: string,
-	grouped: boolean,
-): Memory {
-	const data = store.getWorkflowStaticData('node');
+export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
+	const { slot, grouped, sharedKey } = place;
+	const scope = sharedKey ? `${place.scope}|${sharedKey}` : place.scope;
+	const data = store.getWorkflowStaticData(sharedKey ? 'global' : 'node');
 	let dropped = 0;
 	if (!isPlainObject(data[slot])) {
 		if (data[slot] !== undefined) dropped++;
@@ -63,6 +70,7 @@ export function openMemory(
 		}
 	}
 	return {
+		scope,
 		entries,
 		spelling,
 		dropped,
@@ -99,4 +107,22 @@ export function memberKey(group: string, member: string): string {
 export function splitKey(key: string): [string, string] {
 	const cut = key.indexOf(SEPARATOR);
 	return [key.slice(0, cut), key.slice(cut + 1)];
+}
+
+const CLOCK = '~';
+
+/** A remembered value, and since when its entry has been missing from the input (ms). */
+export function clockOf(remembered: string | undefined): { value?: string; since?: number } {
+	const cut = remembered?.lastIndexOf(CLOCK) ?? -1;
+	if (cut < 0) return { value: remembered };
+	const since = parseInt(remembered!.slice(cut + 1), 36) * 1000;
+	return {
+		value: remembered!.slice(0, cut) || undefined,
+		since: Number.isFinite(since) ? since : undefined,
+	};
+}
+
+/** The value with its clock: whole seconds in base 36, 7 bytes. */
+export function withClock(value: string | undefined, since: number): string {
+	return `${value ?? ''}${CLOCK}${Math.floor(since / 1000).toString(36)}`;
 }

@@ -6,8 +6,8 @@ import {
 	idKey,
 	listedDifferences,
 } from '../../../nodes/LearningPlatform/transport/courseSync';
-import type { Existing, SyncRow } from '../../../nodes/shared/sync/engine';
-import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/engine';
+import type { Existing, SyncRow } from '../../../nodes/shared/sync/contract';
+import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/plan';
 import { REMOVAL_PENDING, REMOVED } from '../../../nodes/shared/sync/memory';
 import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courses';
 import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/common/form';

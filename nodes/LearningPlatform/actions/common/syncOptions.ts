@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import type { BatchControl } from '../../../shared/items/router';
-import type { SyncContract, SyncRow } from '../../../shared/sync/engine';
+import type { SyncContract, SyncOutput, SyncRow } from '../../../shared/sync/contract';
 import { runSyncReported } from '../../../shared/sync/engine';
+import { SUMMARY_CHANGES } from '../../../shared/sync/report';
 import type { Memory } from '../../../shared/sync/memory';
 import { openMemory } from '../../../shared/sync/memory';
 import type { LmsRun, WriteSettings } from '../../transport';
@@ -29,13 +30,20 @@ interface SyncOperationParts<V, L> {
 export type SyncOptionValues = Omit<WriteOptions, 'keepCurrentValues'> & {
 	skipUnchanged: boolean;
 	dryRun: boolean;
+	maxWritesPerRun: number;
+	approvedPlan: string;
+	memoryKey: string;
+	output: SyncOutput;
 	[option: string]: unknown;
 };
 
 /** A sync operation's Options and its `execute`: its memory for this client, its contract, the engine. */
 export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
-	const missing = `${words.remove.toLowerCase()}Missing`;
+	const remove = words.remove.toLowerCase();
+	const missing = `${remove}Missing`;
 	const share = `max${words.remove}Share`;
+	const after = `${remove}AfterDays`;
+	const removed = remove === 'archive' ? 'archived' : 'withdrawn';
 	const write = writeOptions();
 	const property: INodeProperties = {
 		...write,
@@ -70,6 +78,62 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 				default: true,
 				description: words.skipHelp,
 			},
+			{
+				displayName: `${words.remove} After (Days)`,
+				name: after,
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 0,
+				description: `How long one must be missing from every run's input before it is ${removed} (fractions allowed), counted from the first run that missed it; meanwhile it is output as missing, with the time it will be ${removed}, and if it comes back nothing happens. 0: at once.`,
+			},
+			{
+				displayName: 'Max Writes per Run',
+				name: 'maxWritesPerRun',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'At most this many writes in one run; the rest of the plan is output as deferred and written by the next runs (a first night spread over several scheduled runs). 0: no limit.',
+			},
+			{
+				displayName: 'Approved Plan',
+				name: 'approvedPlan',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. {{ $("Dry run").first().json.planId }}',
+				description: `The plan ID of a reviewed dry run. A run that would ${remove} more than Max ${words.remove} Share goes ahead only when its own plan ID is this one: exactly what was reviewed is ${removed}.`,
+			},
+			{
+				displayName: 'Memory Key',
+				name: 'memoryKey',
+				type: 'string',
+				default: '',
+				description:
+					"Sync nodes of this workflow with the same key share one memory, so a dry-run node and the real node plan alike. Empty: this node's own memory.",
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'All',
+						value: 'all',
+						description: 'One item per input item, and one per removal',
+					},
+					{
+						name: 'Changes',
+						value: 'changes',
+						description: 'Leave out the unchanged items',
+					},
+					{
+						name: 'Summary',
+						value: 'summary',
+						description: `One item: counts per action, the plan ID, and the changes (at most ${SUMMARY_CHANGES.toLocaleString('en-US')})`,
+					},
+				],
+				default: 'all',
+			},
 			...(write.options as INodeProperties[]),
 		],
 	};
@@ -80,6 +144,15 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 			dryRun: z.boolean().default(false),
 			[missing]: z.boolean().default(false),
 			[share]: z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100').default(10),
+			[after]: z.number().min(0, 'must be 0 or more').default(0),
+			maxWritesPerRun: z
+				.number()
+				.int('must be a whole number')
+				.min(0, 'must be 0 or more')
+				.default(0),
+			approvedPlan: z.string().trim().default(''),
+			memoryKey: z.string().trim().default(''),
+			output: z.enum(['all', 'changes', 'summary']).default('all'),
 		})
 		.strict() as unknown as z.ZodType<SyncOptionValues, z.ZodTypeDef, unknown>;
 	const execute = async (
@@ -90,12 +163,12 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 		const fns = run.fns as IExecuteFunctions;
 		// The run's settings, read once: per-item values would make one plan of several runs.
 		const chosen = readOptions(fns, 0, schema, [property]);
-		const memory = openMemory(
-			fns,
-			words.slot,
-			scopeKey(lmsClientKey(run.credentials)),
-			words.grouped,
-		);
+		const memory = openMemory(fns, {
+			slot: words.slot,
+			scope: scopeKey(lmsClientKey(run.credentials)),
+			grouped: words.grouped,
+			sharedKey: chosen.memoryKey || undefined,
+		});
 		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
 		// A row that could not even be read names nothing: then nothing may be removed.
 		const unread = control.unprepared.map((itemIndex): SyncRow<V> => ({ itemIndex }));
@@ -109,6 +182,10 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 				removeMissing: chosen[missing] as boolean,
 				maxRemoveShare: chosen[share] as number,
 				dryRun: chosen.dryRun,
+				maxWritesPerRun: chosen.maxWritesPerRun,
+				removeAfterDays: chosen[after] as number,
+				approvedPlan: chosen.approvedPlan,
+				output: chosen.output,
 			},
 			{ ...control, run, concurrency: lmsConcurrency(run) },
 		);
