@@ -46,6 +46,8 @@ export interface RunResult {
 	error: IRun['data']['resultData']['error'];
 	credentialsHelper: HarnessCredentialsHelper;
 	staticData: IDataObject;
+	/** Set while the execution waits (a Wait node): goes on as n8n does when it is resumed. */
+	resume?(): Promise<RunResult>;
 }
 
 const nodeTypesBySource = new Map<PackageSource, HarnessNodeTypes>();
@@ -102,13 +104,6 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		settings: workflowData.settings,
 	});
 
-	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', workflowData);
-	let resolveRun: (run: IRun) => void = () => {};
-	const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
-	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
-
-	const additionalData = harnessAdditionalData(credentialsHelper, hooks);
-
 	const startNode = options.startNode
 		? workflow.getNode(options.startNode)
 		: workflow.getStartNode();
@@ -122,34 +117,43 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		},
 	});
 
-	const execution = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const running = execution.processRunExecutionData(workflow);
-	const cancel = () => running.cancel();
-	if (options.signal?.aborted) cancel();
-	options.signal?.addEventListener('abort', cancel, { once: true });
-	try {
-		await running;
-	} catch (error) {
-		if (!options.signal?.aborted) throw error;
-	} finally {
-		options.signal?.removeEventListener('abort', cancel);
-	}
-	const run = await finished;
-
-	return {
-		run,
-		error: run.data.resultData.error,
-		credentialsHelper,
-		staticData,
-		outputs(nodeName: string, output = 0) {
-			const taskData = run.data.resultData.runData[nodeName]?.[0];
-			if (!taskData) {
-				const reason = run.data.resultData.error?.message;
-				throw new Error(`Node "${nodeName}" did not run${reason ? `: ${reason}` : ''}`);
-			}
-			return taskData.data?.main?.[output] ?? [];
-		},
+	const execute = async (data: typeof runExecutionData): Promise<RunResult> => {
+		const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', workflowData);
+		let resolveRun: (run: IRun) => void = () => {};
+		const finished = new Promise<IRun>((resolve) => (resolveRun = resolve));
+		hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+		const additionalData = harnessAdditionalData(credentialsHelper, hooks);
+		const execution = new WorkflowExecute(additionalData, mode, data);
+		const running = execution.processRunExecutionData(workflow);
+		const cancel = () => running.cancel();
+		if (options.signal?.aborted) cancel();
+		options.signal?.addEventListener('abort', cancel, { once: true });
+		try {
+			await running;
+		} catch (error) {
+			if (!options.signal?.aborted) throw error;
+		} finally {
+			options.signal?.removeEventListener('abort', cancel);
+		}
+		const run = await finished;
+		return {
+			run,
+			error: run.data.resultData.error,
+			credentialsHelper,
+			staticData,
+			// n8n's engine goes on past the waiting node (it passes its input on) when run again.
+			resume: run.waitTill ? async () => await execute(run.data) : undefined,
+			outputs(nodeName: string, output = 0) {
+				const taskData = run.data.resultData.runData[nodeName]?.[0];
+				if (!taskData) {
+					const reason = run.data.resultData.error?.message;
+					throw new Error(`Node "${nodeName}" did not run${reason ? `: ${reason}` : ''}`);
+				}
+				return taskData.data?.main?.[output] ?? [];
+			},
+		};
 	};
+	return await execute(runExecutionData);
 }
 
 /** What n8n's server hands the engine for one execution, as far as the package needs it. */

@@ -41,6 +41,7 @@ const BASE_NODES: Record<string, string> = {
 	dateTime: 'DateTime/DateTime.node',
 	stopAndError: 'StopAndError/StopAndError.node',
 	stickyNote: 'StickyNote/StickyNote.node',
+	wait: 'Wait/Wait.node',
 };
 
 function loadClass<T>(file: string): T {

@@ -14,6 +14,7 @@ import { SANDBOX_SETTINGS, startServices, type Services } from './demo/services'
 import { catalogSync } from './demo/steps/catalogSync';
 import { completions, redelivery } from './demo/steps/completions';
 import { newHire } from './demo/steps/newHire';
+import { rosterReview } from './demo/steps/rosterReview';
 import { ROSTER_NIGHTS_DIR, rosterSync } from './demo/steps/rosterSync';
 import { seedRetiredCourses } from './demo/steps/seedRetiredCourses';
 import { activateChatRelay, relayToChat } from './demo/steps/statementsToChat';
@@ -68,6 +69,7 @@ async function demo(): Promise<Checklist> {
 	const chatted = await relayToChat(context, relay, done.completions, 6);
 	await rosterSync(context, 1, 7);
 	await rosterSync(context, 2, 8);
+	await rosterReview(context, 9);
 
 	summarize(context, { nights: [night1, night2], hire, completions: done, chat: chatted });
 	return checks;

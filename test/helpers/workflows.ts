@@ -23,6 +23,8 @@ export interface SingleNodeRun {
 	/** The workflow's static data, kept between runs as n8n keeps it for active workflows. */
 	staticData?: IDataObject;
 	mode?: RunOptions['mode'];
+	/** The node's name in the workflow ("Node" unless given). */
+	nodeName?: string;
 }
 
 const CREDENTIAL_OF: Record<string, string> = {
@@ -49,7 +51,7 @@ export async function runNode(
 				},
 				{
 					id: 'node',
-					name: 'Node',
+					name: options.nodeName ?? 'Node',
 					type,
 					typeVersion: options.typeVersion ?? 1,
 					position: [200, 0],
@@ -66,7 +68,9 @@ export async function runNode(
 					onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 				},
 			],
-			connections: { Input: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+			connections: {
+				Input: { main: [[{ node: options.nodeName ?? 'Node', type: 'main', index: 0 }]] },
+			},
 		},
 		startNode: 'Input',
 		startItems: options.items ?? [{}],
@@ -76,7 +80,8 @@ export async function runNode(
 		staticData: options.staticData,
 		mode: options.mode,
 	});
-	const items = result.run.data.resultData.runData.Node?.[0]?.data?.main?.[0] ?? [];
+	const items =
+		result.run.data.resultData.runData[options.nodeName ?? 'Node']?.[0]?.data?.main?.[0] ?? [];
 	return { ...result, items };
 }
 

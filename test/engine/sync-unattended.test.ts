@@ -1,0 +1,398 @@
+/**
+ * Both syncs run unattended (INTERFACE.md, "Both syncs, run unattended"), through n8n's engine
+ * against the sandbox: Max Writes per Run, Archive / Withdraw After (Days), plan IDs and Approved
+ * Plan, Memory Key, Output; and where they meet (the guard, dry runs, memory that was not saved).
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { useSandbox } from '../helpers/sandbox';
+import { runNode } from '../helpers/workflows';
+
+const fixture = useSandbox();
+
+const COURSES = '/api/developer/v2/courses.json';
+const USER_COURSES = '/api/developer/v2/user_courses.json';
+
+interface Kind {
+	parameters: INodeParameters;
+	row(n: number): IDataObject;
+	path: string;
+	/** The key a write names (external id, or email), and whether it removes. */
+	keyOf(body: IDataObject): string;
+	removes(body: IDataObject): boolean;
+	created: string;
+	removed: string;
+	missing: string;
+	share: string;
+	after: string;
+	seed(): Promise<void>;
+}
+
+const KINDS: Record<'catalog' | 'roster', Kind> = {
+	catalog: {
+		parameters: {
+			resource: 'course',
+			operation: 'sync',
+			inputMode: 'json',
+			course: '={{ $json }}',
+		},
+		row: (n) => ({
+			external_id: `c-${n}`,
+			name: `Course ${n}`,
+			url: `https://learn.test/c/${n}`,
+			prices_data: [],
+		}),
+		path: COURSES,
+		keyOf: (body) => String(body.external_id),
+		removes: (body) => body.status === 'archived',
+		created: 'created',
+		removed: 'archived',
+		missing: 'archiveMissing',
+		share: 'maxArchiveShare',
+		after: 'archiveAfterDays',
+		seed: async () => {},
+	},
+	roster: {
+		parameters: {
+			resource: 'assignment',
+			operation: 'sync',
+			email: '={{ $json.email }}',
+			externalId: '={{ $json.course }}',
+			additionalFields: { dueDate: '={{ $json.due }}' },
+		},
+		row: (n) => ({ email: `l${n}@example.com`, course: 'safety', due: '2026-12-01' }),
+		path: USER_COURSES,
+		keyOf: (body) => String(body.email_id),
+		removes: (body) => body.status === 'withdraw',
+		created: 'assigned',
+		removed: 'withdrawn',
+		missing: 'withdrawMissing',
+		share: 'maxWithdrawShare',
+		after: 'withdrawAfterDays',
+		seed: async () => {
+			const run = await runNode({
+				credentials: fixture.credentials(),
+				parameters: {
+					resource: 'course',
+					operation: 'upsert',
+					externalId: 'safety',
+					name: 'Safety',
+					url: 'https://learn.test/safety',
+				},
+			});
+			expect(run.error).toBeUndefined();
+		},
+	},
+};
+
+const rows = (kind: Kind, from: number, to: number) =>
+	Array.from({ length: to - from }, (_, n) => kind.row(from + n));
+const actions = (items: INodeExecutionData[]) => items.map((i) => i.json.action);
+const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
+const SECOND_IN_DAYS = 1 / 86_400;
+
+describe.each(Object.entries(KINDS))('%s', (_, kind) => {
+	const writes = () =>
+		fixture.sandbox
+			.requests()
+			.filter((r) => r.method === 'POST' && r.path === kind.path)
+			.map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as IDataObject);
+
+	async function sync(
+		items: IDataObject[],
+		staticData: IDataObject,
+		options: IDataObject = {},
+		extra: { continueOnFail?: boolean; nodeName?: string } = {},
+	) {
+		const before = writes().length;
+		const result = await runNode({
+			credentials: fixture.credentials(),
+			items,
+			staticData,
+			mode: 'trigger',
+			...extra,
+			parameters: {
+				...kind.parameters,
+				options: { [kind.missing]: true, ...options } as INodeParameters,
+			},
+		});
+		const run = result.run.data.resultData.runData[extra.nodeName ?? 'Node']?.[0] as
+			| { hints?: Array<{ message: string }> }
+			| undefined;
+		return {
+			...result,
+			sent: writes().slice(before),
+			hints: (run?.hints ?? []).map((h) => h.message).join('\n'),
+		};
+	}
+
+	beforeEach(async () => await kind.seed());
+
+	test('a first night bounded by Max Writes per Run spreads over runs, each entry written once', async () => {
+		const staticData: IDataObject = {};
+		const all = rows(kind, 0, 25);
+		const first = await sync(all, staticData, { maxWritesPerRun: 10 });
+		expect(first.error).toBeUndefined();
+		expect(actions(first.items)).toEqual([
+			...Array(10).fill(kind.created),
+			...Array(15).fill('deferred'),
+		]);
+		expect(first.items[10].json).toMatchObject({ action: 'deferred', planned: kind.created });
+		expect(first.items[10].pairedItem).toEqual({ item: 10 });
+		expect(first.sent).toHaveLength(10);
+		expect(first.hints).toMatch(/15 deferred/);
+
+		const second = await sync(all, staticData, { maxWritesPerRun: 10 });
+		expect(count(actions(second.items), 'unchanged')).toBe(10);
+		expect(count(actions(second.items), kind.created)).toBe(10);
+		const third = await sync(all, staticData, { maxWritesPerRun: 10 });
+		expect(count(actions(third.items), kind.created)).toBe(5);
+		const fourth = await sync(all, staticData, { maxWritesPerRun: 10 });
+		expect(fourth.sent).toEqual([]);
+		expect(actions(fourth.items)).toEqual(all.map(() => 'unchanged'));
+
+		const keys = writes().map(kind.keyOf);
+		expect(new Set(keys).size).toBe(25);
+		expect(keys).toHaveLength(25);
+	});
+
+	test('a dry run of a bounded plan shows what would be deferred, with its plan ID', async () => {
+		const staticData: IDataObject = {};
+		const dry = await sync(rows(kind, 0, 5), staticData, { maxWritesPerRun: 2, dryRun: true });
+		expect(dry.sent).toEqual([]);
+		expect(dry.items.map((i) => [i.json.action, i.json.planned, i.json.dryRun])).toEqual([
+			[kind.created, undefined, true],
+			[kind.created, undefined, true],
+			['deferred', kind.created, true],
+			['deferred', kind.created, true],
+			['deferred', kind.created, true],
+		]);
+		const planIds = new Set(dry.items.map((i) => i.json.planId));
+		expect(planIds.size).toBe(1);
+		expect([...planIds][0]).toMatch(/^[\w-]{16}$/);
+	});
+
+	test('deferred and the guard: the guard judges the whole plan, not the bounded part', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 20), staticData);
+		const run = await sync(rows(kind, 0, 5), staticData, { maxWritesPerRun: 2 });
+		expect(run.error?.message).toMatch(/would (archive|withdraw) 15 of 20 .* \(75 %\), more than/);
+		expect(run.sent).toEqual([]);
+	});
+
+	test('removals first when bounded: the rest of the plan waits', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const run = await sync([...rows(kind, 0, 9), ...rows(kind, 20, 23)], staticData, {
+			maxWritesPerRun: 2,
+			[kind.share]: 20,
+		});
+		expect(run.sent.filter(kind.removes).map(kind.keyOf)).toEqual([
+			kind.keyOf(removedKey(kind, 9)),
+		]);
+		expect(run.sent).toHaveLength(2);
+		expect(actions(run.items)).toEqual([
+			...Array(9).fill('unchanged'),
+			kind.created,
+			'deferred',
+			'deferred',
+			kind.removed,
+		]);
+	});
+
+	test('after Remove After (Days) a missing entry is removed; one that comes back never is', async () => {
+		const staticData: IDataObject = {};
+		const grace = { [kind.after]: 2 * SECOND_IN_DAYS };
+		await sync(rows(kind, 0, 10), staticData);
+		const started = Date.now();
+		const night1 = await sync(rows(kind, 0, 8), staticData, { ...grace, [kind.share]: 20 });
+		expect(night1.sent).toEqual([]);
+		const missing = night1.items.filter((i) => i.json.action === 'missing');
+		expect(missing).toHaveLength(2);
+		expect(missing[0].pairedItem).toEqual([]);
+		const removeAfter = Date.parse(String(missing[0].json.removeAfter));
+		expect(removeAfter).toBeGreaterThanOrEqual(started - 1_000 + 2_000);
+		expect(removeAfter).toBeLessThanOrEqual(Date.now() + 2_000);
+
+		await sleep(2_500);
+		// Row 8 is back: nothing is written for it; row 9 is still missing and now due.
+		const night2 = await sync(rows(kind, 0, 9), staticData, { ...grace, [kind.share]: 20 });
+		expect(night2.sent.map((w) => [kind.keyOf(w), kind.removes(w)])).toEqual([
+			[kind.keyOf(removedKey(kind, 9)), true],
+		]);
+		expect(actions(night2.items)).toEqual([...Array(9).fill('unchanged'), kind.removed]);
+
+		// Row 8 leaves again: its clock starts anew, it is not removed at once.
+		const night3 = await sync(rows(kind, 0, 8), staticData, { ...grace, [kind.share]: 20 });
+		expect(night3.sent).toEqual([]);
+		expect(actions(night3.items).slice(8)).toEqual(['missing']);
+	});
+
+	test('grace and the guard: the guard judges only the removals due now', async () => {
+		const staticData: IDataObject = {};
+		const grace = { [kind.after]: 2 * SECOND_IN_DAYS };
+		await sync(rows(kind, 0, 10), staticData);
+		const night1 = await sync(rows(kind, 0, 5), staticData, grace);
+		expect(night1.error).toBeUndefined();
+		expect(count(actions(night1.items), 'missing')).toBe(5);
+		await sleep(2_500);
+		const night2 = await sync(rows(kind, 0, 5), staticData, grace);
+		expect(night2.error?.message).toMatch(/would (archive|withdraw) 5 of 10 .* \(50 %\)/);
+		expect(night2.sent).toEqual([]);
+	});
+
+	test('an approved plan goes past the guard with exactly its removals; any other is refused with its plan ID', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const input = rows(kind, 0, 6);
+		const dry = await sync(input, staticData, { dryRun: true, output: 'summary' });
+		expect(dry.items).toHaveLength(1);
+		const summary = dry.items[0].json;
+		expect(summary).toMatchObject({
+			dryRun: true,
+			needsApproval: true,
+			counts: { unchanged: 6, [kind.removed]: 4 },
+			changesOmitted: 0,
+		});
+		expect(dry.items[0].pairedItem).toEqual([]);
+		const planId = String(summary.planId);
+
+		const wrong = await sync(input, staticData, { approvedPlan: 'not-this-plan' });
+		expect(wrong.error?.message).toMatch(/^Nothing was written: the sync would/);
+		expect(String((wrong.error as { description?: string }).description)).toContain(planId);
+		expect(wrong.sent).toEqual([]);
+		// Another plan (one more removal) has another ID and is refused too.
+		const other = await sync(rows(kind, 0, 5), staticData, { approvedPlan: planId });
+		expect(other.error).toBeDefined();
+		expect(other.sent).toEqual([]);
+
+		const approved = await sync(input, staticData, { approvedPlan: planId });
+		expect(approved.error).toBeUndefined();
+		expect(approved.sent.filter(kind.removes).map(kind.keyOf).sort()).toEqual(
+			rows(kind, 6, 10)
+				.map((r) => kind.keyOf(removedKey(kind, r)))
+				.sort(),
+		);
+		expect(approved.hints).toContain(`approved plan ${planId}`);
+	});
+
+	test('an approved plan with a grace: the plan is of the removals due', async () => {
+		const staticData: IDataObject = {};
+		const grace = { [kind.after]: 2 * SECOND_IN_DAYS };
+		await sync(rows(kind, 0, 4), staticData);
+		await sync(rows(kind, 0, 2), staticData, grace);
+		const early = await sync(rows(kind, 0, 2), staticData, { ...grace, dryRun: true });
+		expect(count(actions(early.items), 'missing')).toBe(2);
+		await sleep(2_500);
+		const dry = await sync(rows(kind, 0, 2), staticData, { ...grace, dryRun: true });
+		expect(count(actions(dry.items), kind.removed)).toBe(2);
+		expect(dry.items[0].json.planId).not.toBe(early.items[0].json.planId);
+		const run = await sync(rows(kind, 0, 2), staticData, {
+			...grace,
+			approvedPlan: dry.items[0].json.planId,
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.sent.filter(kind.removes)).toHaveLength(2);
+	});
+
+	test('a bounded run whose memory was not saved: the next runs converge', async () => {
+		const staticData: IDataObject = {};
+		const all = rows(kind, 0, 12);
+		await sync(all, staticData, { maxWritesPerRun: 5 });
+		const lost = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		const lostRun = await sync(all, lost, { maxWritesPerRun: 5 });
+		const lostKeys = lostRun.sent.map(kind.keyOf);
+		expect(lostKeys).toHaveLength(5);
+		for (let night = 0; night < 3; night++) await sync(all, staticData, { maxWritesPerRun: 5 });
+		const done = await sync(all, staticData, { maxWritesPerRun: 5 });
+		expect(done.sent).toEqual([]);
+		const keys = writes().map(kind.keyOf);
+		expect(new Set(keys).size).toBe(12);
+		// Written twice at most, and only what the lost run wrote: the catalog's listing shows it.
+		const twice = [...new Set(keys)].filter((key) => count(keys, key) > 1);
+		expect(twice.every((key) => lostKeys.includes(key) && count(keys, key) === 2)).toBe(true);
+		if (kind.path === COURSES) expect(twice).toEqual([]);
+	});
+
+	test('a grace clock survives a run whose memory was not saved (the older clock holds)', async () => {
+		const staticData: IDataObject = {};
+		const grace = { [kind.after]: 3 * SECOND_IN_DAYS };
+		await sync(rows(kind, 0, 10), staticData);
+		await sync(rows(kind, 0, 9), staticData, { ...grace, [kind.share]: 20 });
+		await sleep(1_500);
+		const lost = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		await sync(rows(kind, 0, 9), lost, { ...grace, [kind.share]: 20 });
+		await sleep(2_000);
+		const run = await sync(rows(kind, 0, 9), staticData, { ...grace, [kind.share]: 20 });
+		expect(run.sent.filter(kind.removes)).toHaveLength(1);
+	});
+
+	test('Output: changes leaves out the unchanged; summary is one item with the changes', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 6), staticData);
+		const changes = await sync(rows(kind, 0, 7), staticData, { output: 'changes' });
+		expect(changes.items.map((i) => [i.json.action, i.pairedItem])).toEqual([
+			[kind.created, { item: 6 }],
+		]);
+
+		// Row 5 fails validation but still names its entry (never removed); row 6 left.
+		const broken = { ...kind.row(5), url: 'not a web address', due: 'not a date' };
+		const input = [...rows(kind, 0, 5), broken, ...rows(kind, 7, 9)];
+		const summary = await sync(
+			input,
+			staticData,
+			{ output: 'summary', [kind.share]: 100 },
+			{ continueOnFail: true },
+		);
+		expect(summary.items).toHaveLength(1);
+		const json = summary.items[0].json;
+		expect(json).toMatchObject({
+			dryRun: false,
+			needsApproval: false,
+			counts: { [kind.created]: 2, unchanged: 5, [kind.removed]: 1, failed: 1 },
+			changesOmitted: 0,
+		});
+		const listed = json.changes as IDataObject[];
+		expect(listed.map((c) => c.action).sort()).toEqual(
+			[kind.created, kind.created, kind.removed, 'failed'].sort(),
+		);
+		expect(listed.find((c) => c.action === 'failed')).toMatchObject({
+			item: 5,
+			error: expect.any(String),
+		});
+	});
+
+	test('a summary lists at most 1,000 changes and counts the rest', async () => {
+		const dry = await sync(rows(kind, 0, 1_003), {}, { dryRun: true, output: 'summary' });
+		const json = dry.items[0].json;
+		expect((json.changes as unknown[]).length).toBe(1_000);
+		expect(json.changesOmitted).toBe(3);
+		expect((json.counts as IDataObject)[kind.created]).toBe(1_003);
+	});
+
+	test('Memory Key: a dry-run node plans from the memory the real node saved', async () => {
+		const staticData: IDataObject = {};
+		const shared = { memoryKey: 'nightly' };
+		await sync(rows(kind, 0, 6), staticData, shared, { nodeName: 'Sync' });
+		const dry = await sync(
+			rows(kind, 0, 5),
+			staticData,
+			{ ...shared, dryRun: true, [kind.share]: 100 },
+			{ nodeName: 'Dry run' },
+		);
+		expect(actions(dry.items)).toEqual([...Array(5).fill('unchanged'), kind.removed]);
+		// Without the key the dry-run node has a memory of its own: it knows nothing.
+		const alone = await sync(rows(kind, 0, 5), staticData, { dryRun: true }, { nodeName: 'Other' });
+		expect(count(actions(alone.items), 'unchanged')).toBe(kind.path === COURSES ? 5 : 0);
+		// A dry run never saves: the real node's memory is as it left it.
+		const real = await sync(rows(kind, 0, 6), staticData, shared, { nodeName: 'Sync' });
+		expect(real.sent).toEqual([]);
+	});
+});
+
+/** The body key a removal of row `n` (or of a row object) names. */
+function removedKey(kind: Kind, row: number | IDataObject): IDataObject {
+	const value = typeof row === 'number' ? kind.row(row) : row;
+	return kind.path === COURSES ? { external_id: value.external_id } : { email_id: value.email };
+}
