@@ -10,6 +10,7 @@ import {
 	type ExampleEnvironment,
 } from './lib/example-environment';
 import {
+	examplesDir,
 	loadExample,
 	onboardingDueDate,
 	pinnedTrigger,
@@ -99,6 +100,7 @@ const catalogExample = toCustomNodeTypes(loadExample('catalog-sync.json'));
 const completionsExample = toCustomNodeTypes(loadExample('completion-chain.json'));
 const chatExample = toCustomNodeTypes(loadExample('completion-chain-trigger.json'));
 const rosterExample = toCustomNodeTypes(loadExample('roster-sync.json'));
+const reviewExample = toCustomNodeTypes(loadExample('roster-review.json'));
 
 const hrWebhook = startNode(hrExample);
 const catalogSchedule = startNode(catalogExample);
@@ -120,7 +122,31 @@ let env: ExampleEnvironment;
 /** Every server started, in order; the last one is the one running. */
 const servers: N8nServer[] = [];
 const server = () => servers[servers.length - 1];
-const ids = {} as Record<'hr' | 'catalog' | 'completions' | 'chat' | 'roster', string>;
+const ids = {} as Record<
+	'hr' | 'catalog' | 'completions' | 'chat' | 'roster' | 'bounded' | 'review',
+	string
+>;
+
+/** A first night bounded by Max Writes per Run: its own learners, so its writes can be counted. */
+const BOUNDED_LIMIT = 12;
+const REVIEW_PATH = 'roster-review';
+const REVIEW_HOOK = '/hooks/roster-review';
+
+/** roster.csv with every learner moved to another domain: a roster of its own on the same courses. */
+const rosterOf = (domain: string) =>
+	fs
+		.readFileSync(path.join(examplesDir, 'roster.csv'), 'utf8')
+		.replace(/@example\.com/g, `@${domain}`);
+
+/** An example that reads its own copy of a roster file (and, for the review, posts to the chat stand-in). */
+function withRosterFile(workflow: WorkflowJson, file: string, reviewHook?: string): WorkflowJson {
+	return withParameters(workflow, 'Config', (parameters) => {
+		for (const field of parameters.assignments.assignments as Array<{ name: string; value: string }>) {
+			if (field.name === 'rosterPath') field.value = path.join(env.filesDir, file);
+			if (field.name === 'reviewWebhookUrl' && reviewHook) field.value = reviewHook;
+		}
+	});
+}
 /** The catalog sync's executions on the first server. */
 const catalogRunsBeforeRestart = new Set<string>();
 /** What the webhooks answered, to look for secrets in. */
@@ -142,7 +168,38 @@ function deployedWorkflows(): WorkflowJson[] {
 			parameters.rule = { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] };
 		},
 	);
-	return [hrExample, catalog, completionsExample, env.withChatUrl(chatExample), roster];
+	const bounded = withParameters(
+		withParameters(
+			withRosterFile(rosterExample, 'roster-bounded.csv'),
+			rosterSchedule.name,
+			(parameters) => {
+				parameters.rule = { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] };
+			},
+		),
+		'Sync assignments',
+		(parameters) => {
+			parameters.options.maxWritesPerRun = BOUNDED_LIMIT;
+		},
+	);
+	// The review's nights are started by a call (a webhook instead of its schedule), so that a
+	// held night is not followed by more held nights while the test approves it.
+	const review = withRosterFile(reviewExample, 'roster-review.csv', `${env.chat.url}${REVIEW_HOOK}`);
+	const start = startNode(review);
+	Object.assign(start, {
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		parameters: { httpMethod: 'POST', path: REVIEW_PATH, options: {} },
+		webhookId: '6f7e2c1a-5b3d-4e8f-9a0b-1c2d3e4f5a6b',
+	});
+	return [
+		hrExample,
+		catalog,
+		completionsExample,
+		env.withChatUrl(chatExample),
+		roster,
+		{ ...bounded, id: 'lpExRosterBounded1', name: `${rosterExample.name} (bounded)` },
+		review,
+	];
 }
 
 /** Fails with n8n's own error message when one of the workflow's executions failed. */
@@ -255,6 +312,7 @@ async function startServer(): Promise<void> {
 			webhookPaths: [
 				hrWebhook.parameters.path as string,
 				completionsWebhook.parameters.path as string,
+				REVIEW_PATH,
 			],
 		}),
 	);
@@ -269,7 +327,9 @@ const triggerPollsSinceStart = () =>
 
 beforeAll(async () => {
 	env = await startExampleEnvironment('e2e-server');
-	[ids.hr, ids.catalog, ids.completions, ids.chat, ids.roster] =
+	fs.writeFileSync(path.join(env.filesDir, 'roster-bounded.csv'), rosterOf('bounded.example.com'));
+	fs.writeFileSync(path.join(env.filesDir, 'roster-review.csv'), rosterOf('review.example.com'));
+	[ids.hr, ids.catalog, ids.completions, ids.chat, ids.roster, ids.bounded, ids.review] =
 		await env.n8n.importWorkflows(deployedWorkflows());
 	// Only content created through the API can be assigned: the roster's courses exist from the start.
 	const rosterCourses = new Set(
@@ -459,9 +519,10 @@ describe('Schedule Trigger: roster-sync.json', () => {
 				),
 			1_000,
 		);
-		const writes = acceptedWrites(requestsSince(env.lms, fromSync), USER_COURSES_PATH).map(
-			(write) => write.body as Record<string, unknown>,
-		);
+		// This roster's learners only: the bounded and the review rosters write their own meanwhile.
+		const writes = acceptedWrites(requestsSince(env.lms, fromSync), USER_COURSES_PATH)
+			.map((write) => write.body as Record<string, unknown>)
+			.filter((body) => String(body.email_id).endsWith('@example.com'));
 		expect(
 			writes.map((body) => `${body.email_id} ${body.external_id} ${body.status}`).sort(),
 		).toEqual(
@@ -479,6 +540,106 @@ describe('Schedule Trigger: roster-sync.json', () => {
 		const state = env.lms.state().assignments;
 		for (const course of ['sec-awareness-2026', 'secure-coding'])
 			expect(state[`${LEAVER}|${course}`]).toMatchObject({ status: 'withdraw' });
+	});
+});
+
+describe('Max Writes per Run: a first night bounded over scheduled runs', () => {
+	it('converges over several scheduled runs, every pair written once', async () => {
+		const pairs = requiredPairs(fs.readFileSync(path.join(env.filesDir, 'roster-bounded.csv'), 'utf8'));
+		const isBounded = (email: unknown) => String(email).endsWith('@bounded.example.com');
+		await waitFor(
+			`the bounded roster (${pairs.length} pairs, ${BOUNDED_LIMIT} a run) did not converge`,
+			240_000,
+			() => {
+				const state = env.lms.state().assignments;
+				return pairs.every((pair) => state[`${pair.email}|${pair.course}`]?.status === 'assigned')
+					? true
+					: undefined;
+			},
+			1_000,
+		);
+		const writes = acceptedWrites(env.lms.requests(), USER_COURSES_PATH)
+			.map((write) => write.body as Record<string, unknown>)
+			.filter((body) => isBounded(body.email_id))
+			.map((body) => `${body.email_id} ${body.external_id}`);
+		expect(writes.sort()).toEqual(pairs.map((pair) => `${pair.email} ${pair.course}`).sort());
+		const runs = (await assertNoFailedExecution(ids.bounded)).filter((row) => row.status === 'success');
+		expect(runs.length).toBeGreaterThanOrEqual(Math.ceil(pairs.length / BOUNDED_LIMIT));
+	});
+});
+
+describe('Review: roster-review.json holds a truncated export until it is approved', () => {
+	const reviewPath = () => path.join(env.filesDir, 'roster-review.csv');
+	const isReview = (email: unknown) => String(email).endsWith('@review.example.com');
+	const reviewWrites = (afterSeq: number) =>
+		acceptedWrites(requestsSince(env.lms, afterSeq), USER_COURSES_PATH)
+			.map((write) => write.body as Record<string, unknown>)
+			.filter((body) => isReview(body.email_id));
+	const finishedRun = async (earlier: Set<string>, status: string) =>
+		await waitFor(`no review run ended as ${status}`, 120_000, async () =>
+			(await executionsOf(env.n8n, ids.review)).find(
+				(row) => row.status === status && !earlier.has(row.id),
+			),
+		);
+
+	it('a normal night goes straight through', async () => {
+		const from = lastSeq(env.lms);
+		const reply = await postJson(server().webhookUrl(REVIEW_PATH), {});
+		expect(reply.status).toBe(200);
+		await finishedRun(new Set(), 'success');
+		const pairs = requiredPairs(fs.readFileSync(reviewPath(), 'utf8'));
+		expect(reviewWrites(from).map((body) => body.status)).toEqual(pairs.map(() => 'assigned'));
+	});
+
+	it('a truncated export waits for approval, then exactly the reviewed withdrawals are made', async () => {
+		const full = requiredPairs(fs.readFileSync(reviewPath(), 'utf8'));
+		const lines = fs.readFileSync(reviewPath(), 'utf8').trimEnd().split('\n');
+		fs.writeFileSync(reviewPath(), `${lines.slice(0, 4).join('\n')}\n`);
+		const kept = new Set(
+			requiredPairs(fs.readFileSync(reviewPath(), 'utf8')).map((p) => `${p.email} ${p.course}`),
+		);
+		const leaving = full.map((p) => `${p.email} ${p.course}`).filter((pair) => !kept.has(pair));
+		const earlier = new Set((await executionsOf(env.n8n, ids.review)).map((row) => row.id));
+		const from = lastSeq(env.lms);
+		const reviewsBefore = env.chat.received.filter((r) => r.url === REVIEW_HOOK).length;
+
+		await postJson(server().webhookUrl(REVIEW_PATH), {});
+		const held = await finishedRun(earlier, 'waiting');
+		const reviews = env.chat.received.filter((r) => r.url === REVIEW_HOOK);
+		expect(reviews).toHaveLength(reviewsBefore + 1);
+		const review = JSON.parse(reviews[reviews.length - 1].body) as {
+			planId: string;
+			resumeUrl: string;
+			changes: Array<{ action: string; email: string; externalId: string }>;
+		};
+		const planned = review.changes
+			.filter((change) => change.action === 'withdrawn')
+			.map((change) => `${change.email} ${change.externalId}`);
+		expect(planned.sort()).toEqual([...leaving].sort());
+		expect(reviewWrites(from)).toEqual([]);
+
+		// The reviewer approves: the resume URL, on this server.
+		const resume = new URL(review.resumeUrl);
+		const answer = await fetch(`${server().origin}${resume.pathname}${resume.search}`, {
+			method: 'POST',
+			signal: AbortSignal.timeout(120_000),
+		});
+		expect(answer.status).toBe(200);
+		await waitFor('the approved review run did not end', 120_000, async () => {
+			const row = (await executionsOf(env.n8n, ids.review)).find((r) => r.id === held.id);
+			return row && !['new', 'running', 'waiting'].includes(row.status) ? row : undefined;
+		});
+		await assertNoFailedExecution(ids.review);
+		expect(
+			reviewWrites(from)
+				.map((body) => `${body.email_id} ${body.external_id} ${body.status}`)
+				.sort(),
+		).toEqual(planned.map((pair) => `${pair} withdraw`).sort());
+		const state = env.lms.state().assignments;
+		for (const pair of leaving) {
+			const [email, course] = pair.split(' ');
+			expect(state[`${email}|${course}`]).toMatchObject({ status: 'withdraw' });
+		}
 	});
 });
 
@@ -667,7 +828,8 @@ describe('the server over the whole run', () => {
 		expect(catalogRunsBeforeRestart.size).toBeGreaterThan(0);
 		// Runs may still be in progress: the schedule keeps firing.
 		await assertNoFailedExecution(ids.catalog);
-		for (const id of [ids.completions, ids.chat, ids.roster]) await assertNoFailedExecution(id);
+		for (const id of [ids.completions, ids.chat, ids.roster, ids.bounded, ids.review])
+			await assertNoFailedExecution(id);
 		const hrRuns = await executionsOf(env.n8n, ids.hr);
 		// The unknown hire went to the error output and was answered; the execution itself succeeded.
 		expect(hrRuns.map((row) => row.status)).toEqual(['success', 'success']);
