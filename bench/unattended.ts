@@ -294,7 +294,7 @@ function memoryFigures(staticData: Record<string, any>, pairs: number): { plain:
 	const scope = Object.keys(scopes)[0];
 	const plain = Buffer.byteLength(JSON.stringify(scopes[scope])) / pairs;
 	const copy = JSON.parse(JSON.stringify(nodeData));
-	const memory = openMemory({ getWorkflowStaticData: () => copy }, { slot: 'syncedAssignments', scope, grouped: true });
+	const memory = openMemory({ getWorkflowStaticData: () => copy }, { owner: 'bench', slot: 'syncedAssignments', scope, grouped: true });
 	let n = 0;
 	for (const [key, value] of memory.entries) if (n++ % 100 === 0) memory.entries.set(key, withClock(value, Date.now()));
 	memory.save();

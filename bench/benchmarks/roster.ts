@@ -173,7 +173,7 @@ function timePlan(staticData: IDataObject, scope: string, night: Pair[]): number
 	const times: number[] = [];
 	for (let round = 0; round < 5; round++) {
 		const started = performance.now();
-		const memory = openMemory({ getWorkflowStaticData: () => staticData['node:Node'] as IDataObject }, { slot: 'syncedAssignments', scope, grouped: true });
+		const memory = openMemory({ getWorkflowStaticData: () => staticData['node:Node'] as IDataObject }, { owner: 'bench', slot: 'syncedAssignments', scope, grouped: true });
 		const existing = [...memory.entries.keys()].map((id) => ({ id }));
 		planSync(contract, rows, { existing }, memory.entries, { skipUnchanged: true, removeMissing: true, maxRemoveShare: 10 });
 		times.push(performance.now() - started);

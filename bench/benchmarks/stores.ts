@@ -42,7 +42,7 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 	}
 	const pairs = entries.size;
 	const nodeData: IDataObject = {};
-	const memory = openMemory({ getWorkflowStaticData: () => nodeData }, { slot: 'syncedAssignments', scope: 'client', grouped: true });
+	const memory = openMemory({ getWorkflowStaticData: () => nodeData }, { owner: 'bench', slot: 'syncedAssignments', scope: 'client', grouped: true });
 	for (const [key, value] of entries) memory.entries.set(key, value);
 	memory.save();
 	const staticData = { 'node:Sync assignments': nodeData };

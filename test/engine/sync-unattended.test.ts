@@ -328,6 +328,25 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		expect(run.sent.filter(kind.removes)).toHaveLength(1);
 	});
 
+	test('a run that starts while another run of the same sync is running writes nothing', async () => {
+		fixture.sandbox.configure({ transactionDelayMs: 300 });
+		const staticData: IDataObject = {};
+		const all = rows(kind, 0, 6);
+		const first = sync(all, staticData);
+		for (let i = 0; i < 400 && writes().length === 0; i++) await sleep(5);
+		// n8n gives each execution its own copy of the workflow's static data.
+		const overlapping = await sync(all, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+		expect(actions(overlapping.items)).toEqual(all.map(() => 'deferred'));
+		expect(overlapping.hints).toMatch(/Another run of this sync .* has been running/);
+		expect((await first).error).toBeUndefined();
+		const next = await sync(all, staticData);
+		expect(next.sent).toEqual([]);
+		// Each written once, by the first run alone.
+		expect(writes().map(kind.keyOf).sort()).toEqual(
+			all.map((r) => kind.keyOf(removedKey(kind, r))).sort(),
+		);
+	});
+
 	test('Output: changes leaves out the unchanged; summary is one item with the changes', async () => {
 		const staticData: IDataObject = {};
 		await sync(rows(kind, 0, 6), staticData);

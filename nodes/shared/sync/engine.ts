@@ -32,6 +32,13 @@ interface Batch<V, L> {
 	deferredRemovals: Array<Existing<L>>;
 }
 
+/**
+ * Real runs of one memory in this process, by memory id: when did each start. Two overlapping
+ * runs would both plan from the memory before the other's writes, and the one that ends last
+ * would save over the other's memory: a run that finds another running writes nothing.
+ */
+const running = new Map<string, number>();
+
 const defined = (values: IDataObject): IDataObject =>
 	Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 
@@ -53,6 +60,13 @@ export async function runSyncReported<V, L>(
 	const { entries } = memory;
 	const { dryRun } = settings;
 	const notes: string[] = [];
+	const busySince = dryRun ? undefined : running.get(memory.id);
+	if (busySince !== undefined) {
+		notes.push(
+			`Another run of this sync (same workflow, node or Memory Key, and client) has been running in this n8n since ${new Date(busySince).toISOString()}: this run wrote nothing and left the memory as it was, and its plan is deferred to the next run. A run should end before the next one starts: lower Max Writes per Run, or run less often.`,
+		);
+	} else if (!dryRun) running.set(memory.id, Date.now());
+	const keepsMemory = !dryRun && busySince === undefined;
 	if (memory.dropped > 0) {
 		notes.push(
 			`${memory.dropped} remembered entries were malformed (edited by hand or by another version) and were dropped: what they stood for is decided anew.`,
@@ -75,7 +89,7 @@ export async function runSyncReported<V, L>(
 				};
 		const plan = planSync(contract, rows, reading, entries, settings);
 		notes.push(...plan.notes);
-		if (!dryRun) {
+		if (keepsMemory) {
 			for (const [key, value] of plan.clocks) {
 				if (value === undefined) entries.delete(key);
 				else entries.set(key, value);
@@ -116,7 +130,8 @@ export async function runSyncReported<V, L>(
 			control.stopAfterFailure,
 		);
 		const writes = tally(contract, plan, results);
-		const batch = bound(writes, plan.remove, settings.maxWritesPerRun ?? 0);
+		const room = busySince !== undefined ? 0 : settings.maxWritesPerRun || Infinity;
+		const batch = bound(writes, plan.remove, room);
 		if (dryRun) {
 			planned(contract, batch, results);
 			deferred(contract, batch, results);
@@ -133,7 +148,7 @@ export async function runSyncReported<V, L>(
 			const at = new Date(removeAfter).toISOString();
 			results.unpairedItem({ action: 'missing', ...keys, removeAfter: at }, keys);
 		}
-		if (!dryRun && !reading.incomplete && !run.cancelSignal?.aborted && contract.read) {
+		if (keepsMemory && !reading.incomplete && !run.cancelSignal?.aborted && contract.read) {
 			const keep = new Set<string>();
 			for (const entry of reading.existing) keep.add(contract.key(entry.id));
 			for (const row of rows) if (row.id !== undefined) keep.add(contract.key(row.id));
@@ -146,7 +161,10 @@ export async function runSyncReported<V, L>(
 			guard: guard.message,
 		});
 	} finally {
-		if (!dryRun) memory.save();
+		if (keepsMemory) {
+			memory.save();
+			running.delete(memory.id);
+		}
 	}
 	const { counts } = results;
 	if (words.removeNote && counts[words.removed] > 0) notes.push(words.removeNote);
@@ -199,10 +217,10 @@ function tally<V, L>(
 function bound<V, L>(
 	writes: Array<Write<V>>,
 	removals: Array<Existing<L>>,
-	max: number,
+	room: number,
 ): Batch<V, L> {
-	const removing = max > 0 ? removals.slice(0, max) : removals;
-	const writing = max > 0 ? writes.slice(0, max - removing.length) : writes;
+	const removing = removals.slice(0, room);
+	const writing = writes.slice(0, room - removing.length);
 	return {
 		writes: writing,
 		removals: removing,

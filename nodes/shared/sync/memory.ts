@@ -13,6 +13,8 @@ const VALUE = /^[\w!?*\-.:~]{1,80}$/;
 const GROUPED_PART = /^(\d+) (\S+)$/;
 
 export interface Memory {
+	/** Which memory this is: one workflow's node (or memory key), one slot, one client. */
+	id: string;
 	/** The client the memory is kept for (a removal plan's id names it). */
 	scope: string;
 	entries: Map<string, string>;
@@ -25,6 +27,8 @@ export interface Memory {
 export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
 export interface MemoryPlace {
+	/** The workflow and node (or memory key) the memory belongs to. */
+	owner: string;
 	slot: string;
 	scope: string;
 	grouped: boolean;
@@ -70,6 +74,7 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 		}
 	}
 	return {
+		id: `${place.owner}|${slot}|${scope}`,
 		scope,
 		entries,
 		spelling,

@@ -164,6 +164,7 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 		// The run's settings, read once: per-item values would make one plan of several runs.
 		const chosen = readOptions(fns, 0, schema, [property]);
 		const memory = openMemory(fns, {
+			owner: `${fns.getWorkflow().id}|${chosen.memoryKey ? `key ${chosen.memoryKey}` : `node ${fns.getNode().name}`}`,
 			slot: words.slot,
 			scope: scopeKey(lmsClientKey(run.credentials)),
 			grouped: words.grouped,
