@@ -398,7 +398,10 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 				const finished = (await assertNoFailedExecution(ids.catalog)).filter(
 					(row) => row.status === 'success',
 				);
-				return finished.length > 0 ? finished : undefined;
+				// A tick that fires while the first night still runs ends at once, writing nothing.
+				const courses = env.lms.state().courses;
+				const written = catalogRows.every((row) => courses[row.external_id]);
+				return finished.length > 0 && written ? finished : undefined;
 			},
 			1_000,
 		);
@@ -786,9 +789,9 @@ describe('xAPI Trigger: completion-chain-trigger.json, across restarts of n8n', 
 			expect(message.text).toContain(completion.name);
 		}
 		expect(
-			env.chat.received.every(
-				(request) => request.method === 'POST' && request.url === CHAT_HOOK_PATH,
-			),
+			env.chat.received
+				.filter((request) => request.url !== REVIEW_HOOK)
+				.every((request) => request.method === 'POST' && request.url === CHAT_HOOK_PATH),
 		).toBe(true);
 	});
 

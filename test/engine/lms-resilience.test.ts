@@ -24,7 +24,7 @@ isolateNetwork();
 
 test('a 429 with Retry-After is waited out and the request repeated', async () => {
 	const credentials = credentialsWithToken();
-	// How long the pause lasts is checked on a fake clock (test/unit/shared/http.test.ts).
+	// How long the pause lasts is checked on a fake clock (test/unit/shared/call.test.ts).
 	nock(BASE_URL)
 		.post(COURSES)
 		.reply(429, { message: 'Too many requests' }, { 'Retry-After': '1' });

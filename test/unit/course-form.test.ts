@@ -8,7 +8,7 @@ import {
 	listedFieldNames,
 	spoken,
 	unlistedFieldNames,
-} from '../../nodes/LearningPlatform/actions/common/form';
+} from '../../nodes/LearningPlatform/actions/course/form';
 import { description as archiveForm } from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import { description as upsertForm } from '../../nodes/LearningPlatform/actions/course/upsert.operation';
 import {

@@ -5,7 +5,8 @@ import type {
 } from 'n8n-workflow';
 
 import { forEachCoursePage, indexedCourse } from '../transport/courses';
-import { openLmsRun, READ_DEADLINE_MS } from '../transport/run';
+import { READ_DEADLINE_MS } from '../transport';
+import { openLmsRun } from '../transport/run';
 
 /** Pages a search reads at most per call, so the editor's list answers quickly. */
 const SEARCH_PAGES_PER_CALL = 5;

@@ -3,8 +3,8 @@ import type { Memory } from '../../shared/sync/memory';
 import { memberKey, OURS_UNCONFIRMED, splitKey } from '../../shared/sync/memory';
 import type { Assignment } from './assignments';
 import { sendAssignment } from './assignments';
-import type { PostUnconfirmed } from './courseSync';
-import { digest, lmsSync, lookAlike } from './courseSync';
+import type { PostUnconfirmed } from './syncs';
+import { digest, lmsSync, lookAlike } from './syncs';
 import type { LmsRun, WriteSettings } from './index';
 
 /** The platform cannot list assignments: only pairs this node assigned (from memory) are withdrawn. */

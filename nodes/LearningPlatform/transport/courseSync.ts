@@ -1,25 +1,18 @@
-import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PoolPlace } from '../../shared/items/operation';
-import { Deadline } from '../../shared/pacing/time';
-import type { Change, Existing, Reading, Sent, SyncContract } from '../../shared/sync/contract';
+import type { Change, Existing, Reading, SyncContract } from '../../shared/sync/contract';
 import type { CourseValues } from './courses';
 import {
+	archiveListedCourse,
 	COURSE_FIELDS,
-	COURSES_PATH,
-	courseBody,
-	EXTERNAL_ID_FIELD,
 	forEachCoursePage,
 	indexedCourse,
 	LISTED_FIELDS,
-	mergeWithListing,
 	STATUS_FIELD,
 	upsertCourse,
 } from './courses';
 import type { IndexedCourse, LmsRun, WriteSettings } from './index';
-import { confirmWrite, endedWithoutSuccess, getTransaction, postWrite } from './index';
+import { digest, lmsSync, lookAlike } from './syncs';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
 
@@ -29,23 +22,9 @@ const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
 	(api) => !LISTED_FIELDS.includes(api),
 );
 
-export function digest(text: string, length: number): string {
-	return createHash('sha256').update(text).digest('base64url').slice(0, length);
-}
-
 /** The memory key of an external id: 72 bits of its hash. */
 export function idKey(externalId: string): string {
 	return digest(`id\u0000${externalId}`, 12);
-}
-
-/** The memory scope of a client (base URL and client id): memory never crosses catalogs. */
-export function scopeKey(client: string): string {
-	return digest(`client\u0000${client}`, 12);
-}
-
-/** Equal after Unicode normalisation, trimming and case folding. */
-export function lookAlike(id: string): string {
-	return id.normalize('NFKC').trim().toUpperCase().toLowerCase();
 }
 
 /** A value in a canonical text form: lists as sets, numbers and numeric text alike. */
@@ -116,66 +95,6 @@ function compareCourse(
 	if (!unlistedSame) changed.push(...UNLISTED_FIELDS.filter((api) => values[api] !== undefined));
 	if (!full && changed.length === 0 && unlistedSame) return { kind: 'same' };
 	return { kind: 'changed', changed: changed.map(labelOf) };
-}
-
-export type PostUnconfirmed = (
-	writeRun: LmsRun,
-	write: { waitForCompletion: false; deadline: Deadline; onAccepted: (tx: string) => void },
-) => Promise<IDataObject>;
-
-/** Once sent, a write is not cut off by a cancelled execution: its answer names the transaction. */
-async function sendThenConfirm(
-	run: LmsRun,
-	itemIndex: number,
-	settings: WriteSettings,
-	place: { release(): void },
-	post: PostUnconfirmed,
-	onAccepted: (transactionId: string) => void,
-): Promise<{ output: IDataObject; confirmed: boolean }> {
-	const writeRun: LmsRun = {
-		...run,
-		get stopped() {
-			return run.stopped || run.cancelSignal?.aborted === true;
-		},
-	};
-	const sending = new Deadline(settings.deadline.budgetMs, undefined, Date.now, {
-		startsAtFirstSlot: true,
-	});
-	const sent = await post(writeRun, { waitForCompletion: false, deadline: sending, onAccepted });
-	if (!settings.waitForCompletion) return { output: sent, confirmed: false };
-	place.release();
-	const output = await confirmWrite(run, itemIndex, sent, run.deadline(sending.remainingMs()));
-	return { output, confirmed: true };
-}
-
-/** The state of a transaction accepted on an earlier run, read once. */
-async function transactionState(
-	run: LmsRun,
-	transactionId: string,
-): Promise<'success' | 'failed' | 'initiated'> {
-	const transaction = await getTransaction(
-		run,
-		0,
-		transactionId,
-		run.deadline(60_000, { startsAtFirstSlot: true }),
-	);
-	return transaction.status as 'success' | 'failed' | 'initiated';
-}
-
-/** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */
-export function lmsSync(run: LmsRun, write: () => WriteSettings) {
-	return {
-		send: async (
-			itemIndex: number,
-			place: PoolPlace,
-			post: PostUnconfirmed,
-			onAccepted: (transactionId: string) => void,
-		): Promise<Sent> => await sendThenConfirm(run, itemIndex, write(), place, post, onAccepted),
-		settle: async (transactionId: string) => await transactionState(run, transactionId),
-		rejected: endedWithoutSuccess,
-		refusal: (message: string, itemIndex: number, description: string) =>
-			new NodeOperationError(run.fns.getNode(), message, { itemIndex, description }),
-	};
 }
 
 async function readCatalog(
@@ -275,27 +194,4 @@ export function courseSyncContract(
 
 function labelOf(api: string): string {
 	return COURSE_FIELDS.find((f) => f.api === api)?.label ?? api;
-}
-
-/** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
-export async function archiveListedCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	current: IndexedCourse,
-	given: CourseValues,
-	write: WriteSettings,
-): Promise<IDataObject> {
-	const { values, ...report } = mergeWithListing(
-		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
-		current.listed,
-	);
-	const output = await postWrite(run, itemIndex, {
-		path: COURSES_PATH,
-		body: courseBody({ ...values, [STATUS_FIELD]: 'archived' }),
-		action: `Archiving course "${externalId}"`,
-		...write,
-		echo: { externalId, courseId: current.id },
-	});
-	return { ...output, ...report };
 }

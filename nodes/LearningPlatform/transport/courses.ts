@@ -11,7 +11,7 @@ import type { IndexedCourse, LmsRun, WriteSettings } from './index';
 import { lmsRequest, postWrite } from './index';
 import { flexibleDate, flexibleDateTime, httpUrl, positiveAmount } from './formats';
 
-/** The course fields, declared once (the form half is actions/common/form.ts). */
+/** The course fields, declared once (the form half is actions/course/form.ts). */
 export interface CourseField {
 	param: string;
 	api: string;
@@ -222,6 +222,30 @@ export function valuesFromListing(course: IDataObject): CourseValues {
 
 export const LISTED_FIELDS = COURSE_FIELDS.filter((f) => f.fromListing).map((f) => f.api);
 
+/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
+export const LISTING_ITEM_FIELDS = [
+	'id',
+	'name',
+	'description',
+	'images',
+	'url',
+	'external_id',
+	'additional_metadata',
+	'source_id',
+	'organization_id',
+	'tags',
+	'published_at',
+	'duration',
+	'duration_sec',
+	'restricted_groups',
+	'groups',
+	'channels',
+	'ecl_id',
+	'is_private',
+	'prices_data',
+	'ecl_source_id',
+] as const;
+
 export const EXTERNAL_ID_FIELD = 'external_id';
 export const STATUS_FIELD = 'status';
 
@@ -358,4 +382,47 @@ export async function upsertCourse(
 		echo: { externalId },
 	});
 	return { ...output, ...report };
+}
+
+/** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
+export async function archiveListedCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	current: IndexedCourse,
+	given: CourseValues,
+	write: WriteSettings,
+): Promise<IDataObject> {
+	const { values, ...report } = mergeWithListing(
+		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
+		current.listed,
+	);
+	const output = await postWrite(run, itemIndex, {
+		path: COURSES_PATH,
+		body: courseBody({ ...values, [STATUS_FIELD]: 'archived' }),
+		action: `Archiving course "${externalId}"`,
+		...write,
+		echo: { externalId, courseId: current.id },
+	});
+	return { ...output, ...report };
+}
+
+/** Archive and Get look the course up in the catalog read once per execution. */
+export async function findCourse(
+	run: LmsRun,
+	itemIndex: number,
+	externalId: string,
+	deadline: Deadline,
+	operation: 'Get' | 'Archive',
+): Promise<IndexedCourse> {
+	const found = await catalogEntry(run, itemIndex, externalId, deadline);
+	if (found) return found;
+	throw new NodeOperationError(
+		run.fns.getNode(),
+		`No course with external ID "${externalId}" was found`,
+		{
+			itemIndex,
+			description: `${operation} looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.`,
+		},
+	);
 }

@@ -18,6 +18,9 @@ import {
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
 
+/** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
+export const READ_DEADLINE_MS = 5 * 60_000;
+
 /** A catalog entry: the platform's id and the listed fields as body values. */
 export interface IndexedCourse {
 	id?: string;

@@ -12,9 +12,6 @@ import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey } from './credential';
 import type { LmsRun } from './index';
 import { lmsRedactor } from './index';
 
-/** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
-export const READ_DEADLINE_MS = 5 * 60_000;
-
 /** The credential's own rate; the platform allows 300. */
 const requestsPerMinute = (credentials: LmsCredentials) =>
 	Number(credentials.requestsPerMinute) || 300;

@@ -49,7 +49,8 @@ function wrongWay(from: string, to: string): string | undefined {
 		const fromRoom = SHARED_ROOMS.indexOf(source.part.slice('shared/'.length));
 		const toRoom = SHARED_ROOMS.indexOf(target.part.slice('shared/'.length));
 		if (fromRoom < 0 || toRoom < 0) return 'a room of shared/ missing from the rule';
-		if (toRoom < fromRoom) return `${source.part} imports ${target.part}, against ${SHARED_ROOMS.join(' → ')}`;
+		if (toRoom < fromRoom)
+			return `${source.part} imports ${target.part}, against ${SHARED_ROOMS.join(' → ')}`;
 		return undefined;
 	}
 	if (target.part.startsWith('shared/')) return undefined;

@@ -122,13 +122,7 @@ test('send has every documented parameter, and the verb and activity type option
 test('get, getMany and void have their documented parameters', () => {
 	// Output is listed once per default (node; tool of version 1; tool of 1.1): names once each.
 	const names = (operation: string) => [...new Set(forOperation(operation).map((p) => p.name))];
-	expect(names('get')).toEqual([
-		'toolDescription',
-		'statementId',
-		'output',
-		'fields',
-		'options',
-	]);
+	expect(names('get')).toEqual(['toolDescription', 'statementId', 'output', 'fields', 'options']);
 	expect(
 		(named(forOperation('get'), 'options')?.options as INodeProperties[]).map((o) => o.name),
 	).toEqual(['voided']);

@@ -5,7 +5,7 @@ import * as complete from './complete.operation';
 import * as start from './start.operation';
 import * as sync from './sync.operation';
 import * as withdraw from './withdraw.operation';
-import { CONFIRMED_OR_WHY } from '../common/operationForm';
+import { CONFIRMED_OR_WHY } from '../operationForm';
 
 export const assignment: Resource<LmsRun> = {
 	resource: 'assignment',

@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/items/input';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
-import { pickedCourse } from '../common/form';
-import { syncOperation, syncRow } from '../common/syncOptions';
+import { pickedCourse } from '../coursePicker';
+import { syncOperation, syncRow } from '../syncOperation';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
 export const kind = 'batch';

@@ -4,20 +4,11 @@ import { z } from 'zod';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/items/input';
 import type { LmsRun } from '../../transport';
-import { archiveListedCourse } from '../../transport/courseSync';
-import { courseValuesSchema } from '../../transport/courses';
-import {
-	additionalFieldsProperty,
-	coursePicker,
-	pickedCourse,
-	spoken,
-	unlistedFieldNames,
-	writeOptions,
-	writeOptionsSchema,
-	writeSettings,
-} from '../common/form';
-import { operationForm } from '../common/operationForm';
-import { listedCourse } from './get.operation';
+import { archiveListedCourse, courseValuesSchema, findCourse } from '../../transport/courses';
+import { coursePicker, pickedCourse } from '../coursePicker';
+import { operationForm } from '../operationForm';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import { additionalFieldsProperty, spoken, unlistedFieldNames } from './form';
 
 const properties: INodeProperties[] = [
 	coursePicker(
@@ -71,6 +62,6 @@ export async function execute(
 	place: PoolPlace,
 ): Promise<IDataObject> {
 	const write = writeSettings(run, input.options, place);
-	const current = await listedCourse(run, itemIndex, input.externalId, write.deadline, 'Archive');
+	const current = await findCourse(run, itemIndex, input.externalId, write.deadline, 'Archive');
 	return await archiveListedCourse(run, itemIndex, input.externalId, current, input.values, write);
 }

@@ -15,46 +15,19 @@ import {
 	shapeRecord,
 } from '../../../shared/items/output';
 import type { LmsRun } from '../../transport';
-import { READ_DEADLINE_MS } from '../../transport/run';
-import { forEachCoursePage, PAGE_SIZE } from '../../transport/courses';
-import { operationForm } from '../common/operationForm';
+import { READ_DEADLINE_MS } from '../../transport';
+import {
+	forEachCoursePage,
+	LISTED_FIELDS,
+	LISTING_ITEM_FIELDS,
+	PAGE_SIZE,
+} from '../../transport/courses';
+import { operationForm } from '../operationForm';
 
-/** The documented fields of a catalog listing item ("Content - list item"), in the documents' order. */
-const LISTING_ITEM_FIELDS = [
-	'id',
-	'name',
-	'description',
-	'images',
-	'url',
-	'external_id',
-	'additional_metadata',
-	'source_id',
-	'organization_id',
-	'tags',
-	'published_at',
-	'duration',
-	'duration_sec',
-	'restricted_groups',
-	'groups',
-	'channels',
-	'ecl_id',
-	'is_private',
-	'prices_data',
-	'ecl_source_id',
-] as const;
-
-/** The listing fields a simplified course keeps (at most 10, as n8n's guidelines for tools ask). */
+/** The listing fields a simplified course keeps: its id and what the field table reads under its own name. */
 export const SIMPLIFIED_COURSE_FIELDS = [
 	'id',
-	'external_id',
-	'name',
-	'url',
-	'description',
-	'tags',
-	'published_at',
-	'duration_sec',
-	'is_private',
-	'prices_data',
+	...LISTING_ITEM_FIELDS.filter((name) => LISTED_FIELDS.includes(name)),
 ] as const;
 
 /** A listing item with only what a builder or an AI agent usually needs, under the listing's names. */

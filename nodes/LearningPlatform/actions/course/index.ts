@@ -5,7 +5,7 @@ import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as sync from './sync.operation';
 import * as upsert from './upsert.operation';
-import { CONFIRMED_OR_WHY } from '../common/operationForm';
+import { CONFIRMED_OR_WHY } from '../operationForm';
 
 export const course: Resource<LmsRun> = {
 	resource: 'course',

@@ -3,14 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { EXTERNAL_ID_FIELD } from '../../transport/courses';
 import { courseSyncContract } from '../../transport/courseSync';
-import {
-	courseInputProperties,
-	courseObject,
-	idText,
-	pickedCourse,
-	readCourse,
-} from '../common/form';
-import { syncOperation, syncRow } from '../common/syncOptions';
+import { pickedCourse } from '../coursePicker';
+import { syncOperation, syncRow } from '../syncOperation';
+import { courseInputProperties, courseObject, idText, readCourse } from './form';
 
 export const kind = 'batch';
 

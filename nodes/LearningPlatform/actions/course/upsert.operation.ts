@@ -4,14 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { upsertCourse } from '../../transport/courses';
-import {
-	courseInputProperties,
-	readCourse,
-	readOptions,
-	writeOptions,
-	writeOptionsSchema,
-	writeSettings,
-} from '../common/form';
+import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import { courseInputProperties, KEEP_CURRENT_VALUES, readCourse } from './form';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,7 +16,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	...courseInputProperties(),
-	writeOptions({ keepCurrentValues: true }),
+	writeOptions([KEEP_CURRENT_VALUES]),
 ];
 
 export const description = updateDisplayOptions(

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { optionsCollection } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { waitForTransaction } from '../../transport';
-import { operationForm } from '../common/operationForm';
-import { transactionIdProperty, transactionIdSchema } from './get.operation';
+import { operationForm } from '../operationForm';
+import { transactionIdProperty, transactionIdSchema } from './transactionId';
 
 export const { description, prepare } = operationForm(
 	['transaction', 'wait'],

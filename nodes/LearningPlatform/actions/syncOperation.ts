@@ -1,19 +1,19 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import type { BatchControl } from '../../../shared/items/router';
-import type { SyncContract, SyncOutput, SyncRow } from '../../../shared/sync/contract';
-import { runSyncReported } from '../../../shared/sync/engine';
-import { SUMMARY_CHANGES } from '../../../shared/sync/report';
-import type { Memory } from '../../../shared/sync/memory';
-import { openMemory } from '../../../shared/sync/memory';
-import type { LmsRun, WriteSettings } from '../../transport';
-import { lmsClientKey } from '../../transport/credential';
-import { lmsConcurrency } from '../../transport/run';
-import { scopeKey } from '../../transport/courseSync';
-import type { WriteOptions } from './form';
-import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from './form';
+import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
+import type { BatchControl } from '../../shared/items/router';
+import type { SyncContract, SyncOutput, SyncRow } from '../../shared/sync/contract';
+import { runSyncReported } from '../../shared/sync/engine';
+import { SUMMARY_CHANGES } from '../../shared/sync/report';
+import type { Memory } from '../../shared/sync/memory';
+import { openMemory } from '../../shared/sync/memory';
+import type { LmsRun, WriteSettings } from '../transport';
+import { lmsClientKey } from '../transport/credential';
+import { lmsConcurrency } from '../transport/run';
+import { scopeKey } from '../transport/syncs';
+import type { WriteOptions } from './writeOptions';
+import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
 
 interface SyncOperationParts<V, L> {
 	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */

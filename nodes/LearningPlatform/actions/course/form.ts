@@ -4,10 +4,9 @@ import { z } from 'zod';
 
 import { isPlainObject, parseItemInput } from '../../../shared/items/input';
 import { issueMessage } from '../../../shared/request/answer';
-import type { PoolPlace } from '../../../shared/items/operation';
-import { additionalFields, optionsCollection } from '../../../shared/items/operation';
-import type { LmsRun, WriteSettings } from '../../transport';
+import { additionalFields } from '../../../shared/items/operation';
 import type { CourseField, CourseOperation, CourseValues } from '../../transport/courses';
+import { coursePicker, pickedCourse } from '../coursePicker';
 import {
 	additionalFieldsFor,
 	COURSE_FIELDS,
@@ -17,22 +16,6 @@ import {
 	present,
 	TOP_FIELDS,
 } from '../../transport/courses';
-
-export function readOptions<T>(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-	properties: INodeProperties[],
-): T {
-	return parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		z.object({ options: schema }),
-		{ options: fns.getNodeParameter('options', itemIndex, {}) },
-		'Invalid options',
-		properties,
-	).options as T;
-}
 
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
@@ -167,96 +150,13 @@ export function listedFieldNames(): string[] {
 	return COURSE_FIELDS.filter((f) => f.fromListing && f.param !== 'externalId').map((f) => f.label);
 }
 
-/** A plain string (from an expression or an older workflow) is still accepted. */
-export function coursePicker(description: string): INodeProperties {
-	return {
-		displayName: 'Course',
-		name: 'externalId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a course…',
-				typeOptions: { searchListMethod: 'searchCourses', searchable: true },
-			},
-			{
-				displayName: 'By External ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. onboarding-101',
-			},
-		],
-	};
-}
-
-/** Upsert's External ID is a picker too, so switching operations never moves a picker's value. */
-export function pickedCourse(fns: IExecuteFunctions, itemIndex: number): unknown {
-	return fns.getNodeParameter('externalId', itemIndex, '', { extractValue: true });
-}
-
-const KEEP_CURRENT_VALUES: INodeProperties = {
+export const KEEP_CURRENT_VALUES: INodeProperties = {
 	displayName: 'Keep Current Values',
 	name: 'keepCurrentValues',
 	type: 'boolean',
 	default: false,
 	description: `Whether to fill the fields left empty with the course's current values from the catalog, where the catalog listing has them (${spoken(listedFieldNames(), 'and')}; not ${spoken(unlistedFieldNames('upsert'))}). The output names the fields kept and those the platform will clear.`,
 };
-
-/** `options` of every write: the platform accepts writes asynchronously. */
-export function writeOptions({ keepCurrentValues = false } = {}): INodeProperties {
-	return optionsCollection([
-		...(keepCurrentValues ? [KEEP_CURRENT_VALUES] : []),
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 120,
-			description:
-				'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
-		},
-		{
-			displayName: 'Wait for Completion',
-			name: 'waitForCompletion',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
-		},
-	]);
-}
-
-export const writeOptionsSchema = z
-	.object({
-		waitForCompletion: z.boolean().default(true),
-		timeout: z
-			.number()
-			.positive('must be more than 0 seconds')
-			.max(24 * 3600, 'must be at most 86400 seconds (a day)')
-			.default(120),
-		keepCurrentValues: z.boolean().default(false),
-	})
-	.strict();
-
-export type WriteOptions = z.infer<typeof writeOptionsSchema>;
-
-/** The deadline counts from the item's first request; its pool place is given back once accepted. */
-export function writeSettings(
-	run: LmsRun,
-	options: WriteOptions,
-	place?: PoolPlace,
-): WriteSettings {
-	return {
-		whileWaiting: place && (() => place.release()),
-		waitForCompletion: options.waitForCompletion,
-		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
-	};
-}
 
 export function courseInputProperties(): INodeProperties[] {
 	return [

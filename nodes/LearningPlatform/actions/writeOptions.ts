@@ -1,0 +1,76 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { parseItemInput } from '../../shared/items/input';
+import type { PoolPlace } from '../../shared/items/operation';
+import { optionsCollection } from '../../shared/items/operation';
+import type { LmsRun, WriteSettings } from '../transport';
+
+/** The Options every write has, and how an item's options become its write's settings. */
+
+export function readOptions<T>(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	properties: INodeProperties[],
+): T {
+	return parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		z.object({ options: schema }),
+		{ options: fns.getNodeParameter('options', itemIndex, {}) },
+		'Invalid options',
+		properties,
+	).options as T;
+}
+
+/** `options` of every write: the platform accepts writes asynchronously. */
+export function writeOptions(own: INodeProperties[] = []): INodeProperties {
+	return optionsCollection([
+		...own,
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120,
+			description:
+				'The longest this item may take from its first request: sending the write (retries included) and, when waiting for completion, the wait for its transaction. Waiting for its turn behind other items of the same client is not counted.',
+		},
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to wait until the platform has carried out the write: the item then succeeds only if its transaction succeeded. Off, the item says "accepted, not confirmed" and carries the transaction ID to check later.',
+		},
+	]);
+}
+
+export const writeOptionsSchema = z
+	.object({
+		waitForCompletion: z.boolean().default(true),
+		timeout: z
+			.number()
+			.positive('must be more than 0 seconds')
+			.max(24 * 3600, 'must be at most 86400 seconds (a day)')
+			.default(120),
+		keepCurrentValues: z.boolean().default(false),
+	})
+	.strict();
+
+export type WriteOptions = z.infer<typeof writeOptionsSchema>;
+
+/** The deadline counts from the item's first request; its pool place is given back once accepted. */
+export function writeSettings(
+	run: LmsRun,
+	options: WriteOptions,
+	place?: PoolPlace,
+): WriteSettings {
+	return {
+		whileWaiting: place && (() => place.release()),
+		waitForCompletion: options.waitForCompletion,
+		deadline: run.deadline(options.timeout * 1000, { startsAtFirstSlot: true }),
+	};
+}
