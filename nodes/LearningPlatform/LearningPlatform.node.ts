@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties, subtitleOf } from '../shared/items/router';
+import { resourceProperties, subtitleOf } from '../shared/items/resources';
 import { resources, router } from './actions/router';
 import { searchCourses } from './methods/listSearch';
 

@@ -7,12 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { optionsCollection } from '../shared/items/operation';
+import { optionsCollection, isPlainObject } from '../shared/form/input';
 import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport/run';
-import { isPlainObject } from '../shared/items/input';
 import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { NOT_WELL_FORMED, wellFormed } from '../shared/items/input';
+import { NOT_WELL_FORMED, wellFormed } from '../shared/form/input';
 import { COMPLETED_VERB, COMPLETED_VERBS, IRI, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
 
 /** Both completed IRIs the platform's documents use, space-separated (IRIs never contain spaces). */

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { LearningPlatform } from '../../nodes/LearningPlatform/LearningPlatform.node';
 import { XApi } from '../../nodes/XApi/XApi.node';
-import { outputChoiceSchema, shapeRecord } from '../../nodes/shared/items/output';
+import { outputChoiceSchema, shapeRecord } from '../../nodes/shared/form/output';
 
 /** The operations whose records have more than 10 fields offer n8n's output choice. */
 const OPERATIONS: Array<[string, INodeProperties[], string, string]> = [

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import { parseItemInput } from '../../shared/items/input';
+import { parseItemInput } from '../../shared/form/input';
 
 export const CONFIRMED_OR_WHY =
 	'Answers whether the platform confirmed it (status success, confirmation confirmed) or why not';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
-import type { BatchControl } from '../../shared/items/router';
+import type { BatchControl } from '../../shared/items/resources';
 import type { SyncContract, SyncOutput, SyncRow } from '../../shared/sync/contract';
 import { runSyncReported } from '../../shared/sync/engine';
 import { SUMMARY_CHANGES } from '../../shared/sync/report';
@@ -10,10 +10,10 @@ import type { Memory } from '../../shared/sync/memory';
 import { openMemory } from '../../shared/sync/memory';
 import type { LmsRun, WriteSettings } from '../transport';
 import { lmsClientKey } from '../transport/credential';
-import { lmsConcurrency } from '../transport/run';
 import { scopeKey } from '../transport/syncs';
 import type { WriteOptions } from './writeOptions';
-import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
+import { readOptions } from '../../shared/form/input';
+import { writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
 
 interface SyncOperationParts<V, L> {
 	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
@@ -188,7 +188,7 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 				approvedPlan: chosen.approvedPlan,
 				output: chosen.output,
 			},
-			{ ...control, run, concurrency: lmsConcurrency(run) },
+			{ ...control, run },
 		);
 	};
 	return { property, schema, execute };

@@ -1,30 +1,11 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../shared/items/input';
+import { optionsCollection } from '../../shared/form/input';
 import type { PoolPlace } from '../../shared/items/operation';
-import { optionsCollection } from '../../shared/items/operation';
 import type { LmsRun, WriteSettings } from '../transport';
 
-/** The Options every write has, and how an item's options become its write's settings. */
-
-export function readOptions<T>(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-	properties: INodeProperties[],
-): T {
-	return parseItemInput(
-		fns.getNode(),
-		itemIndex,
-		z.object({ options: schema }),
-		{ options: fns.getNodeParameter('options', itemIndex, {}) },
-		'Invalid options',
-		properties,
-	).options as T;
-}
-
-/** `options` of every write: the platform accepts writes asynchronously. */
+/** `options` of every write (the platform accepts writes asynchronously), and their settings. */
 export function writeOptions(own: INodeProperties[] = []): INodeProperties {
 	return optionsCollection([
 		...own,

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOfStrings, safeId, typeMessages } from '../../shared/items/input';
+import { listOfStrings, safeId, typeMessages } from '../../shared/form/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { typeMessages } from '../../shared/items/input';
+import { typeMessages } from '../../shared/form/input';
 
 const ISO_DATE_TIME =
 	/^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Resource } from '../../shared/items/router';
+import type { Resource } from '../../shared/items/resources';
 import { route } from '../../shared/items/router';
 import type { LrsRun } from '../transport';
 import { openLrsRun } from '../transport/run';

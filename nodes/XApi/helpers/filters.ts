@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
+import { NOT_WELL_FORMED, wellFormed } from '../../shared/form/input';
 import { UUID } from './statementInput';
 import { COMPLETED_VERB, IRI, toXapiTimestamp, VERB_OPTIONS } from './vocabulary';
 

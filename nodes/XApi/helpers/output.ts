@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { definedOnly, type OutputForm } from '../../shared/items/output';
+import { definedOnly, type OutputForm } from '../../shared/form/output';
 
 /** A language map's text: en-US, else English of any region, else the first. */
 export function textOf(map: unknown): string | undefined {

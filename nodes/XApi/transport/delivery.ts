@@ -4,7 +4,7 @@ import { type IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
-import { isPlainObject } from '../../shared/items/input';
+import { isPlainObject } from '../../shared/form/input';
 import type { Statement } from '../validation';
 import { type LrsRun, tryLrsRequest } from './index';
 import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';

@@ -2,7 +2,7 @@
 // people who do not write code. `chosen` schemas report every problem at once, under zod 3.25 and 4.
 import { z } from 'zod';
 
-import { isPlainObject } from '../../shared/items/input';
+import { isPlainObject } from '../../shared/form/input';
 
 const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Deadline } from '../pacing/time';
 import type { RequestingFunctions } from '../request/call';
@@ -30,18 +30,3 @@ export type ItemOutcome =
 	| { status: 'done'; json: IDataObject | IDataObject[] }
 	| { status: 'failed'; error: Error }
 	| { status: 'notSent'; reason?: string };
-
-function collection(displayName: string, name: string, placeholder: string) {
-	return (options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties => ({
-		displayName,
-		name,
-		type: 'collection',
-		placeholder,
-		default: {},
-		...extra,
-		options,
-	});
-}
-
-export const optionsCollection = collection('Options', 'options', 'Add option');
-export const additionalFields = collection('Additional Fields', 'additionalFields', 'Add field');

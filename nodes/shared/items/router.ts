@@ -1,77 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { Deadline } from '../pacing/time';
 import type { RequestingFunctions } from '../request/call';
 import type { Redactor } from '../request/secrets';
 
-import type { ItemOutcome, PoolPlace, PreparedItem, Run } from './operation';
+import type { ItemOutcome, PreparedItem, Run } from './operation';
+import type { BatchControl, BatchOperation, NodeRouting, Operation, Resource } from './resources';
+import { mapWithConcurrency } from './pool';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
-
-/** `prepare` reads and checks one item, sending nothing; `execute` gets the run. */
-interface Described<Input> {
-	description: INodeProperties[];
-	prepare(fns: IExecuteFunctions, itemIndex: number): Input;
-}
-
-export interface ItemOperation<R extends Run, Input = never> extends Described<Input> {
-	kind?: 'item';
-	execute(
-		run: R,
-		input: Input,
-		itemIndex: number,
-		place: PoolPlace,
-	): Promise<IDataObject | IDataObject[]>;
-}
-
-export interface BatchControl {
-	stopAfterFailure: boolean;
-	/** Items whose `prepare` failed (Continue On Fail): a batch may not take them as absent. */
-	unprepared: number[];
-	/** An output item that comes from no input item (a sync's removal): paired with none. */
-	output(json: IDataObject): void;
-}
-
-export interface BatchOperation<R extends Run, Input = never> extends Described<Input> {
-	kind: 'batch';
-	execute(
-		run: R,
-		items: Array<PreparedItem<Input>>,
-		control: BatchControl,
-	): Promise<Map<number, ItemOutcome>>;
-}
-
-// Operations differ in their input types; the router only passes each its own prepared input.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Operation<R extends Run> = ItemOperation<R, any> | BatchOperation<R, any>;
-
-export interface ListedOperation<R extends Run> {
-	name: string;
-	description: string;
-	/** E.g. "Create or update a course": the option's action and the node's subtitle. */
-	action: string;
-	toolDescription: string;
-	operation: Operation<R>;
-}
-
-export interface Resource<R extends Run> {
-	resource: string;
-	label: string;
-	defaultOperation: string;
-	operations: Record<string, ListedOperation<R>>;
-}
-
-export interface NodeRouting<R extends Run> {
-	resources: ReadonlyArray<Resource<R>>;
-	openRun(fns: IExecuteFunctions): Promise<R>;
-	concurrency(run: R): number;
-	itemsAre: string;
-}
 
 /** Error masks are asked for each time (a token may be issued mid-run); output's are built once. */
 export function openRun<F extends RequestingFunctions, P extends object>(
@@ -121,7 +58,12 @@ export async function route<R extends Run>(
 		errorItem(run.mask(error), itemIndex, fns.getNode()),
 	];
 	if (operation.kind === 'batch') {
-		return [await runBatch(run, operation, prepared!, continueOnFail, routing.itemsAre, failed)];
+		const batch = {
+			continueOnFail,
+			itemsAre: routing.itemsAre,
+			concurrency: routing.concurrency(run),
+		};
+		return [await runBatch(run, operation, prepared!, batch, failed)];
 	}
 	let completed = 0;
 	const results = await mapWithConcurrency(
@@ -151,8 +93,11 @@ async function runBatch<R extends Run>(
 	run: R,
 	operation: BatchOperation<R, unknown>,
 	prepared: Prepared[],
-	continueOnFail: boolean,
-	itemsAre: string,
+	{
+		continueOnFail,
+		itemsAre,
+		concurrency,
+	}: { continueOnFail: boolean; itemsAre: string; concurrency: number },
 	failed: (error: unknown, itemIndex: number) => INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const valid = prepared.flatMap(
@@ -163,6 +108,7 @@ async function runBatch<R extends Run>(
 	const unpaired: INodeExecutionData[] = [];
 	const control: BatchControl = {
 		stopAfterFailure: !continueOnFail,
+		concurrency,
 		unprepared,
 		output: (json) => unpaired.push({ json: run.maskOutput(json), pairedItem: [] }),
 	};
@@ -185,74 +131,6 @@ async function runBatch<R extends Run>(
 	return [...paired, ...unpaired];
 }
 
-export function resourceProperties<R extends Run>(
-	resources: ReadonlyArray<Resource<R>>,
-	defaultResource: string,
-): INodeProperties[] {
-	const byName = <T extends { name: string }>(list: T[]) =>
-		[...list].sort((a, b) => a.name.localeCompare(b.name));
-	const selector: INodeProperties = {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: byName(resources.map(({ label, resource }) => ({ name: label, value: resource }))),
-		default: defaultResource,
-	};
-	return [
-		selector,
-		...resources.flatMap((resource) => {
-			const listed = Object.entries(resource.operations);
-			const { defaultOperation } = resource;
-			const operation: INodeProperties = {
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				default: defaultOperation,
-				noDataExpression: true,
-				displayOptions: { show: { resource: [resource.resource] } },
-				options: byName(
-					listed.map(([value, { name, description, action }]) => ({
-						name,
-						value,
-						description,
-						action,
-					})),
-				),
-			};
-			return [
-				operation,
-				// n8n's tool conversion adds its own Tool Description only to a node that has none.
-				...listed.map(
-					([value, { toolDescription }]): INodeProperties => ({
-						displayName: 'Tool Description',
-						name: 'toolDescription',
-						type: 'string',
-						typeOptions: { rows: 3 },
-						default: toolDescription,
-						required: true,
-						description:
-							'What an AI agent is told about this tool: what it needs and what it answers. Edit it to narrow what the agent should use it for.',
-						displayOptions: {
-							show: { '@tool': [true], resource: [resource.resource], operation: [value] },
-						},
-					}),
-				),
-				...listed.flatMap(([, entry]) => entry.operation.description),
-			];
-		}),
-	];
-}
-
-export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>): string {
-	const actions = Object.fromEntries(
-		resources.flatMap(({ resource, operations }) =>
-			Object.entries(operations).map(([value, { action }]) => [`${resource}:${value}`, action]),
-		),
-	);
-	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
-}
-
 function resolveOperation<R extends Run>(
 	fns: IExecuteFunctions,
 	resources: ReadonlyArray<Resource<R>>,
@@ -267,48 +145,4 @@ function resolveOperation<R extends Run>(
 		);
 	}
 	return listed[operationName].operation;
-}
-
-/** On a failure or an abort no task starts and the started ones finish: none runs on unseen. */
-export async function mapWithConcurrency<T, R>(
-	items: readonly T[],
-	limit: number,
-	task: (item: T, index: number, place: PoolPlace) => Promise<R>,
-	signal?: AbortSignal,
-): Promise<Array<R | undefined>> {
-	const results = new Array<R | undefined>(items.length);
-	let failure: { error: unknown } | undefined;
-	let free = Math.max(1, limit);
-	let wake: (() => void) | undefined;
-	const started: Array<Promise<void>> = [];
-	for (let index = 0; index < items.length; index++) {
-		while (free === 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
-		if (failure || signal?.aborted) break;
-		free--;
-		let held = true;
-		const slot: PoolPlace = {
-			release: () => {
-				if (!held) return;
-				held = false;
-				free++;
-				wake?.();
-				wake = undefined;
-			},
-		};
-		started.push(
-			task(items[index], index, slot).then(
-				(result) => {
-					results[index] = result;
-					slot.release();
-				},
-				(error: unknown) => {
-					failure ??= { error };
-					slot.release();
-				},
-			),
-		);
-	}
-	await Promise.all(started);
-	if (failure) throw failure.error;
-	return results;
 }

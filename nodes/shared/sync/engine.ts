@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemOutcome, PoolPlace, Run } from '../items/operation';
-import { mapWithConcurrency } from '../items/router';
+import { mapWithConcurrency } from '../items/pool';
 import type { Existing, Reading, SyncContract, SyncRow, SyncSettings, SyncWords } from './contract';
 import type { Memory } from './memory';
 import { OURS_UNCONFIRMED, REMOVAL_PENDING, REMOVED } from './memory';

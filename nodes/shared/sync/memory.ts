@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { isPlainObject } from '../items/input';
+import { isPlainObject } from '../form/input';
 
 /** Static data per node and client; members grouped so rosters stay small; bad shapes dropped. */
 export const REMOVED = '!';

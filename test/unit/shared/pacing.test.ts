@@ -1,7 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { CompletionEstimate } from '../../../nodes/shared/pacing/polling';
 import { Deadline } from '../../../nodes/shared/pacing/time';
-import { mapWithConcurrency } from '../../../nodes/shared/items/router';
+import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
 import { waitAfterThrottle } from '../../../nodes/shared/request/answer';
 import {
 	DECREASE_FACTOR,

@@ -4,7 +4,7 @@ import {
 	PageGuard,
 } from '../../../nodes/shared/pacing/paging';
 import { LinkGuard } from '../../../nodes/XApi/transport/statementPages';
-import { pagingCeilingProperties, pagingLimitsFrom } from '../../../nodes/shared/items/output';
+import { pagingCeilingProperties, pagingLimitsFrom } from '../../../nodes/shared/form/output';
 
 describe('PageGuard', () => {
 	test('passes new items, flags repeated ones, and refuses a page of nothing new', () => {

@@ -1,7 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { clientThrottle } from '../../../nodes/shared/pacing/throttle';
 import { Deadline, pause } from '../../../nodes/shared/pacing/time';
-import { mapWithConcurrency } from '../../../nodes/shared/items/router';
+import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
 import { RequestThrottle, concurrencyFor } from '../../../nodes/shared/pacing/throttle';
 
 // Time here is jest's fake clock: the tests check order and spacing, not how fast the machine is.

@@ -3,8 +3,8 @@ import type { INode } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { flexibleDate, flexibleDateTime } from '../../../nodes/LearningPlatform/transport/formats';
-import { illFormedAt } from '../../../nodes/shared/items/illFormed';
-import { listOfStrings, parseItemInput, safeId } from '../../../nodes/shared/items/input';
+import { illFormedAt } from '../../../nodes/shared/form/illFormed';
+import { listOfStrings, parseItemInput, safeId } from '../../../nodes/shared/form/input';
 
 const node = { name: 'Node' } as INode;
 

@@ -3,25 +3,35 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * The one direction of imports that ARCHITECTURE.md draws, checked on every file under nodes/
- * (type-only imports and re-exports included): credentials → node → transport → shared, and
- * inside shared/ the rooms sync → items → request → pacing.
+ * The house rules of ARCHITECTURE.md, checked on every file under nodes/ and credentials/
+ * (type-only imports and re-exports included): imports run credentials → node → transport →
+ * shared, and inside shared/ sync → items → form → request → pacing; no resource imports
+ * another resource, no operation imports another operation, no item operation reaches the sync
+ * engine, and no folder is named `common`.
  */
 const ROOT = resolve(__dirname, '../../..');
-const NODES = join(ROOT, 'nodes');
 
 /** Rooms of nodes/shared/, each importing only the rooms after it (and itself). */
-const SHARED_ROOMS = ['sync', 'items', 'request', 'pacing'];
+const SHARED_ROOMS = ['sync', 'items', 'form', 'request', 'pacing'];
 
 /** Parts of a node folder that transport (and what it uses) must not import. */
 const ABOVE_TRANSPORT = ['actions', 'methods'];
 
-function tsFiles(folder: string): string[] {
-	return readdirSync(folder).flatMap((name) => {
-		const path = join(folder, name);
-		if (statSync(path).isDirectory()) return tsFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
+/** The files a check reads: path (relative to the repository, `/` separated) → source. */
+type Tree = Map<string, string>;
+
+function treeOf(...folders: string[]): Tree {
+	const tree: Tree = new Map();
+	const walk = (folder: string) => {
+		for (const name of readdirSync(folder)) {
+			const path = join(folder, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (path.endsWith('.ts'))
+				tree.set(relative(ROOT, path).split(sep).join('/'), readFileSync(path, 'utf8'));
+		}
+	};
+	for (const folder of folders) walk(join(ROOT, folder));
+	return tree;
 }
 
 function relativeImports(source: string): string[] {
@@ -32,18 +42,31 @@ function relativeImports(source: string): string[] {
 	return specifiers;
 }
 
-/** Where a file sits: `shared/<room>`, `<Node>/transport`, `<Node>/actions`, `<Node>` (the node file), … */
-function placeOf(path: string): { node?: string; part: string } {
-	const parts = relative(NODES, path).split(sep);
-	if (parts[0] === 'shared') return { part: `shared/${parts[1]}` };
-	return { node: parts[0], part: parts.length > 2 ? parts[1] : 'node' };
+function resolved(tree: Tree, from: string, specifier: string): string | undefined {
+	const base = join(dirname(from), specifier).split(sep).join('/');
+	return [base, `${base}.ts`, `${base}/index.ts`].find((candidate) => tree.has(candidate));
 }
 
-/** Why an import from `from` to `to` runs against the rule, or undefined. */
+/** Where a file sits: `shared/<room>`, `<Node>/transport`, `<Node>/actions`, `<Node>` (the node file), `credentials`, … */
+function placeOf(path: string): { node?: string; part: string; resource?: string } {
+	const parts = path.split('/');
+	if (parts[0] === 'credentials') return { part: 'credentials' };
+	const [, top, second, third] = parts;
+	if (top === 'shared') return { part: `shared/${second}` };
+	const resource = second === 'actions' && parts.length > 4 ? third : undefined;
+	return { node: top, part: parts.length > 3 ? second : 'node', resource };
+}
+
+/** Why an import from `from` to `to` runs against the rules, or undefined. */
 function wrongWay(from: string, to: string): string | undefined {
-	if (!to.startsWith(NODES + sep)) return 'imports from outside nodes/';
+	if (!to.startsWith('nodes/')) return 'imports from outside nodes/';
 	const source = placeOf(from);
 	const target = placeOf(to);
+	if (source.part === 'credentials') {
+		return target.part === 'transport' || target.part.startsWith('shared/')
+			? undefined
+			: `a credential imports ${target.node}/${target.part}: credentials reach their node's transport only`;
+	}
 	if (source.part.startsWith('shared/')) {
 		if (!target.part.startsWith('shared/')) return 'shared/ imports a node';
 		const fromRoom = SHARED_ROOMS.indexOf(source.part.slice('shared/'.length));
@@ -58,52 +81,110 @@ function wrongWay(from: string, to: string): string | undefined {
 	if (belowActions && (ABOVE_TRANSPORT.includes(target.part) || target.part === 'node')) {
 		return `${source.node}/${source.part} imports ${target.node}/${target.part}: transport and what it uses import nothing of actions, methods or node files`;
 	}
+	if (source.resource && target.resource && source.resource !== target.resource) {
+		return `the ${source.resource} resource imports the ${target.resource} resource: what two resources share lives in actions/`;
+	}
+	if (
+		from.endsWith('.operation.ts') &&
+		(to.endsWith('.operation.ts') || (target.resource && to.endsWith('/index.ts')))
+	) {
+		return 'an operation imports another operation: what two operations share lives beside them';
+	}
 	return undefined;
 }
 
-function resolved(from: string, specifier: string): string | undefined {
-	const base = resolve(dirname(from), specifier);
-	return [base, `${base}.ts`, join(base, 'index.ts')].find((candidate) => {
-		try {
-			return statSync(candidate).isFile();
-		} catch {
-			return false;
+/** Every file a file reaches through its relative imports. */
+function reach(tree: Tree, start: string): Set<string> {
+	const seen = new Set<string>();
+	const stack = [start];
+	while (stack.length > 0) {
+		const file = stack.pop()!;
+		if (seen.has(file)) continue;
+		seen.add(file);
+		for (const specifier of relativeImports(tree.get(file) ?? '')) {
+			const target = resolved(tree, file, specifier);
+			if (target) stack.push(target);
 		}
-	});
+	}
+	return seen;
 }
 
-describe('imports under nodes/ run one way', () => {
-	test('no file imports against the rule of ARCHITECTURE.md', () => {
-		const wrong: string[] = [];
-		for (const file of tsFiles(NODES)) {
-			for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
-				const target = resolved(file, specifier);
-				const why = target ? wrongWay(file, target) : `unresolved import "${specifier}"`;
-				if (why) wrong.push(`${relative(ROOT, file)} → ${specifier}: ${why}`);
-			}
+/** Every broken rule in the tree, in words. */
+function violations(tree: Tree): string[] {
+	const wrong: string[] = [];
+	for (const [file, source] of tree) {
+		if (file.split('/').slice(0, -1).includes('common'))
+			wrong.push(`${file}: a folder named common (name rooms for what they hold)`);
+		for (const specifier of relativeImports(source)) {
+			const target = resolved(tree, file, specifier);
+			const why = target ? wrongWay(file, target) : `unresolved import "${specifier}"`;
+			if (why) wrong.push(`${file} → ${specifier}: ${why}`);
 		}
-		expect(wrong).toEqual([]);
+		const itemOperation =
+			file.endsWith('.operation.ts') && !/export const kind = 'batch'/.test(source);
+		if (itemOperation) {
+			const engine = [...reach(tree, file)].find((reached) =>
+				reached.startsWith('nodes/shared/sync/'),
+			);
+			if (engine) wrong.push(`${file}: an item operation reaches ${engine}, the sync engine`);
+		}
+	}
+	return wrong;
+}
+
+describe('the house rules of ARCHITECTURE.md', () => {
+	test('nodes/ and credentials/ keep them', () => {
+		expect(violations(treeOf('nodes', 'credentials'))).toEqual([]);
 	});
 
-	test('the check fails on an import that runs backwards', () => {
-		const at = (path: string) => join(NODES, ...path.split('/'));
-		expect(wrongWay(at('shared/pacing/throttle.ts'), at('shared/request/secrets.ts'))).toMatch(
-			/against sync → items → request → pacing/,
+	test('the check fails on each kind of violation', () => {
+		const tree: Tree = new Map([
+			['nodes/shared/pacing/throttle.ts', "import { Redactor } from '../request/secrets';"],
+			['nodes/shared/request/secrets.ts', ''],
+			['nodes/shared/items/router.ts', "import { x } from '../../XApi/transport/index';"],
+			['nodes/XApi/transport/index.ts', "import { y } from '../actions/router';"],
+			['nodes/XApi/actions/router.ts', ''],
+			['credentials/Lms.credentials.ts', "import { z } from '../nodes/Lms/actions/course/form';"],
+			['nodes/Lms/actions/course/form.ts', ''],
+			[
+				'nodes/Lms/actions/course/get.operation.ts',
+				"import { f } from './form';\nimport { p } from '../coursePicker';",
+			],
+			['nodes/Lms/actions/coursePicker.ts', ''],
+			['nodes/Lms/actions/course/archive.operation.ts', "import { g } from './get.operation';"],
+			['nodes/Lms/actions/assignment/fields.ts', "import { f } from '../course/form';"],
+			[
+				'nodes/Lms/actions/assignment/assign.operation.ts',
+				"import { r } from '../../transport/run';",
+			],
+			['nodes/Lms/transport/run.ts', "import { e } from '../../shared/sync/engine';"],
+			['nodes/shared/sync/engine.ts', ''],
+			[
+				'nodes/Lms/actions/assignment/sync.operation.ts',
+				"export const kind = 'batch';\nimport { e } from '../../../shared/sync/engine';",
+			],
+			['nodes/Lms/actions/common/form.ts', ''],
+		]);
+		const found = violations(tree).join('\n');
+		expect(found).toMatch(
+			/shared\/pacing imports shared\/request, against sync → items → form → request → pacing/,
 		);
-		expect(wrongWay(at('shared/request/call.ts'), at('shared/items/router.ts'))).toBeDefined();
-		expect(wrongWay(at('shared/items/router.ts'), at('XApi/transport/index.ts'))).toBe(
-			'shared/ imports a node',
+		expect(found).toMatch(/shared\/items\/router\.ts → .*: shared\/ imports a node/);
+		expect(found).toMatch(/XApi\/transport imports XApi\/actions: transport and what it uses/);
+		expect(found).toMatch(/Lms\.credentials\.ts → .*a credential imports Lms\/actions/);
+		expect(found).toMatch(
+			/assignment\/fields\.ts → .*the assignment resource imports the course resource/,
 		);
-		expect(
-			wrongWay(
-				at('LearningPlatform/transport/courses.ts'),
-				at('LearningPlatform/actions/common/courseForm.ts'),
-			),
-		).toMatch(/transport and what it uses/);
-		expect(wrongWay(at('XApi/validation/index.ts'), at('XApi/XApi.node.ts'))).toBeDefined();
-		expect(wrongWay(at('shared/items/router.ts'), at('shared/pacing/time.ts'))).toBeUndefined();
-		expect(
-			wrongWay(at('XApi/actions/statement/send.operation.ts'), at('XApi/transport/index.ts')),
-		).toBeUndefined();
+		expect(found).toMatch(
+			/archive\.operation\.ts → \.\/get\.operation: an operation imports another operation/,
+		);
+		expect(found).toMatch(
+			/assign\.operation\.ts: an item operation reaches nodes\/shared\/sync\/engine\.ts/,
+		);
+		expect(found).toMatch(/actions\/common\/form\.ts: a folder named common/);
+		// What the rules allow: a batch operation reaching the engine, a resource importing actions/.
+		expect(found).not.toMatch(/sync\.operation\.ts: an item operation/);
+		expect(found).not.toMatch(/get\.operation\.ts → /);
+		expect(violations(tree)).toHaveLength(8);
 	});
 });

@@ -2,10 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput, safeId, typeMessages } from '../../../shared/items/input';
+import { parseItemInput, safeId, typeMessages, additionalFields } from '../../../shared/form/input';
 import type { PoolPlace } from '../../../shared/items/operation';
-import type { ItemOperation } from '../../../shared/items/router';
-import { additionalFields } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { flexibleDate } from '../../transport/formats';
 import type { AssignmentOperation } from '../../transport/assignments';
@@ -80,7 +78,7 @@ export function assignmentOperation(
 	operation: AssignmentOperation,
 	own: INodeProperties[] = [],
 	readOwn: (fns: IExecuteFunctions, itemIndex: number) => IDataObject = () => ({}),
-): ItemOperation<LmsRun, AssignmentInput> {
+) {
 	const form = assignmentProperties(own);
 	return {
 		description: updateDisplayOptions(

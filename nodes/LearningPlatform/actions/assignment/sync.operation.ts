@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { parseItemInput } from '../../../shared/items/input';
+import { parseItemInput } from '../../../shared/form/input';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
 import { pickedCourse } from '../coursePicker';
 import { syncOperation, syncRow } from '../syncOperation';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { z } from 'zod';
 
 import type { PoolPlace } from '../../../shared/items/operation';
-import { parseItemInput, safeId } from '../../../shared/items/input';
+import { parseItemInput, safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { archiveListedCourse, courseValuesSchema, findCourse } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../coursePicker';

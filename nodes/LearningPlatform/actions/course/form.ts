@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INodeProperties, INodePropertyCollection } from
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { isPlainObject, parseItemInput } from '../../../shared/items/input';
+import { isPlainObject, parseItemInput, additionalFields } from '../../../shared/form/input';
 import { issueMessage } from '../../../shared/request/answer';
-import { additionalFields } from '../../../shared/items/operation';
 import type { CourseField, CourseOperation, CourseValues } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../coursePicker';
 import {

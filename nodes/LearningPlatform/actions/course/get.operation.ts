@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { safeId } from '../../../shared/items/input';
+import { safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { findCourse } from '../../transport/courses';

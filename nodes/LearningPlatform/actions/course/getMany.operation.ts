@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { optionsCollection } from '../../../shared/items/operation';
-import type { OutputChoice, OutputForm } from '../../../shared/items/output';
+import { optionsCollection } from '../../../shared/form/input';
+import type { OutputChoice, OutputForm } from '../../../shared/form/output';
 import {
 	definedOnly,
 	outputChoiceSchema,
@@ -13,7 +13,7 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 	shapeRecord,
-} from '../../../shared/items/output';
+} from '../../../shared/form/output';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import {

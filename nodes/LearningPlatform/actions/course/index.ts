@@ -1,4 +1,4 @@
-import type { Resource } from '../../../shared/items/router';
+import type { Resource } from '../../../shared/items/resources';
 import type { LmsRun } from '../../transport';
 import * as archive from './archive.operation';
 import * as get from './get.operation';

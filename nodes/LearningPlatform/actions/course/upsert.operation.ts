@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { upsertCourse } from '../../transport/courses';
-import { readOptions, writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import { readOptions } from '../../../shared/form/input';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
 import { courseInputProperties, KEEP_CURRENT_VALUES, readCourse } from './form';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { safeId } from '../../../shared/items/input';
+import { safeId } from '../../../shared/form/input';
 
 /** The transaction both operations read: as a write's output carries it. */
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { optionsCollection } from '../../../shared/items/operation';
+import { optionsCollection } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { waitForTransaction } from '../../transport';
 import { operationForm } from '../operationForm';

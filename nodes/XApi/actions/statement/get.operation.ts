@@ -2,14 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
-import { optionsCollection } from '../../../shared/items/operation';
+import { parseItemInput, optionsCollection } from '../../../shared/form/input';
 import {
 	outputChoiceSchema,
 	readOutputChoice,
 	outputProperties,
 	shapeRecord,
-} from '../../../shared/items/output';
+} from '../../../shared/form/output';
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';

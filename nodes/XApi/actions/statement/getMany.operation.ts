@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { optionsCollection } from '../../../shared/items/operation';
+import { optionsCollection, parseItemInput } from '../../../shared/form/input';
 import {
 	outputChoiceSchema,
 	readOutputChoice,
@@ -12,8 +12,7 @@ import {
 	pagingLimitsFrom,
 	returnAllAndLimit,
 	shapeRecord,
-} from '../../../shared/items/output';
-import { parseItemInput } from '../../../shared/items/input';
+} from '../../../shared/form/output';
 import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
 import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
 import type { LrsRun } from '../../transport';

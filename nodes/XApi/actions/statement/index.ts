@@ -1,4 +1,4 @@
-import type { Resource } from '../../../shared/items/router';
+import type { Resource } from '../../../shared/items/resources';
 import type { LrsRun } from '../../transport';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';

@@ -3,13 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import { additionalFields, optionsCollection } from '../../../shared/items/operation';
 import {
+	additionalFields,
+	optionsCollection,
 	isPlainObject,
 	NOT_WELL_FORMED,
 	parseItemInput,
 	wellFormed,
-} from '../../../shared/items/input';
+} from '../../../shared/form/input';
 import type { LrsRun } from '../../transport';
 import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
 import {

@@ -3,9 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
-import { illFormedAt } from '../../../shared/items/illFormed';
-import { NOT_WELL_FORMED, parseItemInput } from '../../../shared/items/input';
-import { additionalFields } from '../../../shared/items/operation';
+import { illFormedAt } from '../../../shared/form/illFormed';
+import { NOT_WELL_FORMED, parseItemInput, additionalFields } from '../../../shared/form/input';
 import {
 	ACTIVITY_TYPE_OPTIONS,
 	COMPLETED_VERB,

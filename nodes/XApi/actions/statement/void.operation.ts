@@ -1,7 +1,7 @@
 import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { parseItemInput } from '../../../shared/items/input';
+import { parseItemInput } from '../../../shared/form/input';
 import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';

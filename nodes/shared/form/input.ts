@@ -1,4 +1,9 @@
-import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeProperties,
+	INodePropertyCollection,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { z } from 'zod';
@@ -132,3 +137,35 @@ export const safeId = z
 	// eslint-disable-next-line no-control-regex
 	.refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'cannot contain control characters')
 	.refine(wellFormed, NOT_WELL_FORMED);
+
+function collection(displayName: string, name: string, placeholder: string) {
+	return (options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties => ({
+		displayName,
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		...extra,
+		options,
+	});
+}
+
+export const optionsCollection = collection('Options', 'options', 'Add option');
+export const additionalFields = collection('Additional Fields', 'additionalFields', 'Add field');
+
+/** An operation's Options collection, read and checked as a whole. */
+export function readOptions<T>(
+	fns: IExecuteFunctions,
+	itemIndex: number,
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	properties: INodeProperties[],
+): T {
+	return parseItemInput(
+		fns.getNode(),
+		itemIndex,
+		z.object({ options: schema }),
+		{ options: fns.getNodeParameter('options', itemIndex, {}) },
+		'Invalid options',
+		properties,
+	).options as T;
+}
