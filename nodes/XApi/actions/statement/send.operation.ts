@@ -11,7 +11,8 @@ import {
 	wellFormed,
 } from '../../../shared/items/input';
 import type { LrsRun } from '../../transport';
-import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
+import { DEFAULT_BATCH_SIZE, sendStatements } from '../../transport/delivery';
+import { statementIdFor } from '../../transport/statementIds';
 import {
 	checkedStatement,
 	formLabelOf,

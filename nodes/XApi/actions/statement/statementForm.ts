@@ -15,7 +15,7 @@ import {
 	verbDisplayWord,
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
-import type { StatementWithId } from '../../transport/delivery';
+import type { StatementWithId } from '../../transport/statementIds';
 import { formatIssues, formatPath, type Statement, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
