@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../shared/items/operation';
-import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
+import { filtersCollection, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport/run';
@@ -17,7 +17,7 @@ import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
 import { prune, readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
-import { ANY_COMPLETED_VERB, isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
+import { isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
 
 export class XApiTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,14 +42,7 @@ export class XApiTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add filter',
-				default: { verb: ANY_COMPLETED_VERB },
-				options: filterProperties({ withTimeAndOrder: false, verbFilter: triggerVerbFilter }),
-			},
+			filtersCollection(triggerVerbFilter),
 			optionsCollection([
 				{
 					displayName: 'Simplify',
@@ -96,20 +89,17 @@ function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]
 
 function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
 	const filters = fns.getNodeParameter('filters', {}) as unknown;
-	const given = isPlainObject(filters) ? (filters as IDataObject) : undefined;
-	const { verb, ...others }: IDataObject = given ?? {};
+	const { verb, ...others } = isPlainObject(filters) ? filters : { verb: undefined };
 	const verbs = verbsOf(verb);
 	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
-	const parsed = filtersSchema.safeParse(given ? others : filters);
-	if (!parsed.success) {
-		const problems = parsed.error.issues.map(
-			(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
-		);
-		throw filtersError(fns, problems.join('; '));
-	}
-	const query = statementQuery(parsed.data, fns.getTimezone());
-	if ('problem' in query) throw filtersError(fns, query.problem);
-	return { qs: query.qs, verbs: verbs.verbs };
+	const parsed = statementQuery(fns.getTimezone()).safeParse(
+		isPlainObject(filters) ? others : filters,
+	);
+	if (parsed.success) return { qs: parsed.data, verbs: verbs.verbs };
+	const problems = parsed.error.issues.map(
+		(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
+	);
+	throw filtersError(fns, problems.join('; '));
 }
 
 /** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */

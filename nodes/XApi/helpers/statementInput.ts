@@ -8,11 +8,14 @@ export const statementIdSchema = z
 	.trim()
 	.regex(UUID, 'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)');
 
-export const STATEMENT_ID_FIELD: INodeProperties = {
-	displayName: 'Statement ID',
-	name: 'statementId',
-	type: 'string',
+/** A text field; `more` adds to it or overrides it. */
+export const text = <T extends Partial<INodeProperties>>(
+	displayName: string,
+	name: string,
+	more?: T,
+) => ({ displayName, name, type: 'string', default: '', ...more }) as INodeProperties & T;
+
+export const STATEMENT_ID_FIELD = text('Statement ID', 'statementId', {
 	required: true,
-	default: '',
 	placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
-};
+});

@@ -18,7 +18,7 @@ import {
 } from './problems';
 
 type Json = Record<string, unknown>;
-type Rules = (value: Json) => Problem[];
+type Rules = (value: Json) => Array<Problem | false>;
 type Pick = z.ZodTypeAny | Problem[];
 
 function problemsOf(issue: z.ZodIssue): Problem[] {
@@ -133,17 +133,14 @@ const group = ruled(groupShape, (value) =>
 
 /** For 3-legged OAuth: an anonymous Group of exactly two Agents (xAPI-Data 2.4.9). */
 const authorityGroup = ruled(groupShape, ({ member, ...value }) => {
-	const problems: Problem[] = [];
 	const used = identifiersUsed(value);
-	if (used.length > 0)
-		problems.push([`a Group as authority must be anonymous: remove ${listOf(used, 'and')}`]);
-	if (member === undefined)
-		problems.push(['is required: list the application and the user', 'member']);
-	if (Array.isArray(member) && member.length !== 2) {
-		const count = `exactly two members (the application and the user), but has ${member.length}`;
-		problems.push([`a Group as authority must have ${count}`, 'member']);
-	}
-	return problems;
+	const size = Array.isArray(member) ? member.length : 2;
+	const count = `exactly two members (the application and the user), but has ${size}`;
+	return [
+		used.length > 0 && [`a Group as authority must be anonymous: remove ${listOf(used, 'and')}`],
+		member === undefined && ['is required: list the application and the user', 'member'],
+		size !== 2 && [`a Group as authority must have ${count}`, 'member'],
+	];
 });
 
 const agentOrGroup = (groupSchema: z.ZodTypeAny) =>
@@ -254,18 +251,17 @@ const contextShape = shape({
 });
 
 /** raw lies between min and max, and min does not exceed max (xAPI-Data 2.4.5.1). */
-function scoreRangeRules({ raw, min, max }: Json): Problem[] {
-	const problems: Problem[] = [];
-	if (typeof min === 'number' && typeof max === 'number' && min > max) {
-		const message = `${min} is greater than "max" (${max}): the lowest possible score cannot exceed the highest`;
-		problems.push([message, 'min']);
-	}
-	if (typeof raw !== 'number') return problems;
-	if (typeof min === 'number' && raw < min)
-		problems.push([`${raw} is below "min" (${min})`, 'raw']);
-	if (typeof max === 'number' && raw > max)
-		problems.push([`${raw} is above "max" (${max})`, 'raw']);
-	return problems;
+function scoreRangeRules(score: Json): Array<Problem | false> {
+	// A bound that is not a number (reported already) compares false with anything.
+	const [raw, min, max] = [score.raw, score.min, score.max].map((n) =>
+		typeof n === 'number' ? n : NaN,
+	);
+	const inverted = `${min} is greater than "max" (${max}): the lowest possible score cannot exceed the highest`;
+	return [
+		min > max && [inverted, 'min'],
+		raw < min && [`${raw} is below "min" (${min})`, 'raw'],
+		raw > max && [`${raw} is above "max" (${max})`, 'raw'],
+	];
 }
 
 const scoreShape = shape({
@@ -306,11 +302,10 @@ const SIGNATURE = 'http://adlnet.gov/expapi/attachments/signature';
 const SIGNATURE_TYPE = 'application/octet-stream';
 
 /** Signatures are JSON web signatures sent as application/octet-stream (xAPI-Data 2.6). */
-const attachment = ruled(attachmentShape, ({ usageType, contentType }): Problem[] => {
-	if (usageType !== SIGNATURE || typeof contentType !== 'string' || contentType === SIGNATURE_TYPE)
-		return [];
-	const message = `${quote(contentType)} is not allowed for a signature: signature attachments use "${SIGNATURE_TYPE}"`;
-	return [[message, 'contentType']];
+const attachment = ruled(attachmentShape, ({ usageType, contentType }) => {
+	const signature = usageType === SIGNATURE && typeof contentType === 'string';
+	const message = `${quote(String(contentType))} is not allowed for a signature: signature attachments use "${SIGNATURE_TYPE}"`;
+	return [signature && contentType !== SIGNATURE_TYPE && [message, 'contentType']];
 });
 
 const verbShape = shape({ id: format.iri, display: format.languageMap.optional() });

@@ -67,6 +67,8 @@ export function explained<T>(schema: z.ZodType<T>, explain: (value: T) => string
 
 export type Problem = [message: string, ...path: Array<string | number>];
 
-export function report(context: z.RefinementCtx, problems: readonly Problem[]): void {
-	for (const [message, ...path] of problems) context.addIssue({ code: 'custom', message, path });
+/** `false` stands for a rule that holds. */
+export function report(context: z.RefinementCtx, problems: ReadonlyArray<Problem | false>): void {
+	for (const [message, ...path] of problems.filter((problem) => problem !== false))
+		context.addIssue({ code: 'custom', message, path });
 }
