@@ -14,7 +14,7 @@ import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport/run';
 import { isPlainObject } from '../shared/items/input';
 import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
-import { prune, readCursor, savedCursor } from './cursor';
+import { readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
 import { isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
@@ -75,7 +75,7 @@ export class XApiTrigger implements INodeType {
 			return null;
 		}
 		const statements = await readNewStatements(run, queries, cursor);
-		staticData.cursor = savedCursor(prune(cursor));
+		staticData.cursor = savedCursor(cursor);
 		return statements.length > 0 ? [emitted(this, run, statements)] : null;
 	}
 }
