@@ -3,51 +3,45 @@ import { z } from 'zod';
 
 import { NOT_WELL_FORMED, wellFormed } from '../../shared/items/input';
 import { definedOnly } from '../../shared/items/output';
-import { text, UUID } from './statementInput';
+import { field, UUID } from './statementInput';
 import { COMPLETED_VERB, IRI, toXapiTimestamp, VERB_OPTIONS } from './vocabulary';
 
-const verb: INodeProperties = {
-	displayName: 'Verb',
-	name: 'verb',
+const verb = field('Verb', 'verb', {
 	type: 'options',
 	options: VERB_OPTIONS,
 	default: COMPLETED_VERB,
 	description:
 		'Only statements with this verb. For another verb, switch to Expression and enter its IRI.',
-};
-
-const dateTime = (displayName: string, name: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'dateTime',
-	default: '',
-	description,
 });
 
-const TIME_AND_ORDER: INodeProperties[] = [
-	{
-		displayName: 'Ascending',
-		name: 'ascending',
+const TIME_AND_ORDER = [
+	field('Ascending', 'ascending', {
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return the oldest statements first (by default the newest come first)',
-	},
-	dateTime('Since', 'since', 'Only statements stored after this time'),
-	dateTime('Until', 'until', 'Only statements stored at or before this time'),
+	}),
+	field('Since', 'since', {
+		type: 'dateTime',
+		description: 'Only statements stored after this time',
+	}),
+	field('Until', 'until', {
+		type: 'dateTime',
+		description: 'Only statements stored at or before this time',
+	}),
 ];
 
 /** Get Many's filters; the trigger's have no time and order, and a verb filter of its own. */
 export function filtersCollection(triggerVerb?: INodeProperties): INodeProperties {
 	const options = [
-		text('Activity ID', 'activity', {
+		field('Activity ID', 'activity', {
 			placeholder: 'https://learn.example.com/cards/123',
 			description: 'Only statements whose object is this activity (its IRI, e.g. the card URL)',
 		}),
-		text('Agent Email', 'agentEmail', {
+		field('Agent Email', 'agentEmail', {
 			placeholder: 'name@email.com',
 			description: 'Only statements about the learner with this email address (their "mbox")',
 		}),
-		text('Registration', 'registration', {
+		field('Registration', 'registration', {
 			description: 'Only statements with this registration UUID',
 		}),
 		...(triggerVerb ? [] : TIME_AND_ORDER),

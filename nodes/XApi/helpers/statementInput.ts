@@ -8,14 +8,16 @@ export const statementIdSchema = z
 	.trim()
 	.regex(UUID, 'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)');
 
-/** A text field; `more` adds to it or overrides it. */
-export const text = <T extends Partial<INodeProperties>>(
+/** A form field, text unless `more` says otherwise. */
+export function field<T extends Partial<INodeProperties> & Record<string, unknown>>(
 	displayName: string,
 	name: string,
 	more?: T,
-) => ({ displayName, name, type: 'string', default: '', ...more }) as INodeProperties & T;
+) {
+	return { displayName, name, type: 'string', default: '', ...more } as INodeProperties & T;
+}
 
-export const STATEMENT_ID_FIELD = text('Statement ID', 'statementId', {
+export const STATEMENT_ID_FIELD = field('Statement ID', 'statementId', {
 	required: true,
 	placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
 });

@@ -4,24 +4,20 @@ import { z } from 'zod';
 
 import { optionsCollection } from '../../../shared/items/operation';
 import {
-	outputChoiceSchema,
-	readOutputChoice,
-	outputProperties,
 	pagingCeilingProperties,
 	pagingCeilingShape,
 	pagingLimitsFrom,
 	returnAllAndLimit,
-	shapeRecord,
 } from '../../../shared/items/output';
 import { parseItemInput } from '../../../shared/items/input';
 import { filtersCollection, statementQuery } from '../../helpers/filters';
-import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
+import { statementOutput } from '../../helpers/output';
 import type { LrsRun } from '../../transport';
 import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../../transport/statementPages';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	...outputProperties(statementOutputForm),
+	...statementOutput.properties,
 	filtersCollection(),
 	optionsCollection(pagingCeilingProperties('statements'), {
 		displayOptions: { show: { returnAll: [true] } },
@@ -44,8 +40,6 @@ const inputSchema = (timezone: string) =>
 		options: z.object(pagingCeilingShape).strict(),
 	});
 
-const outputSchema = outputChoiceSchema(statementOutputForm);
-
 export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema(fns.getTimezone()), {
@@ -58,7 +52,7 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		wanted: returnAll ? Infinity : input.limit,
 		qs: input.filters,
 		limits: pagingLimitsFrom(input.options),
-		output: readOutputChoice(fns, itemIndex, outputSchema, properties),
+		output: statementOutput.read(fns, itemIndex, properties),
 	};
 }
 
@@ -80,7 +74,7 @@ export async function execute(
 		(page) => {
 			for (const statement of page) {
 				if (statements.length >= input.wanted) return false;
-				statements.push(shapeRecord(statement, input.output, simplifiedStatement));
+				statements.push(statementOutput.shape(statement, input.output));
 			}
 			return statements.length < input.wanted;
 		},
