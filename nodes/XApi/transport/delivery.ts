@@ -11,7 +11,8 @@ import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 // Where the demo and the end-to-end suites find it.
 export { statementIdFor } from './statementIds';
 
-type Sent = { statement: StatementWithId; idempotencyKey?: string };
+/** `batchSize`: the same for every item of a run (the first item's is taken). */
+type Sent = { statement: StatementWithId; idempotencyKey?: string; batchSize?: number };
 
 /** `id`: the statement's id in lower case, as stores compare ids. */
 type Pending = Sent & { itemIndex: number; id: string };
@@ -33,7 +34,7 @@ const CONTENT_NOTES = {
 export async function sendStatements(
 	run: LrsRun,
 	items: Array<PreparedItem<Sent>>,
-	options: { batchSize?: number; stopAfterFailure: boolean },
+	{ stopAfterFailure }: { stopAfterFailure: boolean },
 	describe: (statement: StatementWithId) => IDataObject = () => ({}),
 ): Promise<Map<number, ItemOutcome>> {
 	const pending = items.map(({ itemIndex, input }) => {
@@ -41,8 +42,8 @@ export async function sendStatements(
 		return { ...input, itemIndex, statement, id: statement.id.toLowerCase() };
 	});
 	// The push endpoint documents one statement per request, no arrays.
-	const batchSize = options.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
-	const delivery = new Delivery(run, options.stopAfterFailure, describe);
+	const batchSize = items[0]?.input.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
+	const delivery = new Delivery(run, stopAfterFailure, describe);
 	for (const batch of batchesOf(pending, batchSize)) await delivery.send(batch);
 	return delivery.outcomes;
 }
