@@ -11,7 +11,7 @@ import { optionsCollection } from '../shared/items/operation';
 import { filtersCollection, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
-import { openLrsRun } from '../XApi/transport/run';
+import { openLrsRun } from '../XApi/transport';
 import { isPlainObject } from '../shared/items/input';
 import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
 import { readCursor, savedCursor } from './cursor';
