@@ -52,8 +52,9 @@ export function filtersCollection(triggerVerb?: INodeProperties): INodePropertie
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add filter',
-		default: triggerVerb ? { verb: triggerVerb.default } : {},
+		default: {},
 		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		...(triggerVerb && { default: { verb: triggerVerb.default } }),
 	};
 }
 
