@@ -1,9 +1,17 @@
 // The formats of xAPI values (xAPI-Data 4.x and the RFCs it names), each explained when not met.
 import { z } from 'zod';
 
-import { explained, quote, report, wrong, wrongKind } from './problems';
+import { quote, wrong, wrongKind } from './problems';
 
 type Check = (value: string) => string | undefined;
+
+/** The schema, and a check of what it accepts that says what is wrong. */
+function explained<T>(schema: z.ZodType<T>, explain: (value: T) => string | undefined) {
+	return schema.superRefine((value, context) => {
+		const message = explain(value);
+		if (message !== undefined) context.addIssue({ code: 'custom', message });
+	});
+}
 
 const text = (expected: string, explain: Check) => explained(z.string(wrong(expected)), explain);
 
@@ -17,6 +25,12 @@ function formatted(expected: string, what: string, problem: Check, bracketed = f
 function unless(pattern: RegExp, reason: string): Check {
 	return (value) => (pattern.test(value) ? undefined : reason);
 }
+
+export const numberWhere = (holds: (n: number) => boolean, problem: (n: number) => string) =>
+	explained(z.number(wrong('a number')), (n) => (holds(n) ? undefined : problem(n)));
+
+/** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
+export const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
 
 // RFC 3987: a scheme, then a non-empty rest without characters IRIs never contain unescaped.
 function iriProblem(value: string): string | undefined {
@@ -122,37 +136,35 @@ const TIMESTAMP_EXTENDED =
 const TIMESTAMP_BASIC =
 	/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?:\d{2})?)?$/;
 
-function timestampProblem(value: string): string | undefined {
-	if (/T.*-00(?::?00)?$/.test(value))
-		return 'a time zone offset of minus zero is not allowed; write UTC as "Z" or "+00:00"';
-	const parts = TIMESTAMP_EXTENDED.exec(value) ?? TIMESTAMP_BASIC.exec(value);
-	if (!parts) {
-		if (/^\d{4}-\d{2}-\d{2}$/.test(value))
-			return 'a time is required after the date, like "2015-05-01T12:30:00Z"';
-		if (/^\d{4}-\d{2}-\d{2}T.*[+-]\d{4}$/.test(value))
-			return 'write the time zone offset with a colon, like "+01:00"';
-		return 'expected a date and time like "2015-05-01T12:30:00.000Z" or "2015-05-01T14:30:00+02:00"';
-	}
-	const [, year, month, day, hour, minute, second = '00', zone = 'Z'] = parts;
-	const [y, m, d] = [Number(year), Number(month), Number(day)];
-	if (m < 1 || m > 12) return `month ${month} does not exist`;
-	const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-	const days = m === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
-	if (d < 1 || d > days) return `day ${day} does not exist in ${year}-${month}`;
-	if (Number(hour) > 23) return `hour ${hour} does not exist (use 00 to 23)`;
-	if (Number(minute) > 59) return `minute ${minute} does not exist`;
-	// 60 is allowed for a leap second.
-	if (Number(second) > 60) return `second ${second} does not exist`;
-	const [zoneHours, zoneMinutes] = [zone.slice(1, 3), zone.slice(3).replace(':', '')];
-	if (zone !== 'Z' && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59))
-		return `the time zone offset "${zone}" does not exist`;
-	return undefined;
-}
-
 export const timestamp = formatted(
 	'an ISO 8601 timestamp such as "2015-05-01T12:30:00.000Z"',
 	'an ISO 8601 timestamp',
-	timestampProblem,
+	(value) => {
+		if (/T.*-00(?::?00)?$/.test(value))
+			return 'a time zone offset of minus zero is not allowed; write UTC as "Z" or "+00:00"';
+		const parts = TIMESTAMP_EXTENDED.exec(value) ?? TIMESTAMP_BASIC.exec(value);
+		if (!parts) {
+			if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+				return 'a time is required after the date, like "2015-05-01T12:30:00Z"';
+			if (/^\d{4}-\d{2}-\d{2}T.*[+-]\d{4}$/.test(value))
+				return 'write the time zone offset with a colon, like "+01:00"';
+			return 'expected a date and time like "2015-05-01T12:30:00.000Z" or "2015-05-01T14:30:00+02:00"';
+		}
+		const [, year, month, day, hour, minute, second = '00', zone = 'Z'] = parts;
+		const [y, m, d] = [Number(year), Number(month), Number(day)];
+		if (m < 1 || m > 12) return `month ${month} does not exist`;
+		const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+		const days = m === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+		if (d < 1 || d > days) return `day ${day} does not exist in ${year}-${month}`;
+		if (Number(hour) > 23) return `hour ${hour} does not exist (use 00 to 23)`;
+		if (Number(minute) > 59) return `minute ${minute} does not exist`;
+		// 60 is allowed for a leap second.
+		if (Number(second) > 60) return `second ${second} does not exist`;
+		const [zoneHours, zoneMinutes] = [zone.slice(1, 3), zone.slice(3).replace(':', '')];
+		if (zone !== 'Z' && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59))
+			return `the time zone offset "${zone}" does not exist`;
+		return undefined;
+	},
 	true,
 );
 
@@ -164,30 +176,27 @@ const DURATION = new RegExp(
 // The platform's document lists "P16559.14S" as valid: seconds alone may drop the "T" ("M" could not).
 const DURATION_WEEKS_OR_SECONDS = new RegExp(`^P${AMOUNT}[WS]$`);
 
-function durationProblem(value: string): string | undefined {
-	if (DURATION_WEEKS_OR_SECONDS.test(value)) return undefined;
-	const parts = DURATION.exec(value);
-	if (parts) {
-		const given = parts.slice(1).filter((part): part is string => part !== undefined);
-		if (value.endsWith('T')) return '"T" must be followed by hours, minutes or seconds';
-		if (given.length === 0) return 'it gives no amount of time (write zero as "PT0S")';
-		const fractionBeforeLast = given.slice(0, -1).some((part) => /[.,]/.test(part));
-		return fractionBeforeLast
-			? 'only the last (smallest) unit may have a decimal fraction'
-			: undefined;
-	}
-	if (value.startsWith('-')) return 'durations cannot be negative';
-	if (!value.startsWith('P')) return 'it must start with "P", like "PT1H30M"';
-	if (value.includes('W')) return 'weeks cannot be combined with other units';
-	if (/^P\d{4}-?\d{2}/.test(value))
-		return 'the alternative format (like "P0001-02-03T...") is not allowed';
-	return 'expected a form like "PT4H35M59.14S", "P16559.14S", "P3Y1M29DT4H35M59.14S", "P3Y" or "P4W"';
-}
-
 export const duration = formatted(
 	'an ISO 8601 duration such as "PT1H30M"',
 	'an ISO 8601 duration',
-	durationProblem,
+	(value) => {
+		if (DURATION_WEEKS_OR_SECONDS.test(value)) return undefined;
+		const parts = DURATION.exec(value);
+		if (parts) {
+			const given = parts.slice(1).filter((part): part is string => part !== undefined);
+			if (value.endsWith('T')) return '"T" must be followed by hours, minutes or seconds';
+			if (given.length === 0) return 'it gives no amount of time (write zero as "PT0S")';
+			if (given.slice(0, -1).some((part) => /[.,]/.test(part)))
+				return 'only the last (smallest) unit may have a decimal fraction';
+			return undefined;
+		}
+		if (value.startsWith('-')) return 'durations cannot be negative';
+		if (!value.startsWith('P')) return 'it must start with "P", like "PT1H30M"';
+		if (value.includes('W')) return 'weeks cannot be combined with other units';
+		if (/^P\d{4}-?\d{2}/.test(value))
+			return 'the alternative format (like "P0001-02-03T...") is not allowed';
+		return 'expected a form like "PT4H35M59.14S", "P16559.14S", "P3Y1M29DT4H35M59.14S", "P3Y" or "P4W"';
+	},
 	true,
 );
 
@@ -204,19 +213,15 @@ const IRREGULAR_GRANDFATHERED =
 
 /** RFC 5646 also makes a tag invalid when it repeats a variant or an extension singleton. */
 function hasRepeatedSubtags(tag: string): boolean {
-	const subtags = tag.toLowerCase().split('-');
-	const seen = new Set<string>();
-	let inExtensions = false;
 	// The first subtag is the language; everything after "x" is private use and free.
-	for (let index = 1; index < subtags.length && subtags[index] !== 'x'; index++) {
-		const subtag = subtags[index];
-		const isVariant = subtag.length >= 5 || (subtag.length === 4 && /^\d/.test(subtag));
-		if (subtag.length === 1) inExtensions = true;
-		else if (inExtensions || !isVariant) continue;
-		if (seen.has(subtag)) return true;
-		seen.add(subtag);
-	}
-	return false;
+	const [, ...subtags] = tag.toLowerCase().split('-x-')[0].split('-');
+	const extensions = subtags.findIndex((subtag) => subtag.length === 1);
+	const variants = extensions < 0 ? subtags : subtags.slice(0, extensions);
+	const counted = [
+		...variants.filter((subtag) => subtag.length >= 5 || /^\d.{3}$/.test(subtag)),
+		...subtags.filter((subtag) => subtag.length === 1),
+	];
+	return new Set(counted).size < counted.length;
 }
 
 const TAG_EXAMPLES = '"en", "en-US" or "zh-Hant"';
@@ -233,7 +238,7 @@ function keyedObject(expected: string, problems: (key: string, value: unknown) =
 	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
 		for (const [key, value] of Object.entries(object)) {
 			for (const message of problems(key, value)) {
-				if (typeof message === 'string') report(context, [[message, key]]);
+				if (typeof message === 'string') context.addIssue({ code: 'custom', message, path: [key] });
 			}
 		}
 	});

@@ -1,25 +1,20 @@
-// xAPI 1.0.3 statements (xAPI-Data 2.2 to 2.4): every rule a record store enforces. `chosen`
-// schemas report every problem at once.
+// xAPI 1.0.3 statements (xAPI-Data 2.2 to 2.4): every rule a store enforces, every problem at once.
 import { z } from 'zod';
 
 import { isPlainObject } from '../../shared/items/input';
 import * as format from './formats';
-import {
-	caseHint,
-	explained,
-	listOf,
-	notAllowed,
-	type Problem,
-	quote,
-	report,
-	says,
-	wrong,
-	wrongKind,
-} from './problems';
+import { caseHint, listOf, notAllowed, quote, says, wrong, wrongKind } from './problems';
 
+type Problem = [message: string, ...path: Array<string | number>];
 type Json = Record<string, unknown>;
 type Rules = (value: Json) => Array<Problem | false>;
 type Pick = z.ZodTypeAny | Problem[];
+
+/** `false` stands for a rule that holds. */
+function report(context: z.RefinementCtx, problems: ReadonlyArray<Problem | false>): void {
+	for (const [message, ...path] of problems.filter((problem) => problem !== false))
+		context.addIssue({ code: 'custom', message, path });
+}
 
 function problemsOf(issue: z.ZodIssue): Problem[] {
 	if (issue.code !== 'unrecognized_keys') return [[issue.message, ...issue.path]];
@@ -65,12 +60,6 @@ const trueOrFalse = z.boolean(wrong('true or false'));
 const allowed = (values: string[]) => says((given) => notAllowed(given, values));
 const literal = <T extends string>(value: T) => z.literal(value, allowed([value]));
 const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a list'));
-
-const numberWhere = (accepts: (value: number) => boolean, problem: (value: number) => string) =>
-	explained(z.number(wrong('a number')), (value) => (accepts(value) ? undefined : problem(value)));
-
-/** Infinity is refused as zod 4 does (JSON cannot carry it); NaN by both zod lines. */
-const number = numberWhere(Number.isFinite, (value) => wrongKind('a number', value));
 
 const IDENTIFIERS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
 const identifiersUsed = (value: Json) => IDENTIFIERS.filter((key) => value[key] !== undefined);
@@ -175,9 +164,8 @@ const TYPES_BY_COMPONENT_LIST: Record<string, readonly string[]> = {
 function interactionRules(definition: Json): Problem[] {
 	const type = definition.interactionType;
 	const problems: Problem[] = [];
-	if (type === undefined && definition.correctResponsesPattern !== undefined) {
+	if (type === undefined && definition.correctResponsesPattern !== undefined)
 		problems.push(['is only allowed together with "interactionType"', 'correctResponsesPattern']);
-	}
 	for (const [list, allowedWith] of Object.entries(TYPES_BY_COMPONENT_LIST)) {
 		const components = definition[list];
 		if (components === undefined) continue;
@@ -198,11 +186,8 @@ function interactionRules(definition: Json): Problem[] {
 	return problems;
 }
 
-const interactionComponentShape = shape({
-	id: anyText,
-	description: format.languageMap.optional(),
-});
-const componentList = listOfItems(interactionComponentShape).optional();
+const component = shape({ id: anyText, description: format.languageMap.optional() });
+const componentList = listOfItems(component).optional();
 
 const activityDefinitionShape = shape({
 	name: format.languageMap.optional(),
@@ -265,14 +250,15 @@ function scoreRangeRules(score: Json): Array<Problem | false> {
 }
 
 const scoreShape = shape({
-	scaled: numberWhere(
-		(value) => value >= -1 && value <= 1,
-		(value) =>
-			`${value} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
-	).optional(),
-	raw: number.optional(),
-	min: number.optional(),
-	max: number.optional(),
+	scaled: format
+		.numberWhere(
+			(n) => n >= -1 && n <= 1,
+			(n) => `${n} is outside the allowed range: a scaled score is between -1 and 1 (inclusive)`,
+		)
+		.optional(),
+	raw: format.number.optional(),
+	min: format.number.optional(),
+	max: format.number.optional(),
 });
 
 const resultShape = shape({
@@ -289,10 +275,9 @@ const attachmentShape = shape({
 	display: format.languageMap,
 	description: format.languageMap.optional(),
 	contentType: format.mediaType,
-	length: numberWhere(
-		(value) => Number.isInteger(value) && value >= 0,
-		(value) =>
-			`${value} is not a valid length: give the size in bytes as a whole number (0 or more)`,
+	length: format.numberWhere(
+		(n) => Number.isInteger(n) && n >= 0,
+		(n) => `${n} is not a valid length: give the size in bytes as a whole number (0 or more)`,
 	),
 	sha2: format.sha2,
 	fileUrl: format.irl.optional(),
@@ -315,25 +300,19 @@ const AGENT_OR_GROUP_KEYS = [...IDENTIFIERS, 'member'];
 
 /** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
 function statementObject(subStatement?: z.ZodTypeAny) {
-	const byType = new Map<unknown, z.ZodTypeAny | undefined>([
-		['Activity', activityShape],
-		['Agent', actor],
-		['Group', actor],
-		['StatementRef', statementRefShape],
-		['SubStatement', subStatement],
-	]);
+	// In the order of OBJECT_TYPES.
+	const schemas = [activityShape, actor, actor, statementRefShape, subStatement];
 	return picked('an Activity, Agent, Group, StatementRef or SubStatement object', (value) => {
 		const objectType = value.objectType;
-		if (objectType === undefined && AGENT_OR_GROUP_KEYS.every((key) => value[key] === undefined)) {
+		if (objectType === undefined && AGENT_OR_GROUP_KEYS.every((key) => value[key] === undefined))
 			return activityShape;
-		}
 		const message =
 			objectType === undefined
 				? 'is required when the object is an Agent or a Group: set it to "Agent" or "Group"'
 				: objectType === 'SubStatement'
 					? 'a SubStatement cannot contain another SubStatement'
 					: notAllowed(objectType, OBJECT_TYPES);
-		return byType.get(objectType) ?? [[message, 'objectType']];
+		return schemas[OBJECT_TYPES.indexOf(objectType as string)] ?? [[message, 'objectType']];
 	});
 }
 
@@ -352,12 +331,11 @@ function contextFitsObject({ context, object }: Json): Problem[] {
 export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
 
 /** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
-function voidingRules({ verb, object }: Json): Problem[] {
-	if (!isPlainObject(verb) || verb.id !== VOIDED_VERB) return [];
-	if (!isPlainObject(object) || object.objectType === 'StatementRef') return [];
+function voidingRules({ verb, object }: Json): Array<Problem | false> {
+	const voiding = isPlainObject(verb) && verb.id === VOIDED_VERB && isPlainObject(object);
 	const message =
 		'must be "StatementRef" because the verb is "voided": a voiding statement refers to the statement it voids by id';
-	return [[message, 'object', 'objectType']];
+	return [voiding && object.objectType !== 'StatementRef' && [message, 'object', 'objectType']];
 }
 
 const coreShape = {
@@ -406,13 +384,13 @@ const statementSchema = chosen(
 
 export type ValidationIssue = { path: string; message: string };
 
-const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /** `["context", "contextActivities", "parent", 0, "id"]` → `context.contextActivities.parent[0].id`. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 	const steps = path.map((step) => {
 		if (typeof step === 'number') return `[${step}]`;
-		return PLAIN_NAME.test(String(step)) ? `.${String(step)}` : `[${JSON.stringify(String(step))}]`;
+		return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(String(step))
+			? `.${String(step)}`
+			: `[${JSON.stringify(String(step))}]`;
 	});
 	return steps.join('').replace(/^\./, '') || 'statement';
 }
@@ -420,10 +398,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 export function validateStatement(statement: unknown) {
 	const result = statementSchema.safeParse(statement);
 	if (result.success) return { ok: true as const, statement: statement as Statement };
-	const issues = result.error.issues.map(({ path, message }) => ({
-		path: formatPath(path),
-		message,
-	}));
+	const issues = result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
 	return { ok: false as const, issues };
 }
 

@@ -1,6 +1,4 @@
 // How problems are worded, for people who do not write code, the same under zod 3.25 and 4.
-import { z } from 'zod';
-
 export const quote = (text: string) =>
 	JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
@@ -56,19 +54,3 @@ export function says(message: (value: unknown) => string) {
 }
 
 export const wrong = (expected: string) => says((value) => wrongKind(expected, value));
-
-/** The schema, and a check of what it accepts that says what is wrong. */
-export function explained<T>(schema: z.ZodType<T>, explain: (value: T) => string | undefined) {
-	return schema.superRefine((value, context) => {
-		const message = explain(value);
-		if (message !== undefined) context.addIssue({ code: 'custom', message });
-	});
-}
-
-export type Problem = [message: string, ...path: Array<string | number>];
-
-/** `false` stands for a rule that holds. */
-export function report(context: z.RefinementCtx, problems: ReadonlyArray<Problem | false>): void {
-	for (const [message, ...path] of problems.filter((problem) => problem !== false))
-		context.addIssue({ code: 'custom', message, path });
-}
