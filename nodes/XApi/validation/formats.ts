@@ -14,7 +14,6 @@ function explained<T>(schema: z.ZodType<T>, explain: (value: T) => string | unde
 }
 
 const text = (expected: string, explain: Check) => explained(z.string(wrong(expected)), explain);
-
 function formatted(expected: string, what: string, problem: Check, bracketed = false) {
 	return text(expected, (value) => {
 		const reason = problem(value);
@@ -25,6 +24,9 @@ function formatted(expected: string, what: string, problem: Check, bracketed = f
 function unless(pattern: RegExp, reason: string): Check {
 	return (value) => (pattern.test(value) ? undefined : reason);
 }
+
+const matching = (expected: string, what: string, re: RegExp, why: string, bracketed = false) =>
+	formatted(expected, what, unless(re, why), bracketed);
 
 export const numberWhere = (holds: (n: number) => boolean, problem: (n: number) => string) =>
 	explained(z.number(wrong('a number')), (n) => (holds(n) ? undefined : problem(n)));
@@ -70,7 +72,6 @@ const MBOX = new RegExp(
 	`^mailto:${ATOM}(?:\\.${ATOM})*@(?:${LABEL}(?:\\.${LABEL})*|\\[[A-Za-z0-9.:]+\\])$`,
 );
 const MBOX_EXAMPLE = '"mailto:learner@example.com"';
-
 export const mbox = text(`a mailto address such as ${MBOX_EXAMPLE}`, (value) => {
 	if (MBOX.test(value)) return undefined;
 	if (!value.startsWith('mailto:') && MBOX.test(`mailto:${value}`))
@@ -85,34 +86,28 @@ export const mboxSha1sum = formatted(
 );
 
 // SHA-224, SHA-256, SHA-384 and SHA-512 digests in hex.
-export const sha2 = formatted(
+export const sha2 = matching(
 	'the hexadecimal SHA-2 hash of the attachment',
 	'a SHA-2 hash',
-	unless(
-		/^(?:[0-9A-Fa-f]{56}|[0-9A-Fa-f]{64}|[0-9A-Fa-f]{96}|[0-9A-Fa-f]{128})$/,
-		'expected 64 hexadecimal characters for SHA-256 (or 56, 96 or 128 for the other SHA-2 sizes)',
-	),
+	/^(?:[0-9A-Fa-f]{56}|[0-9A-Fa-f]{64}|[0-9A-Fa-f]{96}|[0-9A-Fa-f]{128})$/,
+	'expected 64 hexadecimal characters for SHA-256 (or 56, 96 or 128 for the other SHA-2 sizes)',
 );
 
 // RFC 6838 type/subtype with optional parameters (token or quoted-string values).
-export const mediaType = formatted(
+export const mediaType = matching(
 	'an Internet media type such as "application/pdf"',
 	'an Internet media type',
-	unless(
-		/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*\s*;?$/,
-		'like "text/plain" or "application/pdf"',
-	),
+	/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[A-Za-z0-9!#$%&'*+.^_`|~-]+|"(?:[^"\\]|\\.)*"))*\s*;?$/,
+	'like "text/plain" or "application/pdf"',
 	true,
 );
 
 // "1.0" or 1.0.x in Semantic Versioning 1.0.0 (optional pre-release suffix).
-export const statementVersion = formatted(
+export const statementVersion = matching(
 	'an xAPI version such as "1.0.0"',
 	'a supported xAPI version',
-	unless(
-		/^1\.0(?:\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+)?)?$/,
-		'use "1.0.0" (versions "1.0" and "1.0.x" are accepted)',
-	),
+	/^1\.0(?:\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+)?)?$/,
+	'use "1.0.0" (versions "1.0" and "1.0.x" are accepted)',
 );
 
 // Standard string form, RFC 4122 variant (the first digit of the fourth group is 8, 9, a or b).
@@ -160,10 +155,9 @@ export const timestamp = formatted(
 		if (Number(minute) > 59) return `minute ${minute} does not exist`;
 		// 60 is allowed for a leap second.
 		if (Number(second) > 60) return `second ${second} does not exist`;
-		const [zoneHours, zoneMinutes] = [zone.slice(1, 3), zone.slice(3).replace(':', '')];
-		if (zone !== 'Z' && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59))
-			return `the time zone offset "${zone}" does not exist`;
-		return undefined;
+		// "Z" reads as an offset of 0 hours and 0 minutes.
+		const wrongZone = Number(zone.slice(1, 3)) > 23 || Number(zone.slice(3).replace(':', '')) > 59;
+		return wrongZone ? `the time zone offset "${zone}" does not exist` : undefined;
 	},
 	true,
 );
@@ -175,7 +169,6 @@ const DURATION = new RegExp(
 );
 // The platform's document lists "P16559.14S" as valid: seconds alone may drop the "T" ("M" could not).
 const DURATION_WEEKS_OR_SECONDS = new RegExp(`^P${AMOUNT}[WS]$`);
-
 export const duration = formatted(
 	'an ISO 8601 duration such as "PT1H30M"',
 	'an ISO 8601 duration',
@@ -225,7 +218,6 @@ function hasRepeatedSubtags(tag: string): boolean {
 }
 
 const TAG_EXAMPLES = '"en", "en-US" or "zh-Hant"';
-
 function languageTagProblem(tag: string): string | undefined {
 	if (IRREGULAR_GRANDFATHERED.test(tag) || (LANGTAG.test(tag) && !hasRepeatedSubtags(tag)))
 		return undefined;
@@ -236,11 +228,9 @@ export const languageTag = text(`a language tag such as ${TAG_EXAMPLES}`, langua
 
 function keyedObject(expected: string, problems: (key: string, value: unknown) => unknown[]) {
 	return z.record(z.string(), z.unknown(), wrong(expected)).superRefine((object, context) => {
-		for (const [key, value] of Object.entries(object)) {
-			for (const message of problems(key, value)) {
-				if (typeof message === 'string') context.addIssue({ code: 'custom', message, path: [key] });
-			}
-		}
+		for (const [key, value] of Object.entries(object))
+			for (const message of problems(key, value).filter((m): m is string => typeof m === 'string'))
+				context.addIssue({ code: 'custom', message, path: [key] });
 	});
 }
 

@@ -7,10 +7,10 @@ import { caseHint, listOf, notAllowed, quote, says, wrong, wrongKind } from './p
 
 type Problem = [message: string, ...path: Array<string | number>];
 type Json = Record<string, unknown>;
+/** `false` stands for a rule that holds. */
 type Rules = (value: Json) => Array<Problem | false>;
 type Pick = z.ZodTypeAny | Problem[];
 
-/** `false` stands for a rule that holds. */
 function report(context: z.RefinementCtx, problems: ReadonlyArray<Problem | false>): void {
 	for (const [message, ...path] of problems.filter((problem) => problem !== false))
 		context.addIssue({ code: 'custom', message, path });
@@ -38,9 +38,8 @@ function picked(expected: string, pick: (value: Json) => Pick, rules?: Rules) {
 
 const ruled = (schema: z.ZodTypeAny, rules: Rules) => picked('an object', () => schema, rules);
 
-/** For "did you mean" hints on mistyped names. */
+/** Every property name, for "did you mean" hints on mistyped names. */
 const PROPERTY_NAMES = new Set<string>();
-
 /** An object with exactly these properties (xAPI allows no others). */
 function shape<S extends z.ZodRawShape>(properties: S) {
 	for (const name of Object.keys(properties)) PROPERTY_NAMES.add(name);
@@ -63,7 +62,6 @@ const listOfItems = <T extends z.ZodTypeAny>(item: T) => z.array(item, wrong('a 
 
 const IDENTIFIERS = ['mbox', 'mbox_sha1sum', 'openid', 'account'] as const;
 const identifiersUsed = (value: Json) => IDENTIFIERS.filter((key) => value[key] !== undefined);
-
 /** Agents and identified Groups have exactly one inverse functional identifier (xAPI-Data 2.4.2). */
 function oneIdentifier(kind: string, value: Json, whenNone: () => Problem[]): Problem[] {
 	const used = identifiersUsed(value);
@@ -72,12 +70,11 @@ function oneIdentifier(kind: string, value: Json, whenNone: () => Problem[]): Pr
 	return [[`${message}: ${listOf(used, 'and')}`]];
 }
 
-const accountShape = shape({ homePage: format.irl, name: anyText });
 const identifierShape = {
 	mbox: format.mbox.optional(),
 	mbox_sha1sum: format.mboxSha1sum.optional(),
 	openid: format.uri.optional(),
-	account: accountShape.optional(),
+	account: shape({ homePage: format.irl, name: anyText }).optional(),
 };
 const agentShape = shape({
 	objectType: literal('Agent').optional(),
@@ -92,9 +89,8 @@ const agent = ruled(agentShape, (value) =>
 );
 
 function byObjectType(value: Json, allowed: string[], schema: z.ZodTypeAny): Pick {
-	const objectType = value.objectType;
-	if (objectType === undefined || allowed.includes(objectType as string)) return schema;
-	return [[notAllowed(objectType, allowed), 'objectType']];
+	if (value.objectType === undefined || allowed.includes(value.objectType as string)) return schema;
+	return [[notAllowed(value.objectType, allowed), 'objectType']];
 }
 
 /** Members are Agents; Groups cannot be nested (xAPI-Data 2.4.2.2). */
@@ -188,7 +184,6 @@ function interactionRules(definition: Json): Problem[] {
 
 const component = shape({ id: anyText, description: format.languageMap.optional() });
 const componentList = listOfItems(component).optional();
-
 const activityDefinitionShape = shape({
 	name: format.languageMap.optional(),
 	description: format.languageMap.optional(),
@@ -216,18 +211,16 @@ const activityOrList = chosen((value) => {
 	return [[wrongKind('a list of Activities (or a single Activity object)', value)]];
 });
 
-const contextActivitiesShape = shape({
-	parent: activityOrList.optional(),
-	grouping: activityOrList.optional(),
-	category: activityOrList.optional(),
-	other: activityOrList.optional(),
-});
-
 const contextShape = shape({
 	registration: format.uuid.optional(),
 	instructor: actor.optional(),
 	team: team.optional(),
-	contextActivities: contextActivitiesShape.optional(),
+	contextActivities: shape({
+		parent: activityOrList.optional(),
+		grouping: activityOrList.optional(),
+		category: activityOrList.optional(),
+		other: activityOrList.optional(),
+	}).optional(),
 	revision: anyText.optional(),
 	platform: anyText.optional(),
 	language: format.languageTag.optional(),
@@ -285,7 +278,6 @@ const attachmentShape = shape({
 
 const SIGNATURE = 'http://adlnet.gov/expapi/attachments/signature';
 const SIGNATURE_TYPE = 'application/octet-stream';
-
 /** Signatures are JSON web signatures sent as application/octet-stream (xAPI-Data 2.6). */
 const attachment = ruled(attachmentShape, ({ usageType, contentType }) => {
 	const signature = usageType === SIGNATURE && typeof contentType === 'string';
@@ -293,11 +285,8 @@ const attachment = ruled(attachmentShape, ({ usageType, contentType }) => {
 	return [signature && contentType !== SIGNATURE_TYPE && [message, 'contentType']];
 });
 
-const verbShape = shape({ id: format.iri, display: format.languageMap.optional() });
-
 const OBJECT_TYPES = ['Activity', 'Agent', 'Group', 'StatementRef', 'SubStatement'];
 const AGENT_OR_GROUP_KEYS = [...IDENTIFIERS, 'member'];
-
 /** Picks the object's kind from "objectType" (Activity when absent, xAPI-Data 2.4.4). */
 function statementObject(subStatement?: z.ZodTypeAny) {
 	// In the order of OBJECT_TYPES.
@@ -329,7 +318,6 @@ function contextFitsObject({ context, object }: Json): Problem[] {
 }
 
 export const VOIDED_VERB = 'http://adlnet.gov/expapi/verbs/voided';
-
 /** A voiding statement points at the voided statement with a StatementRef (xAPI-Data 2.3.2). */
 function voidingRules({ verb, object }: Json): Array<Problem | false> {
 	const voiding = isPlainObject(verb) && verb.id === VOIDED_VERB && isPlainObject(object);
@@ -340,7 +328,7 @@ function voidingRules({ verb, object }: Json): Array<Problem | false> {
 
 const coreShape = {
 	actor,
-	verb: verbShape,
+	verb: shape({ id: format.iri, display: format.languageMap.optional() }),
 	result: resultShape.optional(),
 	context: contextShape.optional(),
 	timestamp: format.timestamp.optional(),

@@ -1,6 +1,5 @@
 // How problems are worded, for people who do not write code, the same under zod 3.25 and 4.
-export const quote = (text: string) =>
-	JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+export const quote = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 function describeValue(value: unknown): string {
 	if (typeof value === 'string') return value === '' ? 'empty text' : `the text ${quote(value)}`;
@@ -11,7 +10,6 @@ function describeValue(value: unknown): string {
 }
 
 const NUMBER_TEXT = /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/;
-
 /** Null, missing and quoted values get their own wording, for people who do not write code. */
 export function wrongKind(expected: string, value: unknown): string {
 	if (value === undefined) return `is required but missing; expected ${expected}`;
@@ -25,8 +23,7 @@ export function wrongKind(expected: string, value: unknown): string {
 }
 
 export function caseHint(value: unknown, allowed: readonly string[]): string | undefined {
-	if (typeof value !== 'string') return undefined;
-	const lower = value.toLowerCase();
+	const lower = typeof value === 'string' ? value.toLowerCase() : undefined;
 	return allowed.find((candidate) => candidate.toLowerCase() === lower && candidate !== value);
 }
 
@@ -46,11 +43,9 @@ export function notAllowed(value: unknown, allowed: readonly string[]): string {
 }
 
 /** The same words for every issue zod raises itself: zod 3.25 reads `errorMap`, zod 4 `error`. */
-export function says(message: (value: unknown) => string) {
-	return {
-		errorMap: (_issue: unknown, context: { data: unknown }) => ({ message: message(context.data) }),
-		error: (issue: { input?: unknown }) => message(issue.input),
-	};
-}
+export const says = (message: (value: unknown) => string) => ({
+	errorMap: (_issue: unknown, context: { data: unknown }) => ({ message: message(context.data) }),
+	error: (issue: { input?: unknown }) => message(issue.input),
+});
 
 export const wrong = (expected: string) => says((value) => wrongKind(expected, value));
