@@ -10,6 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { optionsCollection } from '../shared/items/operation';
 import { filtersCollection, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
+import { field } from '../XApi/helpers/statementInput';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport';
 import { isPlainObject } from '../shared/items/input';
@@ -35,23 +36,19 @@ export class XApiTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'xApiLrsApi', required: true }],
 		properties: [
-			{
-				displayName:
-					'Each new statement that matches the filters starts the workflow once, oldest first. After activation (or a change of filters or record store), only statements stored from then on count as new.',
-				name: 'triggerNotice',
-				type: 'notice',
-				default: '',
-			},
+			field(
+				'Each new statement that matches the filters starts the workflow once, oldest first. After activation (or a change of filters or record store), only statements stored from then on count as new.',
+				'triggerNotice',
+				{ type: 'notice' },
+			),
 			filtersCollection(triggerVerbFilter),
 			optionsCollection([
-				{
-					displayName: 'Simplify',
-					name: 'simplify',
+				field('Simplify', 'simplify', {
 					type: 'boolean',
 					default: false,
 					description:
 						'Whether to output flat fields a workflow usually needs (email, name, verb, course, score, success, time) with the full statement under "statement", instead of the statement as the record store sent it',
-				},
+				}),
 			]),
 		],
 	};
@@ -87,24 +84,22 @@ function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]
 	return fns.helpers.returnJsonArray(run.maskOutput(shaped));
 }
 
+/** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
 function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
 	const filters = fns.getNodeParameter('filters', {}) as unknown;
 	const { verb, ...others } = isPlainObject(filters) ? filters : { verb: undefined };
 	const verbs = verbsOf(verb);
-	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
-	const parsed = statementQuery(fns.getTimezone()).safeParse(
+	const query = statementQuery(fns.getTimezone()).safeParse(
 		isPlainObject(filters) ? others : filters,
 	);
-	if (parsed.success) return { qs: parsed.data, verbs: verbs.verbs };
-	const problems = parsed.error.issues.map(
-		(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
-	);
-	throw filtersError(fns, problems.join('; '));
-}
-
-/** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
-function filtersError(fns: IPollFunctions, problem: string): NodeOperationError {
-	return withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
+	if ('verbs' in verbs && query.success) return { qs: query.data, verbs: verbs.verbs };
+	const problems = query.success
+		? []
+		: query.error.issues.map(
+				(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
+			);
+	const problem = 'problem' in verbs ? verbs.problem : problems.join('; ');
+	throw withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
 		cause: 'configuration-invalid',
 	});
 }
@@ -112,8 +107,6 @@ function filtersError(fns: IPollFunctions, problem: string): NodeOperationError 
 /** A cursor belongs to one record store and one set of filters; changing either starts afresh. */
 function cursorKey(endpoint: string, filters: IDataObject, verbs: string[]): string {
 	const qs = verbs.length === 0 ? filters : { ...filters, verb: [...verbs].sort().join(' ') };
-	const sorted = Object.keys(qs)
-		.sort()
-		.map((name) => `${name}=${String(qs[name])}`);
-	return `${endpoint}?${sorted.join('&')}`;
+	const names = Object.keys(qs).sort();
+	return `${endpoint}?${names.map((name) => `${name}=${String(qs[name])}`).join('&')}`;
 }
