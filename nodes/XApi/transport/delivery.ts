@@ -216,12 +216,9 @@ class Delivery {
 		alreadyStored: boolean,
 		content?: 'other' | 'unknown',
 	): void {
-		const recorded =
-			content === 'other'
-				? 'already recorded with other content'
-				: alreadyStored
-					? 'already recorded'
-					: 'recorded';
+		// Other content is only ever found already stored.
+		const other = content === 'other' ? ' with other content' : '';
+		const recorded = `${alreadyStored ? 'already ' : ''}recorded${other}`;
 		this.outcomes.set(itemIndex, {
 			status: 'done',
 			json: {
@@ -258,11 +255,8 @@ function isStatementsFault(status: number | undefined): boolean {
 	return status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
 
-function describeBatch(batch: Pending[]): string {
-	if (batch.length === 1) {
-		return `Sending the statement of item ${batch[0].itemIndex} (id ${batch[0].statement.id})`;
-	}
-	const first = batch[0].itemIndex;
-	const last = batch[batch.length - 1].itemIndex;
-	return `Sending ${batch.length} statements (items ${first} to ${last})`;
+function describeBatch([first, ...rest]: Pending[]): string {
+	const last = rest[rest.length - 1];
+	if (!last) return `Sending the statement of item ${first.itemIndex} (id ${first.statement.id})`;
+	return `Sending ${rest.length + 1} statements (items ${first.itemIndex} to ${last.itemIndex})`;
 }
