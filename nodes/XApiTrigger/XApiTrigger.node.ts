@@ -12,7 +12,7 @@ import { filtersCollection, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
 import { field } from '../XApi/helpers/statementInput';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
-import { openLrsRun } from '../XApi/transport';
+import { openLrsRun } from '../XApi/transport/run';
 import { isPlainObject } from '../shared/items/input';
 import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
 import { readCursor, savedCursor } from './cursor';

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Resource } from '../../shared/items/router';
 import { route } from '../../shared/items/router';
-import { type LrsRun, openLrsRun } from '../transport';
+import type { LrsRun } from '../transport';
+import { openLrsRun } from '../transport/run';
 import { statement } from './statement';
 
 export const resources: ReadonlyArray<Resource<LrsRun>> = [statement];

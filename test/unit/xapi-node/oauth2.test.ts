@@ -9,7 +9,7 @@ import {
 	tokenFormExpression,
 	tokenFromAnswer,
 } from '../../../nodes/shared/request/clientCredentials';
-import { pacedRate } from '../../../nodes/XApi/transport';
+import { pacedRate } from '../../../nodes/XApi/transport/run';
 
 const TOKEN = 'tok-3f9a8b7c6d5e4f3a2b1c';
 
