@@ -8,6 +8,7 @@ import { isPlainObject } from '../../shared/items/input';
 type JsonObject = Record<string, unknown>;
 
 const contentOf = (statement: JsonObject) => canonical(normalizeStatement(statement));
+const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 export function isSameStatement(sent: unknown, stored: unknown): boolean {
 	if (!isPlainObject(sent) || !isPlainObject(stored)) return false;
@@ -25,11 +26,12 @@ function normalizeStatement(statement: JsonObject): JsonObject {
 	const out: JsonObject = {};
 	for (const [key, value] of Object.entries(statement)) {
 		if (['stored', 'authority', 'version', 'attachments'].includes(key)) continue;
-		if (key === 'id' && typeof value === 'string') out.id = value.toLowerCase();
+		if (key === 'id') out.id = lowerCase(value);
 		else if (key === 'actor') out.actor = normalizeActor(value);
 		else if (key === 'verb') out.verb = isPlainObject(value) ? { id: value.id } : value;
 		else if (key === 'object') out.object = normalizeObject(value);
-		else if (key === 'result') out.result = normalizeResult(value);
+		else if (key === 'result' && isPlainObject(value) && typeof value.duration === 'string')
+			out.result = { ...value, duration: truncateDuration(value.duration) };
 		else if (key === 'context') out.context = normalizeContext(value);
 		else if (key === 'timestamp') out.timestamp = instant(value);
 		else if (key === 'objectType' && value === 'Activity') continue;
@@ -58,10 +60,7 @@ function normalizeObject(object: unknown): unknown {
 		case 'Activity':
 			return { id: object.id };
 		case 'StatementRef':
-			return {
-				objectType: 'StatementRef',
-				id: typeof object.id === 'string' ? object.id.toLowerCase() : object.id,
-			};
+			return { objectType: 'StatementRef', id: lowerCase(object.id) };
 		case 'SubStatement':
 			return normalizeStatement(object);
 		default:
@@ -69,15 +68,10 @@ function normalizeObject(object: unknown): unknown {
 	}
 }
 
-function normalizeResult(result: unknown): unknown {
-	if (!isPlainObject(result) || typeof result.duration !== 'string') return result;
-	return { ...result, duration: truncateDuration(result.duration) };
-}
-
 function normalizeContext(context: unknown): unknown {
 	if (!isPlainObject(context)) return context;
 	const out: JsonObject = { ...context };
-	if (typeof out.registration === 'string') out.registration = out.registration.toLowerCase();
+	out.registration = lowerCase(out.registration);
 	if (out.instructor !== undefined) out.instructor = normalizeActor(out.instructor);
 	if (out.team !== undefined) out.team = normalizeActor(out.team);
 	if (isPlainObject(out.statement)) out.statement = normalizeObject(out.statement);
