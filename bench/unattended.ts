@@ -20,7 +20,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { seedCourses } from '../test/e2e/lib/lms-sandbox';
 import { N8nSandbox } from '../test/e2e/lib/n8n';
 import { queryDatabase, savedStaticData } from '../test/e2e/lib/n8n-server';
 import { builtPackageDir, n8nBin, n8nInstallDir, N8N_VERSION, node24Binary } from '../test/e2e/lib/paths';
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
 			data: { baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, requestsPerMinute: 100_000_000 },
 		};
 		await n8n.importCredentials([credential]);
-		await seed(sandbox);
+		await seedCourses(sandbox, COURSES.map((id) => ({ external_id: id, name: id, url: `https://learn.example.com/${id}`, prices_data: [] })));
 		const credentials = { [credential.type]: { id: credential.id, name: credential.name } };
 		const sync = (name: string, options: Record<string, unknown>) => ({
 			name,
@@ -235,24 +236,14 @@ async function main(): Promise<void> {
 	}
 }
 
-async function seed(sandbox: Sandbox): Promise<void> {
-	const token = await fetch(`${sandbox.url}/api/oauth/token?client_id=${sandbox.clientId}&client_secret=${sandbox.clientSecret}&grant_type=client_credentials`, { method: 'POST' });
-	const { access_token } = (await token.json()) as { access_token: string };
-	for (const id of COURSES) {
-		await fetch(`${sandbox.url}/api/developer/v2/courses.json`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ external_id: id, name: id, url: `https://learn.example.com/${id}`, prices_data: [] }),
-		});
-	}
-}
-
 /** `n8n execute --id`, its peak RSS sampled from /proc (VmHWM), its saved execution read back. */
 async function executeMeasured(n8n: N8nSandbox, workflowId: string): Promise<Omit<Execution, 'requests'>> {
 	const env = { ...n8n.environment(), N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) };
-	const child = spawn(node24Binary, [n8nBin, 'execute', `--id=${workflowId}`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+	const child = spawn(node24Binary, [n8nBin, 'execute', `--id=${workflowId}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 	let stderr = '';
-	child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+	const keep = (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000));
+	child.stdout.on('data', keep);
+	child.stderr.on('data', keep);
 	let peakKb = 0;
 	const sample = () => {
 		try {

@@ -12,10 +12,10 @@ import {
 	DEFAULT_OAUTH2_REQUESTS_PER_MINUTE,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	DEFAULT_SCOPE,
+	issueLrsAccessToken,
 	withLrsAuthorization,
 	XAPI_VERSION,
 } from '../nodes/XApi/transport/authorization';
-import { issueLrsAccessToken } from '../nodes/XApi/transport/oauth2';
 import { redirectTestRules, tokenFormExpression } from '../nodes/shared/request/clientCredentials';
 
 /** Every status from 300 on except 403; n8n reads `except` as the statuses that still throw. */

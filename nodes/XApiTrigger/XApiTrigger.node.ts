@@ -8,15 +8,16 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection, isPlainObject } from '../shared/form/input';
-import { filterProperties, filtersSchema, statementQuery } from '../XApi/helpers/filters';
+import { filtersCollection, statementQuery } from '../XApi/helpers/filters';
 import { triggerSimplifiedStatement } from '../XApi/helpers/output';
+import { field } from '../XApi/helpers/statementInput';
 import { COMPLETED_VERB } from '../XApi/helpers/vocabulary';
 import { openLrsRun } from '../XApi/transport/run';
 import { issueMessage, issuePath, withFailure } from '../shared/request/answer';
-import { prune, readCursor, savedCursor } from './cursor';
+import { readCursor, savedCursor } from './cursor';
 import type { TriggerRun } from './newStatements';
 import { latestStatement, readNewStatements, startingCursor } from './newStatements';
-import { ANY_COMPLETED_VERB, isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
+import { isAnyCompleted, triggerVerbFilter, verbsOf } from './verbs';
 
 export class XApiTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,30 +35,19 @@ export class XApiTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'xApiLrsApi', required: true }],
 		properties: [
-			{
-				displayName:
-					'Each new statement that matches the filters starts the workflow once, oldest first. After activation (or a change of filters or record store), only statements stored from then on count as new.',
-				name: 'triggerNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add filter',
-				default: { verb: ANY_COMPLETED_VERB },
-				options: filterProperties({ withTimeAndOrder: false, verbFilter: triggerVerbFilter }),
-			},
+			field(
+				'Each new statement that matches the filters starts the workflow once, oldest first. After activation (or a change of filters or record store), only statements stored from then on count as new.',
+				'triggerNotice',
+				{ type: 'notice' },
+			),
+			filtersCollection(triggerVerbFilter),
 			optionsCollection([
-				{
-					displayName: 'Simplify',
-					name: 'simplify',
+				field('Simplify', 'simplify', {
 					type: 'boolean',
 					default: false,
 					description:
 						'Whether to output flat fields a workflow usually needs (email, name, verb, course, score, success, time) with the full statement under "statement", instead of the statement as the record store sent it',
-				},
+				}),
 			]),
 		],
 	};
@@ -81,7 +71,7 @@ export class XApiTrigger implements INodeType {
 			return null;
 		}
 		const statements = await readNewStatements(run, queries, cursor);
-		staticData.cursor = savedCursor(prune(cursor));
+		staticData.cursor = savedCursor(cursor);
 		return statements.length > 0 ? [emitted(this, run, statements)] : null;
 	}
 }
@@ -93,27 +83,22 @@ function emitted(fns: IPollFunctions, run: TriggerRun, statements: IDataObject[]
 	return fns.helpers.returnJsonArray(run.maskOutput(shaped));
 }
 
+/** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
 function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } {
 	const filters = fns.getNodeParameter('filters', {}) as unknown;
-	const given = isPlainObject(filters) ? (filters as IDataObject) : undefined;
-	const { verb, ...others }: IDataObject = given ?? {};
+	const { verb, ...others } = isPlainObject(filters) ? filters : { verb: undefined };
 	const verbs = verbsOf(verb);
-	if ('problem' in verbs) throw filtersError(fns, verbs.problem);
-	const parsed = filtersSchema.safeParse(given ? others : filters);
-	if (!parsed.success) {
-		const problems = parsed.error.issues.map(
-			(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
-		);
-		throw filtersError(fns, problems.join('; '));
-	}
-	const query = statementQuery(parsed.data, fns.getTimezone());
-	if ('problem' in query) throw filtersError(fns, query.problem);
-	return { qs: query.qs, verbs: verbs.verbs };
-}
-
-/** Filters that cannot be polled fail every poll alike: a setting to correct, not an input. */
-function filtersError(fns: IPollFunctions, problem: string): NodeOperationError {
-	return withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
+	const query = statementQuery(fns.getTimezone()).safeParse(
+		isPlainObject(filters) ? others : filters,
+	);
+	if ('verbs' in verbs && query.success) return { qs: query.data, verbs: verbs.verbs };
+	const problems = query.success
+		? []
+		: query.error.issues.map(
+				(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
+			);
+	const problem = 'problem' in verbs ? verbs.problem : problems.join('; ');
+	throw withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
 		cause: 'configuration-invalid',
 	});
 }
@@ -121,8 +106,6 @@ function filtersError(fns: IPollFunctions, problem: string): NodeOperationError 
 /** A cursor belongs to one record store and one set of filters; changing either starts afresh. */
 function cursorKey(endpoint: string, filters: IDataObject, verbs: string[]): string {
 	const qs = verbs.length === 0 ? filters : { ...filters, verb: [...verbs].sort().join(' ') };
-	const sorted = Object.keys(qs)
-		.sort()
-		.map((name) => `${name}=${String(qs[name])}`);
-	return `${endpoint}?${sorted.join('&')}`;
+	const names = Object.keys(qs).sort();
+	return `${endpoint}?${names.map((name) => `${name}=${String(qs[name])}`).join('&')}`;
 }

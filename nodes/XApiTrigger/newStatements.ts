@@ -4,35 +4,32 @@ import type { Deadline } from '../shared/pacing/time';
 import { excerpt } from '../shared/request/answer';
 import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../XApi/transport/statementPages';
-import type { Cursor } from './cursor';
 import {
+	type Cursor,
 	emptyCursor,
-	hasSeen,
 	holdBack,
 	idOf,
 	MAX_REMEMBERED_IDS,
 	msOf,
 	OVERLAP_MS,
-	prune,
 	remember,
 	storedMsOf,
 } from './cursor';
 
+export type TriggerRun = LrsRun & { readonly fns: IPollFunctions };
+
 /** The rest come with the next poll, in order. */
-export const MAX_STATEMENTS_PER_POLL = 1_000;
+const MAX_STATEMENTS_PER_POLL = 1_000;
 
 const POLL_DEADLINE_MS = 2 * 60_000;
+
+/** Older n8n versions give a poll no budget. */
+const pollBudgetMs = ({ fns }: TriggerRun) => fns.getPollBudgetMs?.() ?? Infinity;
 
 /** Shared by the per-verb queries (an xAPI statements query filters by one verb). */
 function pollDeadline(run: TriggerRun): Deadline {
 	return run.deadline(Math.min(POLL_DEADLINE_MS, pollBudgetMs(run) * 0.8));
 }
-
-function pollBudgetMs(run: TriggerRun): number {
-	return typeof run.fns.getPollBudgetMs === 'function' ? run.fns.getPollBudgetMs() : Infinity;
-}
-
-export type TriggerRun = LrsRun & { readonly fns: IPollFunctions };
 
 /** After the newest matching statement, read rather than taken from a clock: history is never replayed. */
 export async function startingCursor(
@@ -75,13 +72,7 @@ export async function startingCursor(
 	}
 	holdBack(cursor, clock.nowMs());
 	warnAhead(run, ahead, clock);
-	return prune(cursor);
-}
-
-interface QueryRead {
-	found: Array<{ statement: IDataObject; storedMs: number }>;
-	/** Set when a cap or the time budget stopped the walk: complete only up to there. */
-	readThroughMs: number | undefined;
+	return cursor;
 }
 
 /** Emits nothing newer than every query has read, so the cursor never passes an unread statement. */
@@ -91,23 +82,27 @@ export async function readNewStatements(
 	cursor: Cursor,
 ): Promise<IDataObject[]> {
 	const sinceMs = cursor.storedMs === undefined ? -Infinity : cursor.storedMs - OVERLAP_MS;
-	const since = cursor.storedMs === undefined ? undefined : new Date(sinceMs).toISOString();
+	const since = cursor.storedMs === undefined ? {} : { since: new Date(sinceMs).toISOString() };
 	const startedAt = Date.now();
 	// Stop reading well inside the time n8n gives a poll, and leave the rest to the next one.
 	const budgetMs = pollBudgetMs(run) / 2;
 	const deadline = pollDeadline(run);
 	const clock = new StoreClock();
-	const reads: QueryRead[] = [];
+	// Per query: what it found, and where a cap or the time budget stopped it (complete up to there).
+	const reads: Array<{
+		found: Array<{ statement: IDataObject; storedMs: number }>;
+		readThroughMs?: number;
+	}> = [];
 	for (const [index, qs] of queries.entries()) {
 		// Each query gets its share of the time, so that the last one too reads at least a page.
 		const readUntilMs = (budgetMs * (index + 1)) / queries.length;
-		const read: QueryRead = { found: [], readThroughMs: undefined };
+		const read: (typeof reads)[number] = { found: [] };
 		// A statement without `stored` (which stores must set) keeps its place after the one before it.
 		let lastMs = sinceMs;
 		await forEachStatementPage(
 			run,
 			{
-				qs: { ...qs, ascending: true, limit: STATEMENTS_PER_PAGE, ...(since ? { since } : {}) },
+				qs: { ...qs, ascending: true, limit: STATEMENTS_PER_PAGE, ...since },
 				action: 'Reading new statements',
 				deadline,
 			},
@@ -115,7 +110,9 @@ export async function readNewStatements(
 				clock.read(answer.headers);
 				for (const statement of page) {
 					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
-					if (!hasSeen(cursor, statement)) read.found.push({ statement, storedMs: lastMs });
+					const id = idOf(statement);
+					if (id === undefined || !cursor.recent.has(id))
+						read.found.push({ statement, storedMs: lastMs });
 					if (read.found.length >= MAX_STATEMENTS_PER_POLL) break;
 				}
 				const stop =
@@ -127,7 +124,20 @@ export async function readNewStatements(
 		);
 		reads.push(read);
 	}
-	const emitted = emitInStoredOrder(reads, cursor, clock.nowMs());
+	const horizonMs = Math.min(...reads.map((read) => read.readThroughMs ?? Infinity));
+	const merged = reads.flatMap((read) => read.found).filter((entry) => entry.storedMs <= horizonMs);
+	// A stable sort: statements stored at the same time keep the order their query gave them.
+	if (reads.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
+	const emitted: IDataObject[] = [];
+	const ids = new Set<string>();
+	for (const { statement } of merged) {
+		const id = idOf(statement);
+		if (id !== undefined && ids.has(id)) continue;
+		if (id !== undefined) ids.add(id);
+		remember(cursor, statement, clock.nowMs());
+		emitted.push(statement);
+		if (emitted.length >= MAX_STATEMENTS_PER_POLL) break;
+	}
 	holdBack(cursor, clock.nowMs());
 	warnAhead(
 		run,
@@ -142,24 +152,6 @@ function warnAhead(run: TriggerRun, ahead: IDataObject[], clock: StoreClock): vo
 	const first = ahead[0];
 	const message = `xAPI Trigger "${run.fns.getNode().name}": the record store sent ${ahead.length} statement(s) stored after its own clock (${new Date(clock.nowMs()).toISOString()}), e.g. ${excerpt(String(first.id), 100)} stored ${excerpt(String(first.stored), 100)}. They count as seen; the trigger goes on from the store's clock, not from their time, so later statements are not missed.`;
 	run.fns.logger.warn(run.redactor.text(message));
-}
-
-function emitInStoredOrder(reads: QueryRead[], cursor: Cursor, clockMs: number): IDataObject[] {
-	const horizonMs = Math.min(...reads.map((read) => read.readThroughMs ?? Infinity));
-	const merged = reads.flatMap((read) => read.found).filter((entry) => entry.storedMs <= horizonMs);
-	// A stable sort: statements stored at the same time keep the order their query gave them.
-	if (reads.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
-	const emitted: IDataObject[] = [];
-	const ids = new Set<string>();
-	for (const { statement } of merged) {
-		const id = idOf(statement);
-		if (id !== undefined && ids.has(id)) continue;
-		if (id !== undefined) ids.add(id);
-		remember(cursor, statement, clockMs);
-		emitted.push(statement);
-		if (emitted.length >= MAX_STATEMENTS_PER_POLL) break;
-	}
-	return emitted;
 }
 
 export async function latestStatement(

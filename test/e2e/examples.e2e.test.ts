@@ -1,4 +1,4 @@
-import { statementIdFor } from '../../nodes/XApi/transport/delivery';
+import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
 import { CHAT_HOOK_PATH, exampleCatalogRows, startExampleEnvironment, type ExampleEnvironment } from './lib/example-environment';
 import { loadExample, onboardingDueDate, pinnedTrigger, startingWith, type Completion } from './lib/examples';
 import { outputItems } from './lib/execute-output';

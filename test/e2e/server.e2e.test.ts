@@ -1,5 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { statementIdFor } from '../../nodes/XApi/transport/delivery';
+import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

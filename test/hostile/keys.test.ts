@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Loopback, Received } from '../../harness/loopback';
 import { json } from '../../harness/loopback';
-import { statementIdFor } from '../../nodes/XApi/transport/delivery';
+import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
 import {
 	accepted,

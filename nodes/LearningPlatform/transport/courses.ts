@@ -6,7 +6,7 @@ import { listOfStrings, safeId, typeMessages } from '../../shared/form/input';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
-import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
+import { DEFAULT_PAGING_LIMITS, PageGuard, withinBounds } from '../../shared/pacing/paging';
 import type { IndexedCourse, LmsRun, WriteSettings } from './index';
 import { lmsRequest, postWrite } from './index';
 import { flexibleDate, flexibleDateTime, httpUrl, positiveAmount } from './formats';
@@ -292,16 +292,7 @@ export async function forEachCoursePage(
 	const guard = new PageGuard('Listing courses', limits);
 	let position = offset;
 	let total: number | undefined;
-	const guarded = <T>(check: () => T): T => {
-		try {
-			return check();
-		} catch (error) {
-			throw new NodeOperationError(run.fns.getNode(), error as Error, {
-				itemIndex,
-				description: error instanceof PagingError ? error.hint : undefined,
-			});
-		}
-	};
+	const guarded = <T>(check: () => T): T => withinBounds(run.fns.getNode(), itemIndex, check);
 	for (;;) {
 		guarded(() => guard.next());
 		let bytes = 0;

@@ -1,6 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { definedOnly, type OutputForm } from '../../shared/form/output';
+import type { OutputChoice, OutputForm } from '../../shared/form/output';
+import {
+	definedOnly,
+	outputChoiceSchema,
+	outputProperties,
+	readOutputChoice,
+	shapeRecord,
+} from '../../shared/form/output';
 
 /** A language map's text: en-US, else English of any region, else the first. */
 export function textOf(map: unknown): string | undefined {
@@ -13,7 +20,7 @@ export function textOf(map: unknown): string | undefined {
 	return (english ?? entries[0])?.[1];
 }
 
-export const statementOutputForm: OutputForm = {
+const statementOutputForm: OutputForm = {
 	records: 'statements',
 	/** At most 10, as n8n's guidelines for tools ask. */
 	simplifiedFields: [
@@ -42,7 +49,18 @@ export const statementOutputForm: OutputForm = {
 	],
 };
 
-export function simplifiedStatement(statement: IDataObject): IDataObject {
+const outputSchema = outputChoiceSchema(statementOutputForm);
+
+/** Get's and Get Many's choice of output: its form, reading it, and shaping a statement by it. */
+export const statementOutput = {
+	properties: outputProperties(statementOutputForm),
+	read: (fns: IExecuteFunctions, itemIndex: number, form: INodeProperties[]) =>
+		readOutputChoice(fns, itemIndex, outputSchema, form),
+	shape: (statement: IDataObject, choice: OutputChoice) =>
+		shapeRecord(statement, choice, simplifiedStatement),
+};
+
+function simplifiedStatement(statement: IDataObject): IDataObject {
 	const actor = (statement.actor ?? {}) as IDataObject;
 	const verb = (statement.verb ?? {}) as IDataObject;
 	const object = (statement.object ?? {}) as IDataObject;
@@ -51,15 +69,12 @@ export function simplifiedStatement(statement: IDataObject): IDataObject {
 	const score = (result?.score ?? {}) as IDataObject;
 	const mbox = typeof actor.mbox === 'string' ? actor.mbox.replace(/^mailto:/i, '') : undefined;
 	const verbId = typeof verb.id === 'string' ? verb.id : undefined;
-	const outcome =
-		result && typeof result === 'object'
-			? definedOnly({
-					scoreScaled: score.scaled,
-					success: result.success,
-					completion: result.completion,
-					duration: result.duration,
-				})
-			: undefined;
+	const outcome = definedOnly({
+		scoreScaled: score.scaled,
+		success: result?.success,
+		completion: result?.completion,
+		duration: result?.duration,
+	});
 	return definedOnly({
 		statementId: statement.id,
 		actorName: typeof actor.name === 'string' ? actor.name : undefined,
@@ -68,7 +83,7 @@ export function simplifiedStatement(statement: IDataObject): IDataObject {
 		verbId,
 		activityId: object.id,
 		activityName: textOf(definition.name),
-		result: outcome && Object.keys(outcome).length > 0 ? outcome : undefined,
+		result: Object.keys(outcome).length > 0 ? outcome : undefined,
 		timestamp: statement.timestamp,
 	});
 }
@@ -76,20 +91,18 @@ export function simplifiedStatement(statement: IDataObject): IDataObject {
 /** In the names the trigger's saved workflows read; the statement itself is kept, so nothing is lost. */
 export function triggerSimplifiedStatement(statement: IDataObject): IDataObject {
 	const simple = simplifiedStatement(statement);
-	const result = (simple.result ?? {}) as IDataObject;
+	const { statementId, verb, verbId, activityId, timestamp } = simple;
 	return {
-		statementId: simple.statementId,
+		statementId,
 		email: simple.actorEmail,
 		name: simple.actorName,
-		verb: simple.verb,
-		verbId: simple.verbId,
+		verb,
+		verbId,
 		course: simple.activityName,
-		activityId: simple.activityId,
-		scoreScaled: result.scoreScaled,
-		success: result.success,
-		completion: result.completion,
-		duration: result.duration,
-		timestamp: simple.timestamp,
+		activityId,
+		// The result's scoreScaled, success, completion and duration, those it has.
+		...(simple.result as IDataObject | undefined),
+		timestamp,
 		stored: statement.stored,
 		statement,
 	};

@@ -8,11 +8,16 @@ export const statementIdSchema = z
 	.trim()
 	.regex(UUID, 'must be a statement ID (a UUID like 8f87ccde-bb56-4c2e-ab83-44982ef22df0)');
 
-export const STATEMENT_ID_FIELD: INodeProperties = {
-	displayName: 'Statement ID',
-	name: 'statementId',
-	type: 'string',
+/** A form field, text unless `more` says otherwise. */
+export function field<T extends Partial<INodeProperties> & Record<string, unknown>>(
+	displayName: string,
+	name: string,
+	more?: T,
+) {
+	return { displayName, name, type: 'string', default: '', ...more } as INodeProperties & T;
+}
+
+export const STATEMENT_ID_FIELD = field('Statement ID', 'statementId', {
 	required: true,
-	default: '',
 	placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
-};
+});

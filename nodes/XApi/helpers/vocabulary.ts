@@ -53,11 +53,9 @@ const ACTIVITY_TYPES: Array<{ name: string; iri: string }> = [
 
 export const COURSE_ACTIVITY_TYPE = 'http://adlnet.gov/expapi/activities/course';
 
-export const VERB_OPTIONS: INodePropertyOptions[] = VERBS.map(({ name, iri, description }) => ({
-	name,
-	value: iri,
-	description: description ?? iri,
-}));
+export const VERB_OPTIONS: INodePropertyOptions[] = VERBS.map(
+	({ name, iri, description = iri }) => ({ name, value: iri, description }),
+);
 
 export const VERB_OPTIONS_WITH_CUSTOM: INodePropertyOptions[] = [
 	...VERB_OPTIONS,

@@ -1,41 +1,18 @@
-import { createHash } from 'crypto';
-
 import { type IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
 import { isPlainObject } from '../../shared/form/input';
-import type { Statement } from '../validation';
 import { type LrsRun, tryLrsRequest } from './index';
+import { recordedAlike, rememberRecorded } from './recordedIds';
+import { isSameStatement } from './sameStatement';
+import type { StatementWithId } from './statementIds';
 import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
 
-export type StatementWithId = Statement & { id: string };
+/** `batchSize`: the same for every item of a run (the first item's is taken). */
+type Sent = { statement: StatementWithId; idempotencyKey?: string; batchSize?: number };
 
-interface PendingStatement {
-	itemIndex: number;
-	statement: StatementWithId;
-	idempotencyKey?: string;
-}
-
-/** Never changes (published in the README): a new namespace would store resent events twice. */
-export const STATEMENT_ID_NAMESPACE = '1c00e23b-464b-4b02-b45d-d56d4ad34dd3';
-
-/** RFC 9562 section 5.5 (RFC 4122 section 4.3); the same as Python's `uuid.uuid5`. */
-export function uuidV5(name: string, namespace: string): string {
-	const bytes = createHash('sha1')
-		.update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
-		.update(Buffer.from(name, 'utf8'))
-		.digest()
-		.subarray(0, 16);
-	bytes[6] = (bytes[6] & 0x0f) | 0x50;
-	bytes[8] = (bytes[8] & 0x3f) | 0x80;
-	return bytes.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
-}
-
-/** An expression's stray outer space is not another event; case is kept ("Order-1" ≠ "order-1"). */
-export function statementIdFor(idempotencyKey: string): string {
-	return uuidV5(idempotencyKey.trim(), STATEMENT_ID_NAMESPACE);
-}
+/** `id`: the statement's id in lower case, as stores compare ids. */
+type Pending = Sent & { itemIndex: number; id: string };
 
 /** 50-fold fewer requests, bodies far below stores' limits, a rejected batch narrowed in six halvings. */
 export const DEFAULT_BATCH_SIZE = 50;
@@ -53,23 +30,19 @@ const CONTENT_NOTES = {
  */
 export async function sendStatements(
 	run: LrsRun,
-	items: Array<PreparedItem<{ statement: StatementWithId; idempotencyKey?: string }>>,
-	options: { batchSize?: number; stopAfterFailure: boolean },
+	items: Array<PreparedItem<Sent>>,
+	{ stopAfterFailure }: { stopAfterFailure: boolean },
 	describe: (statement: StatementWithId) => IDataObject = () => ({}),
 ): Promise<Map<number, ItemOutcome>> {
-	const pending = items.map(({ itemIndex, input }) => ({
-		itemIndex,
-		statement: run.canRead ? input.statement : asPushed(input.statement),
-		idempotencyKey: input.idempotencyKey,
-	}));
+	const pending = items.map(({ itemIndex, input }) => {
+		const statement = run.canRead ? input.statement : asPushed(input.statement);
+		return { ...input, itemIndex, statement, id: statement.id.toLowerCase() };
+	});
 	// The push endpoint documents one statement per request, no arrays.
-	const batchSize = options.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
-	const delivery = new Delivery(run, options.stopAfterFailure, describe);
+	const batchSize = items[0]?.input.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
+	const delivery = new Delivery(run, stopAfterFailure, describe);
 	for (const batch of batchesOf(pending, batchSize)) await delivery.send(batch);
-	const notSent: ItemOutcome = { status: 'notSent' };
-	return new Map(
-		pending.map(({ itemIndex }) => [itemIndex, delivery.outcomes.get(itemIndex) ?? notSent]),
-	);
+	return delivery.outcomes;
 }
 
 /** The actor's `objectType` given, as the push endpoint's page shows; the same statement for xAPI. */
@@ -81,21 +54,14 @@ function asPushed(statement: StatementWithId): StatementWithId {
 }
 
 /** Consecutive batches; a repeated id starts a new batch, since stores reject such a batch. */
-function batchesOf(pending: PendingStatement[], batchSize: number): PendingStatement[][] {
-	const batches: PendingStatement[][] = [];
-	let current: PendingStatement[] = [];
-	let ids = new Set<string>();
+function batchesOf(pending: Pending[], batchSize: number): Pending[][] {
+	const batches: Pending[][] = [];
 	for (const entry of pending) {
-		const id = entry.statement.id.toLowerCase();
-		if (current.length >= batchSize || ids.has(id)) {
-			batches.push(current);
-			current = [];
-			ids = new Set();
-		}
-		current.push(entry);
-		ids.add(id);
+		const last = batches[batches.length - 1] as Pending[] | undefined;
+		if (last && last.length < batchSize && !last.some(({ id }) => id === entry.id))
+			last.push(entry);
+		else batches.push([entry]);
 	}
-	if (current.length > 0) batches.push(current);
 	return batches;
 }
 
@@ -103,7 +69,7 @@ class Delivery {
 	readonly outcomes = new Map<number, ItemOutcome>();
 
 	/** By lower-case id: a repeat within the run is not sent again. */
-	private readonly storedHere = new Map<string, Statement>();
+	private readonly storedHere = new Map<string, StatementWithId>();
 
 	private stoppedBecause: string | undefined;
 
@@ -113,15 +79,15 @@ class Delivery {
 		private readonly describe: (statement: StatementWithId) => IDataObject,
 	) {}
 
-	async send(whole: PendingStatement[]): Promise<void> {
-		if (this.stoppedBecause !== undefined) {
-			for (const entry of whole) {
-				this.outcomes.set(entry.itemIndex, { status: 'notSent', reason: this.stoppedBecause });
-			}
+	async send(whole: Pending[]): Promise<void> {
+		const reason = this.stoppedBecause;
+		if (reason !== undefined) {
+			for (const { itemIndex } of whole)
+				this.outcomes.set(itemIndex, { status: 'notSent', reason });
 			return;
 		}
 		const batch = whole.filter((entry) => {
-			const earlier = this.storedHere.get(entry.statement.id.toLowerCase());
+			const earlier = this.storedHere.get(entry.id);
 			if (!earlier || !isSameStatement(entry.statement, earlier)) return true;
 			this.done(entry, true);
 			return false;
@@ -138,13 +104,15 @@ class Delivery {
 			itemIndex: batch[0].itemIndex,
 			answer: canRead
 				? { schema: storedIdsShape, is: 'the ids of the stored statements' }
-				: { schema: z.unknown(), is: 'an answer' },
+				: undefined,
 			allowEmpty: !canRead,
 		});
 		if (outcome.ok) {
-			const sent = batch.map((entry) => entry.statement.id.toLowerCase());
+			const sent = batch.map((entry) => entry.id);
 			// The push endpoint documents no answer body: ids are checked where it sends them.
-			const ids = !canRead && !isIdList(outcome.body) ? sent : (outcome.body as string[]);
+			const { body } = outcome;
+			const listed = Array.isArray(body) && body.every((id) => typeof id === 'string');
+			const ids = listed ? (body as string[]) : sent;
 			const confirmed =
 				ids.length === sent.length && ids.every((id, i) => id.toLowerCase() === sent[i]);
 			if (confirmed) return this.store(batch, false);
@@ -188,27 +156,24 @@ class Delivery {
 		if (this.stopAfterFailure || !isStatementsFault(status)) this.stoppedBecause = error.message;
 	}
 
-	private async sendHalves(batch: PendingStatement[]): Promise<void> {
+	private async sendHalves(batch: Pending[]): Promise<void> {
 		const middle = Math.ceil(batch.length / 2);
 		await this.send(batch.slice(0, middle));
 		await this.send(batch.slice(middle));
 	}
 
 	/** 409 from the unreadable push endpoint: remembered content decides, else a retried attempt is ours. */
-	private resolveConflict(entry: PendingStatement, repeated: boolean, cause: NodeApiError): void {
-		const keyed = entry.idempotencyKey !== undefined;
-		const alike = keyed
-			? recordedAlike(this.run.clientKey, entry.statement.id, entry.statement)
-			: undefined;
+	private resolveConflict(entry: Pending, repeated: boolean, cause: NodeApiError): void {
+		const alike = this.alike(entry);
 		if (alike === false) return this.done(entry, true, 'other');
 		if (alike || repeated) return this.store([entry], true);
-		if (keyed) return this.store([entry], true, 'unknown');
+		if (entry.idempotencyKey !== undefined) return this.store([entry], true, 'unknown');
 		this.fail(entry, this.conflictError(entry, cause));
 	}
 
 	/** 409 from a readable store: an earlier attempt may be stored, so each statement is read back. */
-	private async resolveConflictByReading(batch: PendingStatement[]): Promise<void> {
-		const missing: PendingStatement[] = [];
+	private async resolveConflictByReading(batch: Pending[]): Promise<void> {
+		const missing: Pending[] = [];
 		for (const entry of batch) {
 			const { id } = entry.statement;
 			const action = `Checking the stored statement ${id}`;
@@ -227,29 +192,30 @@ class Delivery {
 		await this.sendHalves(missing);
 	}
 
-	private store(batch: PendingStatement[], alreadyStored: boolean, content?: 'unknown'): void {
+	/** Only statements with derived ids are remembered: for the others there is nothing to compare. */
+	private alike({ idempotencyKey, statement }: Pending): boolean | undefined {
+		return idempotencyKey === undefined ? undefined : recordedAlike(this.run.clientKey, statement);
+	}
+
+	private store(batch: Pending[], alreadyStored: boolean, content?: 'unknown'): void {
 		for (const entry of batch) {
-			const { id } = entry.statement;
-			const keyed = entry.idempotencyKey !== undefined;
-			const repeat = keyed && recordedAlike(this.run.clientKey, id, entry.statement) === true;
-			this.done(entry, alreadyStored || repeat, content);
-			this.storedHere.set(id.toLowerCase(), entry.statement);
-			if (keyed && !content) rememberRecorded(this.run.clientKey, id, entry.statement);
+			this.done(entry, alreadyStored || this.alike(entry) === true, content);
+			this.storedHere.set(entry.id, entry.statement);
+			if (entry.idempotencyKey !== undefined && !content) {
+				rememberRecorded(this.run.clientKey, entry.statement);
+			}
 		}
 	}
 
 	/** `other`: other content already under this derived id (not stored, not failed); `unknown`: unreadable. */
 	private done(
-		{ itemIndex, statement, idempotencyKey }: PendingStatement,
+		{ itemIndex, statement, idempotencyKey }: Pending,
 		alreadyStored: boolean,
 		content?: 'other' | 'unknown',
 	): void {
-		const recorded =
-			content === 'other'
-				? 'already recorded with other content'
-				: alreadyStored
-					? 'already recorded'
-					: 'recorded';
+		// Other content is only ever found already stored.
+		const other = content === 'other' ? ' with other content' : '';
+		const recorded = `${alreadyStored ? 'already ' : ''}recorded${other}`;
 		this.outcomes.set(itemIndex, {
 			status: 'done',
 			json: {
@@ -264,11 +230,11 @@ class Delivery {
 		});
 	}
 
-	private fail(entry: PendingStatement, error: NodeApiError | NodeOperationError): void {
+	private fail(entry: Pending, error: NodeApiError | NodeOperationError): void {
 		this.outcomes.set(entry.itemIndex, { status: 'failed', error });
 	}
 
-	private conflictError(entry: PendingStatement, cause?: NodeApiError): NodeOperationError {
+	private conflictError(entry: Pending, cause?: NodeApiError): NodeOperationError {
 		const id = entry.statement.id;
 		return new NodeOperationError(
 			this.run.fns.getNode(),
@@ -281,168 +247,13 @@ class Delivery {
 	}
 }
 
-function isIdList(body: unknown): body is string[] {
-	return Array.isArray(body) && body.every((id) => typeof id === 'string');
-}
-
 /** A 4xx that can be the statements' own fault, not the store's, network's or credentials'. */
 function isStatementsFault(status: number | undefined): boolean {
 	return status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
 
-function describeBatch(batch: PendingStatement[]): string {
-	if (batch.length === 1) {
-		return `Sending the statement of item ${batch[0].itemIndex} (id ${batch[0].statement.id})`;
-	}
-	const first = batch[0].itemIndex;
-	const last = batch[batch.length - 1].itemIndex;
-	return `Sending ${batch.length} statements (items ${first} to ${last})`;
-}
-
-// The push endpoint never says whether a statement was new: derived ids seen stored are remembered
-// per process and client, bounded, and change only what an item reports, never what is sent.
-const MAX_IDS_PER_CLIENT = 10_000;
-
-const MAX_CLIENTS = 100;
-
-const recorded = new Map<string, Map<string, string>>();
-
-/** The timestamp is kept: a statement sent without one is not the same as one sent with one. */
-function contentDigest(statement: Statement): string {
-	const text = canonical(normalizeStatement(statement));
-	return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
-/** true: seen stored with the same content; false: with other content; undefined: never seen. */
-function recordedAlike(clientKey: string, id: string, statement: Statement): boolean | undefined {
-	const digest = recorded.get(clientKey)?.get(id.toLowerCase());
-	return digest === undefined ? undefined : digest === contentDigest(statement);
-}
-
-function rememberRecorded(clientKey: string, id: string, statement: Statement): void {
-	const ids = recorded.get(clientKey) ?? new Map<string, string>();
-	setNewest(recorded, clientKey, ids, MAX_CLIENTS);
-	setNewest(ids, id.toLowerCase(), contentDigest(statement), MAX_IDS_PER_CLIENT);
-}
-
-function setNewest<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-	map.delete(key);
-	map.set(key, value);
-	if (map.size > max) map.delete(map.keys().next().value as string);
-}
-
-// xAPI-Data 2.3.1 comparison: what a store may assign or rewrite, `display`, definitions, timestamp
-// form, member order, e-mail domain and UUID case, durations beyond 0.01 s are ignored. IRIs compare
-// as written (no RFC 3987 normalization), extensions as JSON values.
-type JsonObject = Record<string, unknown>;
-
-export function isSameStatement(sent: unknown, stored: unknown): boolean {
-	if (!isPlainObject(sent) || !isPlainObject(stored)) return false;
-	const mine = normalizeStatement(sent);
-	const theirs = normalizeStatement(stored);
-	// A store fills in the timestamp when none was sent.
-	if (mine.timestamp === undefined) delete theirs.timestamp;
-	return canonical(mine) === canonical(theirs);
-}
-
-function normalizeStatement(statement: JsonObject): JsonObject {
-	const out: JsonObject = {};
-	for (const [key, value] of Object.entries(statement)) {
-		if (['stored', 'authority', 'version', 'attachments'].includes(key)) continue;
-		if (key === 'id' && typeof value === 'string') out.id = value.toLowerCase();
-		else if (key === 'actor') out.actor = normalizeActor(value);
-		else if (key === 'verb') out.verb = isPlainObject(value) ? { id: value.id } : value;
-		else if (key === 'object') out.object = normalizeObject(value);
-		else if (key === 'result') out.result = normalizeResult(value);
-		else if (key === 'context') out.context = normalizeContext(value);
-		else if (key === 'timestamp') out.timestamp = instant(value);
-		else if (key === 'objectType' && value === 'Activity') continue;
-		else out[key] = value;
-	}
-	return out;
-}
-
-function normalizeActor(actor: unknown): unknown {
-	if (!isPlainObject(actor)) return actor;
-	const out: JsonObject = { ...actor };
-	if (out.objectType === 'Agent') delete out.objectType;
-	if (typeof out.mbox === 'string') out.mbox = lowerCaseDomain(out.mbox);
-	if (Array.isArray(out.member)) {
-		out.member = out.member
-			.map(normalizeActor)
-			.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
-	}
-	return out;
-}
-
-function normalizeObject(object: unknown): unknown {
-	if (!isPlainObject(object)) return object;
-	switch (object.objectType) {
-		case undefined:
-		case 'Activity':
-			return { id: object.id };
-		case 'StatementRef':
-			return {
-				objectType: 'StatementRef',
-				id: typeof object.id === 'string' ? object.id.toLowerCase() : object.id,
-			};
-		case 'SubStatement':
-			return normalizeStatement(object);
-		default:
-			return { ...(normalizeActor(object) as JsonObject), objectType: object.objectType };
-	}
-}
-
-function normalizeResult(result: unknown): unknown {
-	if (!isPlainObject(result) || typeof result.duration !== 'string') return result;
-	return { ...result, duration: truncateDuration(result.duration) };
-}
-
-function normalizeContext(context: unknown): unknown {
-	if (!isPlainObject(context)) return context;
-	const out: JsonObject = { ...context };
-	if (typeof out.registration === 'string') out.registration = out.registration.toLowerCase();
-	if (out.instructor !== undefined) out.instructor = normalizeActor(out.instructor);
-	if (out.team !== undefined) out.team = normalizeActor(out.team);
-	if (isPlainObject(out.statement)) out.statement = normalizeObject(out.statement);
-	if (isPlainObject(out.contextActivities)) {
-		// A single activity and a list of one are the same (xAPI-Data 2.4.6.2).
-		const lists = Object.entries(out.contextActivities).map(([kind, value]) => [
-			kind,
-			(Array.isArray(value) ? value : [value]).map(normalizeObject),
-		]);
-		out.contextActivities = Object.fromEntries(lists) as JsonObject;
-	}
-	return out;
-}
-
-/** Stores keep 0.01 s; the platform's documents write `P16559.14S` without the "T". */
-function truncateDuration(duration: string): string {
-	const withT = duration.replace(/^P(?=\d+(?:[.,]\d+)?S$)/, 'PT');
-	return withT.replace(/(\d+)\.(\d+)S$/, (_match, whole: string, fraction: string) => {
-		const kept = fraction.slice(0, 2).replace(/0+$/, '');
-		return kept ? `${whole}.${kept}S` : `${whole}S`;
-	});
-}
-
-function instant(value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? value : ms;
-}
-
-function lowerCaseDomain(mbox: string): string {
-	const at = mbox.lastIndexOf('@');
-	return at < 0 ? mbox : `${mbox.slice(0, at)}${mbox.slice(at).toLowerCase()}`;
-}
-
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map((entry) => canonical(entry)).join(',')}]`;
-	if (isPlainObject(value)) {
-		const keys = Object.keys(value)
-			.filter((key) => value[key] !== undefined)
-			.sort();
-		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
+function describeBatch([first, ...rest]: Pending[]): string {
+	const last = rest[rest.length - 1];
+	if (!last) return `Sending the statement of item ${first.itemIndex} (id ${first.statement.id})`;
+	return `Sending ${rest.length + 1} statements (items ${first.itemIndex} to ${last.itemIndex})`;
 }

@@ -1,12 +1,7 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { openRun } from '../../shared/items/router';
-import type { RequestThrottle } from '../../shared/pacing/throttle';
 import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { requestTimeoutMs, withFailure } from '../../shared/request/answer';
 import { liveClientRedactor } from '../../shared/request/secrets';
@@ -50,7 +45,13 @@ export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promi
 	const outputMasks = oauth2
 		? liveClientRedactor(clientKey, credentials.clientSecret, credentials.accessToken)
 		: lrsRedactor(credentials);
+	// One throttle per endpoint and credential identity, whichever n8n credential; Token and Basic
+	// are paced only when a rate is set.
+	const asked = Number(credentials.requestsPerMinute);
+	const perMinute =
+		Number.isFinite(asked) && asked > 0 ? asked : oauth2 ? DEFAULT_OAUTH2_REQUESTS_PER_MINUTE : 0;
 	const credentialId = fns.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? 'unnamed';
+	const rate = oauth2 ? pacedRate(perMinute) : perMinute;
 	return openRun(
 		fns,
 		{ errorMasks: () => lrsRedactor(credentials), outputMasks },
@@ -62,7 +63,7 @@ export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promi
 				return lrsRedactor(credentials);
 			},
 			canRead: !oauth2,
-			throttle: lrsThrottle(credentials, clientKey, credentialId),
+			throttle: perMinute > 0 ? clientThrottle(clientKey, credentialId, rate).throttle : undefined,
 			clientKey,
 			headers: LRS_HEADERS,
 			requestTimeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
@@ -78,19 +79,4 @@ export function pacedRate(requestsPerMinute: number): number {
 	const perWindow = (requestsPerMinute * PUSH_WINDOW_MS) / 60_000;
 	const spacingMs = (PUSH_WINDOW_MS + WINDOW_MARGIN_MS) / perWindow;
 	return Math.max(1, Math.floor(60_000 / spacingMs));
-}
-
-/** Keyed by endpoint and credential identity: shared by every execution, whichever n8n credential. */
-function lrsThrottle(
-	credentials: ICredentialDataDecryptedObject,
-	clientKey: string,
-	credentialId: string,
-): RequestThrottle | undefined {
-	const asked = Number(credentials.requestsPerMinute);
-	const oauth2 = credentials.authentication === 'oauth2';
-	const requestsPerMinute =
-		Number.isFinite(asked) && asked > 0 ? asked : oauth2 ? DEFAULT_OAUTH2_REQUESTS_PER_MINUTE : 0;
-	if (requestsPerMinute <= 0) return undefined;
-	const rate = oauth2 ? pacedRate(requestsPerMinute) : requestsPerMinute;
-	return clientThrottle(clientKey, credentialId, rate).throttle;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
-import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError } from '../../shared/pacing/paging';
+import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError, withinBounds } from '../../shared/pacing/paging';
 import { type LrsRun, tryLrsRequest } from './index';
 import { STATEMENTS_PATH } from './statements';
 
@@ -66,7 +66,9 @@ export async function forEachStatementPage(
 	const pages = new PageGuard(action, walk.limits ?? DEFAULT_PAGING_LIMITS);
 	const links = new LinkGuard(action);
 	let url: string | undefined;
+	const guarded = <T>(check: () => T): T => withinBounds(run.fns.getNode(), itemIndex, check);
 	for (;;) {
+		guarded(() => pages.next());
 		const outcome = await tryLrsRequest(run, {
 			method: 'GET',
 			...(url ? { url } : { path: STATEMENTS_PATH, qs: walk.qs }),
@@ -81,19 +83,14 @@ export async function forEachStatementPage(
 		const statements = page.statements as IDataObject[];
 		const more = page.more?.trim() ?? '';
 		const nextUrl = more && statements.length > 0 ? resolveMoreLink(run.endpoint, more) : undefined;
-		let fresh: boolean[];
-		try {
+		const fresh = guarded(() => {
 			pages.read(outcome.bytes, page);
-			fresh = pages.admit(
+			const admitted = pages.admit(
 				statements.map(({ id }) => (typeof id === 'string' ? id.toLowerCase() : undefined)),
 			);
 			if (nextUrl) links.follow(nextUrl);
-		} catch (error) {
-			throw new NodeOperationError(run.fns.getNode(), error as Error, {
-				itemIndex,
-				description: error instanceof PagingError ? error.hint : undefined,
-			});
-		}
+			return admitted;
+		});
 		const visited = await visit(
 			statements.filter((_, i) => fresh[i]),
 			{ headers: outcome.headers },

@@ -1,3 +1,6 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 /** A server that ignores offsets, repeats pages or never ends still ends the walk with an error. */
 export interface PagingLimits {
 	maxPages: number;
@@ -119,5 +122,17 @@ export class PageGuard {
 				`The server kept sending more ${what} than the ceiling allows. Raise "${option}" in the options if there really are more.`,
 			);
 		}
+	}
+}
+
+/** A bound's check, its error the node's (with the bound's hint). */
+export function withinBounds<T>(node: INode, itemIndex: number | undefined, check: () => T): T {
+	try {
+		return check();
+	} catch (error) {
+		throw new NodeOperationError(node, error as Error, {
+			itemIndex,
+			description: error instanceof PagingError ? error.hint : undefined,
+		});
 	}
 }

@@ -1,7 +1,7 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
-import { statementIdFor } from '../../../nodes/XApi/transport/delivery';
+import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
 import { XAPI_VERSION_HEADER } from '../../../test/e2e/lib/lrs';
 import { stable } from '../checks';
 import { loadExample, pinnedItems, triggerOf } from '../examples';

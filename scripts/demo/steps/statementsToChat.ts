@@ -1,5 +1,5 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
-import { statementIdFor } from '../../../nodes/XApi/transport/delivery';
+import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
 import type { IDataObject } from 'n8n-workflow';
 
 import { TriggerPoller } from '../../../harness/poll';

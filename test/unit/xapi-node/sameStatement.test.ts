@@ -1,5 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { isSameStatement } from '../../../nodes/XApi/transport/delivery';
+import { isSameStatement } from '../../../nodes/XApi/transport/sameStatement';
 
 const sent = {
 	id: '6690e6c9-3ef0-4ed3-8b37-7f3964730bee',

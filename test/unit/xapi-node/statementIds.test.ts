@@ -2,7 +2,7 @@ import {
 	STATEMENT_ID_NAMESPACE,
 	statementIdFor,
 	uuidV5,
-} from '../../../nodes/XApi/transport/delivery';
+} from '../../../nodes/XApi/transport/statementIds';
 
 /*
  * The vectors were computed with Python's standard library, independently of this code:

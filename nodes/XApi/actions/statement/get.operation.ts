@@ -3,29 +3,21 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput, optionsCollection } from '../../../shared/form/input';
-import {
-	outputChoiceSchema,
-	readOutputChoice,
-	outputProperties,
-	shapeRecord,
-} from '../../../shared/form/output';
-import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
-import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
+import { statementOutput } from '../../helpers/output';
+import { field, STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { readStatement } from '../../transport/statements';
 
 const properties: INodeProperties[] = [
 	STATEMENT_ID_FIELD,
-	...outputProperties(statementOutputForm),
+	...statementOutput.properties,
 	optionsCollection([
-		{
-			displayName: 'Voided',
-			name: 'voided',
+		field('Voided', 'voided', {
 			type: 'boolean',
 			default: false,
 			description:
 				'Whether the statement was voided. A voided statement is only found with this on, and a statement that was not voided only with it off.',
-		},
+		}),
 	]),
 ];
 
@@ -39,14 +31,12 @@ const inputSchema = z.object({
 	options: z.object({ voided: z.boolean().default(false) }).strict(),
 });
 
-const outputSchema = outputChoiceSchema(statementOutputForm);
-
 export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
 		statementId: fns.getNodeParameter('statementId', itemIndex),
 		options: fns.getNodeParameter('options', itemIndex, {}),
 	});
-	return { ...input, output: readOutputChoice(fns, itemIndex, outputSchema, properties) };
+	return { ...input, output: statementOutput.read(fns, itemIndex, properties) };
 }
 
 export async function execute(
@@ -64,5 +54,5 @@ export async function execute(
 		itemIndex,
 	);
 	if (!read.ok) throw read.error;
-	return shapeRecord(read.statement, input.output, simplifiedStatement);
+	return statementOutput.shape(read.statement, input.output);
 }

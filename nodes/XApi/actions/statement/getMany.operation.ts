@@ -1,35 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { optionsCollection, parseItemInput } from '../../../shared/form/input';
 import {
-	outputChoiceSchema,
-	readOutputChoice,
-	outputProperties,
 	pagingCeilingProperties,
 	pagingCeilingShape,
 	pagingLimitsFrom,
 	returnAllAndLimit,
-	shapeRecord,
 } from '../../../shared/form/output';
-import { filterProperties, filtersSchema, statementQuery } from '../../helpers/filters';
-import { simplifiedStatement, statementOutputForm } from '../../helpers/output';
+import { filtersCollection, statementQuery } from '../../helpers/filters';
+import { statementOutput } from '../../helpers/output';
 import type { LrsRun } from '../../transport';
 import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../../transport/statementPages';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	...outputProperties(statementOutputForm),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add filter',
-		default: {},
-		options: filterProperties({ withTimeAndOrder: true }),
-	},
-	optionsCollection([...pagingCeilingProperties('statements')], {
+	...statementOutput.properties,
+	filtersCollection(),
+	optionsCollection(pagingCeilingProperties('statements'), {
 		displayOptions: { show: { returnAll: [true] } },
 	}),
 ];
@@ -42,34 +31,27 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const inputSchema = z.object({
-	returnAll: z.boolean(),
-	limit: z.number().int('must be a whole number').positive('must be at least 1'),
-	filters: filtersSchema,
-	options: z.object(pagingCeilingShape).strict(),
-});
-
-const outputSchema = outputChoiceSchema(statementOutputForm);
+const inputSchema = (timezone: string) =>
+	z.object({
+		returnAll: z.boolean(),
+		limit: z.number().int('must be a whole number').positive('must be at least 1'),
+		filters: statementQuery(timezone),
+		options: z.object(pagingCeilingShape).strict(),
+	});
 
 export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const returnAll = fns.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema, {
+	const input = parseItemInput(fns.getNode(), itemIndex, inputSchema(fns.getTimezone()), {
 		returnAll,
 		limit: returnAll ? 1 : fns.getNodeParameter('limit', itemIndex, 50),
 		filters: fns.getNodeParameter('filters', itemIndex, {}),
 		options: returnAll ? fns.getNodeParameter('options', itemIndex, {}) : {},
 	});
-	const output = readOutputChoice(fns, itemIndex, outputSchema, properties);
-	const query = statementQuery(input.filters, fns.getTimezone());
-	if ('problem' in query) {
-		const message = `Invalid input on item ${itemIndex}: ${query.problem}`;
-		throw new NodeOperationError(fns.getNode(), message, { itemIndex });
-	}
 	return {
 		wanted: returnAll ? Infinity : input.limit,
-		qs: query.qs,
+		qs: input.filters,
 		limits: pagingLimitsFrom(input.options),
-		output,
+		output: statementOutput.read(fns, itemIndex, properties),
 	};
 }
 
@@ -91,7 +73,7 @@ export async function execute(
 		(page) => {
 			for (const statement of page) {
 				if (statements.length >= input.wanted) return false;
-				statements.push(shapeRecord(statement, input.output, simplifiedStatement));
+				statements.push(statementOutput.shape(statement, input.output));
 			}
 			return statements.length < input.wanted;
 		},

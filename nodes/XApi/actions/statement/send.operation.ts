@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
 import {
 	additionalFields,
 	optionsCollection,
@@ -11,8 +10,9 @@ import {
 	parseItemInput,
 	wellFormed,
 } from '../../../shared/form/input';
-import type { LrsRun } from '../../transport';
-import { DEFAULT_BATCH_SIZE, sendStatements, statementIdFor } from '../../transport/delivery';
+import { field } from '../../helpers/statementInput';
+import { DEFAULT_BATCH_SIZE, sendStatements } from '../../transport/delivery';
+import { statementIdFor } from '../../transport/statementIds';
 import {
 	checkedStatement,
 	formLabelOf,
@@ -24,10 +24,8 @@ import {
 
 const MAX_BATCH_SIZE = 500;
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Input Mode',
-		name: 'inputMode',
+const properties = [
+	field('Input Mode', 'inputMode', {
 		type: 'options',
 		noDataExpression: true,
 		options: [
@@ -36,17 +34,11 @@ const properties: INodeProperties[] = [
 				value: 'fields',
 				description: 'Build the statement from the fields below',
 			},
-			{
-				name: 'JSON',
-				value: 'json',
-				description: 'Send a complete xAPI statement',
-			},
+			{ name: 'JSON', value: 'json', description: 'Send a complete xAPI statement' },
 		],
 		default: 'fields',
-	},
-	{
-		displayName: 'Statement',
-		name: 'statement',
+	}),
+	field('Statement', 'statement', {
 		type: 'json',
 		required: true,
 		// Empty, not a sample: executed unedited, a sample would record a made-up completion.
@@ -55,19 +47,17 @@ const properties: INodeProperties[] = [
 		description:
 			'One xAPI 1.0.3 statement, as an object or as JSON text. A statement without an ID gets a generated one, or one derived from the Idempotency Key.',
 		displayOptions: { show: { inputMode: ['json'] } },
-	},
+	}),
 	...statementFormFields,
 	additionalFields([IDEMPOTENCY_KEY_FIELD], { displayOptions: { show: { inputMode: ['json'] } } }),
 	optionsCollection([
-		{
-			displayName: 'Batch Size',
-			name: 'batchSize',
+		field('Batch Size', 'batchSize', {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 			default: DEFAULT_BATCH_SIZE,
 			description:
 				"How many statements to send per request (default 50; with OAuth2, the platform's push endpoint, one per request unless set: it documents no batches). If the record store rejects a batch because of some statements, the others are still stored and each bad item gets its own error.",
-		},
+		}),
 	]),
 ];
 
@@ -133,28 +123,22 @@ function withDerivedId(
 	idempotencyKey: string,
 ): unknown {
 	if (!isPlainObject(statement)) return statement;
-	if (statement.id !== undefined && statement.id !== null && statement.id !== '') {
-		throw new NodeOperationError(
-			fns.getNode(),
-			`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
-			{
-				itemIndex,
-				description:
-					'The Idempotency Key derives the statement ID from the event, so it cannot be combined with an ID given otherwise. Remove the Statement ID (or the "id" of the JSON statement) to derive it, or remove the Idempotency Key to use that ID.',
-			},
-		);
+	const { id } = statement;
+	if (id === undefined || id === null || id === '') {
+		return { ...statement, id: statementIdFor(idempotencyKey) };
 	}
-	return { ...statement, id: statementIdFor(idempotencyKey) };
+	throw new NodeOperationError(
+		fns.getNode(),
+		`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
+		{
+			itemIndex,
+			description:
+				'The Idempotency Key derives the statement ID from the event, so it cannot be combined with an ID given otherwise. Remove the Statement ID (or the "id" of the JSON statement) to derive it, or remove the Idempotency Key to use that ID.',
+		},
+	);
 }
 
-/** One batch size per run; unset, the record store's default. */
-export async function execute(
-	run: LrsRun,
-	items: Array<PreparedItem<ReturnType<typeof prepare>>>,
-	control: { stopAfterFailure: boolean },
-): Promise<Map<number, ItemOutcome>> {
-	return await sendStatements(run, items, { ...control, batchSize: items[0]?.input.batchSize });
-}
+export const execute = sendStatements;
 
 function statementFromJson(fns: IExecuteFunctions, itemIndex: number): unknown {
 	const value = fns.getNodeParameter('statement', itemIndex) as unknown;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 
 import { illFormedAt } from '../../../shared/form/illFormed';
 import { NOT_WELL_FORMED, parseItemInput, additionalFields } from '../../../shared/form/input';
+import { field } from '../../helpers/statementInput';
 import {
 	ACTIVITY_TYPE_OPTIONS,
 	COMPLETED_VERB,
@@ -14,7 +15,7 @@ import {
 	verbDisplayWord,
 	VERB_OPTIONS_WITH_CUSTOM,
 } from '../../helpers/vocabulary';
-import type { StatementWithId } from '../../transport/delivery';
+import type { StatementWithId } from '../../transport/statementIds';
 import { formatIssues, formatPath, type Statement, validateStatement } from '../../validation';
 
 const DEFAULT_LANGUAGE = 'en-US';
@@ -22,13 +23,8 @@ const DEFAULT_LANGUAGE = 'en-US';
 /** A form field's property, and `at`: where its problems are in the statement ("object.id"). */
 type FormRow = INodeProperties & { at?: RegExp };
 
-function text(displayName: string, name: string, more: Partial<FormRow> = {}): FormRow {
-	const required = more.required ? { required: true } : {};
-	return { displayName, name, type: 'string', ...required, default: '', ...more };
-}
-
 /** The statement id derives from it (UUID v5), so an event sent again is stored once. */
-export const IDEMPOTENCY_KEY_FIELD = text('Idempotency Key', 'idempotencyKey', {
+export const IDEMPOTENCY_KEY_FIELD = field('Idempotency Key', 'idempotencyKey', {
 	placeholder: 'e.g. {{ $json.completionId }}',
 	description:
 		"Text that names the event, e.g. the completion's ID in the sending system. The statement ID is derived from it, the same in every run, so an event sent again (a webhook delivered twice, a re-run execution) is stored once. Not together with Statement ID.",
@@ -36,12 +32,8 @@ export const IDEMPOTENCY_KEY_FIELD = text('Idempotency Key', 'idempotencyKey', {
 
 export function actorFields(name: Partial<FormRow>, email: Partial<FormRow> = {}): FormRow[] {
 	return [
-		text('Actor Name', 'actorName', { required: true, ...name }),
-		text('Actor Email', 'actorEmail', {
-			required: true,
-			placeholder: 'name@email.com',
-			...email,
-		}),
+		field('Actor Name', 'actorName', { required: true, ...name }),
+		field('Actor Email', 'actorEmail', { required: true, placeholder: 'name@email.com', ...email }),
 	];
 }
 
@@ -50,43 +42,39 @@ const mainRows: FormRow[] = [
 		{ at: /^actor\.name$/, placeholder: 'Ada Lovelace', description: "The learner's full name" },
 		{ at: /^actor(?:\.mbox)?$/, description: 'Identifies the learner; sent as "mbox: mailto:…"' },
 	),
-	{
-		displayName: 'Verb',
-		name: 'verb',
+	field('Verb', 'verb', {
 		type: 'options',
 		options: VERB_OPTIONS_WITH_CUSTOM,
 		default: COMPLETED_VERB,
 		description: 'What the learner did',
 		at: /^verb(?:\.id)?$/,
-	},
-	text('Custom Verb ID', 'customVerbId', {
+	}),
+	field('Custom Verb ID', 'customVerbId', {
 		required: true,
 		placeholder: 'http://adlnet.gov/expapi/verbs/attempted',
 		description:
 			'The verb\'s IRI. Its last path segment becomes the verb\'s display word ("attempted").',
 		displayOptions: { show: { verb: [CUSTOM] } },
 	}),
-	text('Activity ID', 'activityId', {
+	field('Activity ID', 'activityId', {
 		at: /^object(?:\.id)?$/,
 		required: true,
 		placeholder: 'https://learn.example.com/cards/123',
 		description: 'The IRI of what the learner acted on, usually the card URL',
 	}),
-	{
-		displayName: 'Activity Type',
-		name: 'activityType',
+	field('Activity Type', 'activityType', {
 		type: 'options',
 		options: ACTIVITY_TYPE_OPTIONS,
 		default: COURSE_ACTIVITY_TYPE,
 		at: /^object\.definition\.type$/,
-	},
-	text('Custom Activity Type', 'customActivityType', {
+	}),
+	field('Custom Activity Type', 'customActivityType', {
 		required: true,
 		placeholder: 'http://adlnet.gov/expapi/activities/assessment',
 		description: "The activity type's IRI",
 		displayOptions: { show: { activityType: [CUSTOM] } },
 	}),
-	text('Activity Name', 'activityName', {
+	field('Activity Name', 'activityName', {
 		at: /^object\.definition\.name/,
 		required: true,
 		placeholder: 'Onboarding course',
@@ -94,17 +82,11 @@ const mainRows: FormRow[] = [
 ];
 
 const extraRows: FormRow[] = [
-	{
-		displayName: 'Activity Description',
-		name: 'activityDescription',
-		type: 'string',
+	field('Activity Description', 'activityDescription', {
 		typeOptions: { rows: 2 },
-		default: '',
 		at: /^object\.definition\.description/,
-	},
-	{
-		displayName: 'Categories',
-		name: 'categories',
+	}),
+	field('Categories', 'categories', {
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
 		default: {},
@@ -115,81 +97,72 @@ const extraRows: FormRow[] = [
 				displayName: 'Category',
 				name: 'category',
 				values: [
-					text('ID', 'id', { description: "The category's IRI" }),
-					text('Name', 'name'),
-					text('Description', 'description'),
+					field('ID', 'id', { description: "The category's IRI" }),
+					field('Name', 'name'),
+					field('Description', 'description'),
 				],
 			},
 		],
 		at: /^context\.contextActivities\.category\[(\d+)\](?:\.id)?/,
-	},
-	{
-		displayName: 'Completion',
-		name: 'completion',
+	}),
+	field('Completion', 'completion', {
 		type: 'boolean',
 		default: true,
 		description: 'Whether the learner completed the activity',
 		at: /^result\.completion$/,
-	},
-	text('Duration', 'duration', {
+	}),
+	field('Duration', 'duration', {
 		at: /^result\.duration$/,
 		placeholder: 'PT1H30M',
 		description: 'Time spent, as an ISO 8601 duration (PT1H30M, PT45.5S) or a number of seconds',
 	}),
-	text('ECL ID', 'eclId', {
+	field('ECL ID', 'eclId', {
 		description: 'Appended to the activity ID as its "ecl_id" query parameter',
 	}),
 	IDEMPOTENCY_KEY_FIELD,
-	text('Instructor Account Name', 'instructorAccountName', {
+	field('Instructor Account Name', 'instructorAccountName', {
 		at: /^context\.instructor\.account\.name$/,
 		description: "The instructor's user name or ID on the system given as the home page",
 	}),
-	text('Instructor Home Page', 'instructorHomePage', {
+	field('Instructor Home Page', 'instructorHomePage', {
 		at: /^context\.instructor\.account\.homePage$/,
 		placeholder: 'https://lms.example.com',
 		description: 'The system where the instructor has that account',
 	}),
-	text('Instructor Name', 'instructorName', { at: /^context\.instructor\.name$/ }),
-	text('Language', 'language', {
+	field('Instructor Name', 'instructorName', { at: /^context\.instructor\.name$/ }),
+	field('Language', 'language', {
 		default: DEFAULT_LANGUAGE,
 		description: 'The language tag of the names and descriptions (RFC 5646)',
 	}),
-	text('Registration', 'registration', {
+	field('Registration', 'registration', {
 		at: /^context\.registration$/,
 		placeholder: '8f87ccde-bb56-4c2e-ab83-44982ef22df0',
 		description: 'A UUID that groups the statements of one attempt or enrolment',
 	}),
-	{
-		displayName: 'Score (Scaled)',
-		name: 'scoreScaled',
+	field('Score (Scaled)', 'scoreScaled', {
 		type: 'number',
 		typeOptions: { minValue: -1, maxValue: 1, numberPrecision: 4 },
 		default: 1,
 		description: 'The score from -1 to 1 (e.g. 0.85 for 85%)',
 		at: /^result\.score(?:\.scaled)?$/,
-	},
-	text('Statement ID', 'statementId', {
+	}),
+	field('Statement ID', 'statementId', {
 		at: /^id$/,
 		description:
 			'A UUID for the statement. Leave empty to have one generated (or derived from the Idempotency Key); sending the same ID again never stores a second copy.',
 	}),
-	{
-		displayName: 'Success',
-		name: 'success',
+	field('Success', 'success', {
 		type: 'boolean',
 		default: true,
 		description: 'Whether the learner passed or succeeded',
 		at: /^result\.success$/,
-	},
-	{
-		displayName: 'Timestamp',
-		name: 'timestamp',
+	}),
+	field('Timestamp', 'timestamp', {
 		type: 'dateTime',
-		default: '',
 		description:
 			"When the experience happened. Without a time zone it is read in the workflow's time zone. Empty: the record store uses the time it stores the statement.",
 		at: /^timestamp$/,
-	},
+	}),
 ];
 
 const withoutAt = (rows: FormRow[]) =>
@@ -199,9 +172,9 @@ const form = [
 	additionalFields(withoutAt(extraRows) as INodeProperties[]),
 ] as INodeProperties[];
 
-export const statementFormFields = form.map((field) => ({
-	...field,
-	displayOptions: { show: { inputMode: ['fields'], ...field.displayOptions?.show } },
+export const statementFormFields = form.map((property) => ({
+	...property,
+	displayOptions: { show: { inputMode: ['fields'], ...property.displayOptions?.show } },
 }));
 
 /** Text the form needs; what an expression yields as nothing (or a number) is read as text. */
@@ -264,18 +237,13 @@ export function statementFromForm(fns: IExecuteFunctions, itemIndex: number) {
 		'Invalid input',
 		form,
 	);
-	const fields = parsed.additionalFields as Record<string, unknown>;
-	const time = fields.timestamp;
+	const fields = parsed.additionalFields as Text;
+	const time: unknown = fields.timestamp;
 	const blank = time === undefined || time === null || time === '';
 	const timestamp = blank ? undefined : toXapiTimestamp(time, fns.getTimezone());
-	if (!blank && !timestamp) {
-		throw new NodeOperationError(
-			fns.getNode(),
-			`Invalid input on item ${itemIndex}: Additional Fields → Timestamp: "${String(time)}" is not a date and time`,
-			{ itemIndex },
-		);
-	}
-	return buildStatement(parsed as Text, fields as Text, timestamp);
+	if (blank || timestamp) return buildStatement(parsed as Text, fields, timestamp);
+	const message = `Invalid input on item ${itemIndex}: Additional Fields → Timestamp: "${String(time)}" is not a date and time`;
+	throw new NodeOperationError(fns.getNode(), message, { itemIndex });
 }
 
 function buildStatement(form: Text, fields: Text, timestamp: string | undefined) {
@@ -296,40 +264,39 @@ function buildStatement(form: Text, fields: Text, timestamp: string | undefined)
 				}),
 			}),
 		}));
-	return (
-		compact({
-			id: fields.statementId,
-			actor: { name: form.actorName, mbox: `mailto:${form.actorEmail?.replace(/^mailto:/i, '')}` },
-			verb: compact({ id: verbId, display: inLanguage(verbDisplayWord(verbId)) }),
-			object: {
-				objectType: 'Activity',
-				id: withEclId(form.activityId as string, fields.eclId),
-				definition: compact({
-					type: activityType,
-					name: inLanguage(form.activityName),
-					description: inLanguage(fields.activityDescription),
-				}),
-			},
-			result: compact({
-				score: fields.scoreScaled === undefined ? undefined : { scaled: fields.scoreScaled },
-				success: fields.success,
-				completion: fields.completion,
-				duration: fields.duration === undefined ? undefined : isoDuration(fields.duration),
+	return compact({
+		id: fields.statementId,
+		actor: { name: form.actorName, mbox: `mailto:${form.actorEmail?.replace(/^mailto:/i, '')}` },
+		verb: compact({ id: verbId, display: inLanguage(verbDisplayWord(verbId)) }),
+		object: {
+			objectType: 'Activity',
+			id: withEclId(form.activityId as string, fields.eclId),
+			definition: compact({
+				type: activityType,
+				name: inLanguage(form.activityName),
+				description: inLanguage(fields.activityDescription),
 			}),
-			context: compact({
-				registration: fields.registration,
-				contextActivities: categories.length > 0 ? { category: categories } : undefined,
-				instructor: compact({
-					name: fields.instructorName,
-					account: compact({
-						homePage: fields.instructorHomePage,
-						name: fields.instructorAccountName,
-					}),
+		},
+		result: compact({
+			score: compact({ scaled: fields.scoreScaled }),
+			success: fields.success,
+			completion: fields.completion,
+			// A number of seconds is written as a duration.
+			duration: fields.duration?.replace(/^\d+(\.\d+)?$/, 'PT$&S'),
+		}),
+		context: compact({
+			registration: fields.registration,
+			contextActivities: categories.length > 0 ? { category: categories } : undefined,
+			instructor: compact({
+				name: fields.instructorName,
+				account: compact({
+					homePage: fields.instructorHomePage,
+					name: fields.instructorAccountName,
 				}),
 			}),
-			timestamp,
-		}) ?? {}
-	);
+		}),
+		timestamp,
+	});
 }
 
 /** Adds `ecl_id` to the activity IRI's query, before any fragment, leaving the rest as written. */
@@ -340,10 +307,6 @@ function withEclId(activityId: string, eclId: string | undefined): string {
 	const fragment = hash < 0 ? '' : activityId.slice(hash);
 	const separator = base.includes('?') ? (/[?&]$/.test(base) ? '' : '&') : '?';
 	return `${base}${separator}ecl_id=${encodeURIComponent(eclId)}${fragment}`;
-}
-
-function isoDuration(value: string): string {
-	return /^\d+(\.\d+)?$/.test(value) ? `PT${value}S` : value;
 }
 
 function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {

@@ -1,22 +1,20 @@
-import { type IExecuteFunctions, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/form/input';
-import type { ItemOutcome, PreparedItem } from '../../../shared/items/operation';
-import { STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
+import type { PreparedItem } from '../../../shared/items/operation';
+import { field, STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
 import type { LrsRun } from '../../transport';
 import { VOIDED_VERB } from '../../validation';
 import { sendStatements } from '../../transport/delivery';
 import { actorFields, checkedStatement } from './statementForm';
 
-const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Voiding cannot be undone: the statement stays in the record store but is marked invalid and no longer returned by Get or Get Many (Get finds it with the Voided option)',
-		name: 'voidNotice',
-		type: 'notice',
-		default: '',
-	},
+const properties = [
+	field(
+		'Voiding cannot be undone: the statement stays in the record store but is marked invalid and no longer returned by Get or Get Many (Get finds it with the Voided option)',
+		'voidNotice',
+		{ type: 'notice' },
+	),
 	{ ...STATEMENT_ID_FIELD, description: 'The ID of the statement to void' },
 	...actorFields({
 		description: 'Who voids the statement, e.g. the administrator or the integration',
@@ -58,7 +56,7 @@ export async function execute(
 	run: LrsRun,
 	items: Array<PreparedItem<ReturnType<typeof prepare>>>,
 	control: { stopAfterFailure: boolean },
-): Promise<Map<number, ItemOutcome>> {
+) {
 	return await sendStatements(run, items, control, (statement) => ({
 		voidedStatementId: (statement.object as { id: string }).id,
 	}));
