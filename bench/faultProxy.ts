@@ -77,11 +77,16 @@ function pickFault(random: Random, rate: number, mix: FaultMix): ProxyFault | nu
 	return entries[entries.length - 1][0];
 }
 
-const GATEWAY_TITLES: Record<number, string> = { 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable' };
+const GATEWAY_TITLES: Record<number, string> = {
+	502: 'Bad Gateway',
+	503: 'Service Temporarily Unavailable',
+};
 
 function answerFault(fault: ProxyFault, response: http.ServerResponse): number {
 	const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-		response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+		response
+			.writeHead(status, { 'content-type': 'application/json', ...headers })
+			.end(JSON.stringify(body));
 		return status;
 	};
 	switch (fault) {
@@ -95,7 +100,9 @@ function answerFault(fault: ProxyFault, response: http.ServerResponse): number {
 		case 'server-503': {
 			const status = fault === 'server-502' ? 502 : 503;
 			const title = `${status} ${GATEWAY_TITLES[status]}`;
-			response.writeHead(status, { 'content-type': 'text/html' }).end(`<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
+			response
+				.writeHead(status, { 'content-type': 'text/html' })
+				.end(`<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
 			return status;
 		}
 		case 'expire-token':
@@ -107,7 +114,8 @@ function answerFault(fault: ProxyFault, response: http.ServerResponse): number {
 
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
 	const target = new URL(options.target);
-	if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') throw new Error('The fault proxy forwards to loopback only');
+	if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost')
+		throw new Error('The fault proxy forwards to loopback only');
 	const random = createRandom(options.seed ?? 1);
 	const mix = options.mix ?? EVEN_FAULT_MIX;
 	let faultRate = options.faultRate;
@@ -116,7 +124,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 	/** Forwards the request; resolves with the store's status and answer. */
 	const forwardAll = async (request: http.IncomingMessage, body: Buffer) => {
 		const answer = await forward(request, body, target, { connection: 'close' });
-		return { status: answer.statusCode ?? 0, headers: answer.headers, body: await readBody(answer, Infinity) };
+		return {
+			status: answer.statusCode ?? 0,
+			headers: answer.headers,
+			body: await readBody(answer, Infinity),
+		};
 	};
 
 	const server = await listenOnLoopback((request, response) => {
@@ -155,7 +167,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 						entry.status = answer.status;
 					},
 					(error: Error) => {
-						response.writeHead(502, { 'content-type': 'text/plain' }).end(`Proxy could not reach the store: ${error.message}`);
+						response
+							.writeHead(502, { 'content-type': 'text/plain' })
+							.end(`Proxy could not reach the store: ${error.message}`);
 						entry.status = 502;
 					},
 				);
@@ -173,7 +187,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 		},
 		faultCounts: () => {
 			const counts: Record<string, number> = {};
-			for (const entry of log) if (entry.fault) counts[entry.fault] = (counts[entry.fault] ?? 0) + 1;
+			for (const entry of log)
+				if (entry.fault) counts[entry.fault] = (counts[entry.fault] ?? 0) + 1;
 			return counts;
 		},
 		close: server.close,

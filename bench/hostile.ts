@@ -18,7 +18,7 @@ import type http from 'node:http';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../harness/engine';
-import { nestingDepth } from '../nodes/shared/request/answer';
+import { nestingDepth } from '../nodes/shared/request/body';
 import { listenOnLoopback } from '../harness/loopback';
 
 const PAGE = 100;
@@ -37,7 +37,9 @@ function course(n: number) {
 	};
 }
 
-async function serve(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void>; requests(): number }> {
+async function serve(
+	handler: http.RequestListener,
+): Promise<{ url: string; close(): Promise<void>; requests(): number }> {
 	let requests = 0;
 	const server = await listenOnLoopback((req, res) => {
 		requests++;
@@ -76,7 +78,14 @@ function credentials(baseUrl: string, extra: Record<string, unknown> = {}) {
 function node(parameters: INodeParameters) {
 	return {
 		nodes: [
-			{ id: 'in', name: 'In', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} },
+			{
+				id: 'in',
+				name: 'In',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: {},
+			},
 			{
 				id: 'lp',
 				name: 'Node',
@@ -96,28 +105,48 @@ function heapMb(): number {
 	return process.memoryUsage().heapUsed / 1024 / 1024;
 }
 
-async function returnAll(pageOf: (offset: number) => unknown, options: Record<string, unknown> = {}) {
+async function returnAll(
+	pageOf: (offset: number) => unknown,
+	options: Record<string, unknown> = {},
+) {
 	const server = await platform(pageOf);
 	const before = heapMb();
 	let peak = before;
-	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed / 1024 / 1024)), 10);
+	const sampler = setInterval(
+		() => (peak = Math.max(peak, process.memoryUsage().heapUsed / 1024 / 1024)),
+		10,
+	);
 	const started = Date.now();
 	const run = await runWorkflow({
-		workflow: node({ resource: 'course', operation: 'getMany', returnAll: true, options } as INodeParameters),
+		workflow: node({
+			resource: 'course',
+			operation: 'getMany',
+			returnAll: true,
+			options,
+		} as INodeParameters),
 		credentials: credentials(server.url),
 		startNode: 'In',
 	});
 	clearInterval(sampler);
 	const items = run.run.data.resultData.runData.Node?.[0]?.data?.main?.[0]?.length ?? 0;
-	const result = { items, error: run.error?.message, requests: server.requests(), seconds: (Date.now() - started) / 1000, peakMb: peak - before };
+	const result = {
+		items,
+		error: run.error?.message,
+		requests: server.requests(),
+		seconds: (Date.now() - started) / 1000,
+		peakMb: peak - before,
+	};
 	await server.close();
 	return result;
 }
 
 async function memory(): Promise<void> {
-	if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for retained-heap figures)');
+	if (!(globalThis as { gc?: unknown }).gc)
+		console.log('(run with --expose-gc for retained-heap figures)');
 	const real = await returnAll((offset) => ({
-		data: Array.from({ length: Math.max(0, Math.min(PAGE, REAL_CATALOG - offset)) }, (_, i) => course(offset + i)),
+		data: Array.from({ length: Math.max(0, Math.min(PAGE, REAL_CATALOG - offset)) }, (_, i) =>
+			course(offset + i),
+		),
 		total_count: REAL_CATALOG,
 	}));
 	const endless = await returnAll((offset) => ({
@@ -125,10 +154,16 @@ async function memory(): Promise<void> {
 		total_count: 1_000_000_000,
 	}));
 	console.log('\nReturn All, default ceilings (Max Pages 1,000, Max Items 50,000)');
-	console.log(`  real catalog of ${REAL_CATALOG}: ${real.items} items, ${real.requests} requests, ${real.seconds.toFixed(1)} s, peak heap +${real.peakMb.toFixed(0)} MB`);
-	console.log(`  endless catalog: ${endless.items} items, ${endless.requests} requests, ${endless.seconds.toFixed(1)} s, peak heap +${endless.peakMb.toFixed(0)} MB`);
+	console.log(
+		`  real catalog of ${REAL_CATALOG}: ${real.items} items, ${real.requests} requests, ${real.seconds.toFixed(1)} s, peak heap +${real.peakMb.toFixed(0)} MB`,
+	);
+	console.log(
+		`  endless catalog: ${endless.items} items, ${endless.requests} requests, ${endless.seconds.toFixed(1)} s, peak heap +${endless.peakMb.toFixed(0)} MB`,
+	);
 	console.log(`    error: ${endless.error}`);
-	console.log(`  ratio endless / real (peak heap): ${(endless.peakMb / Math.max(real.peakMb, 1)).toFixed(2)}`);
+	console.log(
+		`  ratio endless / real (peak heap): ${(endless.peakMb / Math.max(real.peakMb, 1)).toFixed(2)}`,
+	);
 }
 
 async function bytes(): Promise<void> {
@@ -139,13 +174,20 @@ async function bytes(): Promise<void> {
 		total_count: pages,
 	}));
 	const small = await returnAll(
-		(offset) => ({ data: offset < pages ? [{ ...course(offset), description: big }] : [], total_count: pages }),
+		(offset) => ({
+			data: offset < pages ? [{ ...course(offset), description: big }] : [],
+			total_count: pages,
+		}),
 		{ maxMegabytes: 64 },
 	);
 	console.log(`\nReturn All, ${pages} pages of one 8 MB course each`);
-	console.log(`  default budget (256 MB): ${walk.items} items, ${walk.requests - 1} page requests, ${walk.seconds.toFixed(1)} s, peak heap +${walk.peakMb.toFixed(0)} MB`);
+	console.log(
+		`  default budget (256 MB): ${walk.items} items, ${walk.requests - 1} page requests, ${walk.seconds.toFixed(1)} s, peak heap +${walk.peakMb.toFixed(0)} MB`,
+	);
 	console.log(`    error: ${walk.error}`);
-	console.log(`  Max Megabytes 64: ${small.items} items, ${small.requests - 1} page requests, ${small.seconds.toFixed(1)} s, peak heap +${small.peakMb.toFixed(0)} MB`);
+	console.log(
+		`  Max Megabytes 64: ${small.items} items, ${small.requests - 1} page requests, ${small.seconds.toFixed(1)} s, peak heap +${small.peakMb.toFixed(0)} MB`,
+	);
 	console.log(`    error: ${small.error}`);
 }
 
@@ -155,7 +197,11 @@ function depth(): void {
 		actor: { name: 'Ada "[{"', mbox: 'mailto:ada@example.com' },
 		verb: { id: 'http://adlnet.gov/expapi/verbs/completed', display: { 'en-US': 'completed' } },
 		object: { id: `https://learn.test/${n}`, definition: { name: { 'en-US': 'Card [1] {x}' } } },
-		result: { score: { scaled: 0.9 }, success: true, extensions: { 'https://x.test/e': [[1, [2]], { a: { b: [] } }] } },
+		result: {
+			score: { scaled: 0.9 },
+			success: true,
+			extensions: { 'https://x.test/e': [[1, [2]], { a: { b: [] } }] },
+		},
 		stored: '2026-01-01T00:00:00.000Z',
 	});
 	const statements: unknown[] = [];
@@ -175,10 +221,16 @@ function depth(): void {
 	};
 	const scan = time(() => nestingDepth(text, 100));
 	const parse = time(() => JSON.parse(text));
-	console.log(`\nNesting depth of a ${(text.length / 1024 / 1024).toFixed(1)} MB StatementResult (${statements.length} statements, depth ${nestingDepth(text)}), median of 5`);
-	console.log(`  depth scan: ${scan.toFixed(1)} ms; JSON.parse: ${parse.toFixed(1)} ms; scan / parse: ${(scan / parse).toFixed(2)}`);
+	console.log(
+		`\nNesting depth of a ${(text.length / 1024 / 1024).toFixed(1)} MB StatementResult (${statements.length} statements, depth ${nestingDepth(text)}), median of 5`,
+	);
+	console.log(
+		`  depth scan: ${scan.toFixed(1)} ms; JSON.parse: ${parse.toFixed(1)} ms; scan / parse: ${(scan / parse).toFixed(2)}`,
+	);
 	const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-	console.log(`  20,000 levels: scan stops after ${nestingDepth(deep, 100)} levels in ${time(() => nestingDepth(deep, 100)).toFixed(3)} ms`);
+	console.log(
+		`  20,000 levels: scan stops after ${nestingDepth(deep, 100)} levels in ${time(() => nestingDepth(deep, 100)).toFixed(3)} ms`,
+	);
 }
 
 async function hang(): Promise<void> {
@@ -191,12 +243,22 @@ async function hang(): Promise<void> {
 	});
 	const started = Date.now();
 	const run = await runWorkflow({
-		workflow: node({ resource: 'course', operation: 'upsert', externalId: 'c-1', name: 'n', url: 'https://learn.test/c' }),
+		workflow: node({
+			resource: 'course',
+			operation: 'upsert',
+			externalId: 'c-1',
+			name: 'n',
+			url: 'https://learn.test/c',
+		}),
 		credentials: credentials(server.url),
 		startNode: 'In',
 	});
-	console.log('\nOne upsert against a server that never answers (defaults: Request Timeout 30 s, Options → Timeout 120 s)');
-	console.log(`  ended after ${((Date.now() - started) / 1000).toFixed(1)} s with ${server.requests() - 1} attempts: ${run.error?.message}`);
+	console.log(
+		'\nOne upsert against a server that never answers (defaults: Request Timeout 30 s, Options → Timeout 120 s)',
+	);
+	console.log(
+		`  ended after ${((Date.now() - started) / 1000).toFixed(1)} s with ${server.requests() - 1} attempts: ${run.error?.message}`,
+	);
 	await server.close();
 }
 

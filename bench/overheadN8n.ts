@@ -10,9 +10,19 @@
 import { startSandbox } from '../sandbox/server';
 import { N8nSandbox } from '../test/e2e/lib/n8n';
 import { builtPackageDir, N8N_VERSION } from '../test/e2e/lib/paths';
-import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../test/e2e/lib/workflow-builder';
+import {
+	codeNode,
+	credentialRef,
+	manualWorkflow,
+	type NodeSpec,
+} from '../test/e2e/lib/workflow-builder';
 import type { CredentialJson } from '../test/e2e/lib/workflow-json';
-import { MAPPED_COURSE_FIELDS, MAPPED_COURSE_JSON_BODY, COURSES_PATH, courseItems } from './lib/nodes';
+import {
+	MAPPED_COURSE_FIELDS,
+	MAPPED_COURSE_JSON_BODY,
+	COURSES_PATH,
+	courseItems,
+} from './lib/nodes';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
 import { printSection } from './lib/table';
@@ -25,22 +35,43 @@ const TARGET_RATIO = 1.0;
 async function main(): Promise<void> {
 	const machine = machineInfo();
 	const started = Date.now();
-	console.log(`Overhead in n8n ${N8N_VERSION}: ${ITEMS} items, ${ROUNDS} rounds (load average ${machine.loadAverage})`);
-	const sandbox = await startSandbox({ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-overhead-n8n' });
+	console.log(
+		`Overhead in n8n ${N8N_VERSION}: ${ITEMS} items, ${ROUNDS} rounds (load average ${machine.loadAverage})`,
+	);
+	const sandbox = await startSandbox({
+		latencyMs: 0,
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		clientId: 'bench-overhead-n8n',
+	});
 	const n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
 	try {
 		const credential: CredentialJson = {
 			id: 'benchOverhead0001',
 			name: 'Benchmark LMS',
 			type: 'learningPlatformOAuth2Api',
-			data: { baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, requestsPerMinute: 10_000_000 },
+			data: {
+				baseUrl: sandbox.url,
+				clientId: sandbox.clientId,
+				clientSecret: sandbox.clientSecret,
+				requestsPerMinute: 10_000_000,
+			},
 		};
 		await n8n.importCredentials([credential]);
-		const items = (tag: string) => codeNode('Courses', `return ${JSON.stringify(courseItems(ITEMS, tag))}.map((json) => ({ json }));`);
+		const items = (tag: string) =>
+			codeNode(
+				'Courses',
+				`return ${JSON.stringify(courseItems(ITEMS, tag))}.map((json) => ({ json }));`,
+			);
 		const packageNode: NodeSpec = {
 			name: 'Node',
 			type: 'CUSTOM.learningPlatform',
-			parameters: { resource: 'course', operation: 'upsert', ...MAPPED_COURSE_FIELDS, options: { waitForCompletion: false } },
+			parameters: {
+				resource: 'course',
+				operation: 'upsert',
+				...MAPPED_COURSE_FIELDS,
+				options: { waitForCompletion: false },
+			},
 			credentials: credentialRef(credential),
 		};
 		const httpNode: NodeSpec = {
@@ -73,8 +104,13 @@ async function main(): Promise<void> {
 			sandbox.reset();
 			const execution = await n8n.execute(workflowId);
 			const run = execution.runData.Node?.[0];
-			const accepted = sandbox.requests().filter((r) => r.path === COURSES_PATH && r.status === 202).length;
-			if (!execution.ok || !run || accepted !== ITEMS) throw new Error(`run failed: ${accepted} of ${ITEMS} accepted ${execution.errorMessage ?? ''}`);
+			const accepted = sandbox
+				.requests()
+				.filter((r) => r.path === COURSES_PATH && r.status === 202).length;
+			if (!execution.ok || !run || accepted !== ITEMS)
+				throw new Error(
+					`run failed: ${accepted} of ${ITEMS} accepted ${execution.errorMessage ?? ''}`,
+				);
 			return Number(run.executionTime) / ITEMS;
 		};
 		const rounds: Array<{ packageMs: number; httpMs: number; ratio: number }> = [];
@@ -84,7 +120,9 @@ async function main(): Promise<void> {
 			const second = await msPerItem(packageFirst ? httpId : packageId);
 			const [packageMs, httpMs] = packageFirst ? [first, second] : [second, first];
 			rounds.push({ packageMs, httpMs, ratio: packageMs / httpMs });
-			console.log(`  round ${r}: learningPlatform ${packageMs.toFixed(3)} ms/item, HTTP Request ${httpMs.toFixed(3)} ms/item, ratio ${(packageMs / httpMs).toFixed(3)}`);
+			console.log(
+				`  round ${r}: learningPlatform ${packageMs.toFixed(3)} ms/item, HTTP Request ${httpMs.toFixed(3)} ms/item, ratio ${(packageMs / httpMs).toFixed(3)}`,
+			);
 		}
 		const medianRatio = round(median(rounds.map((r) => r.ratio)), 3);
 		const rows = [
@@ -96,7 +134,14 @@ async function main(): Promise<void> {
 				'median ratio': medianRatio.toFixed(3),
 			},
 		];
-		const checks = [check('time per item in real n8n, learningPlatform / HTTP Request (median)', `≤ ${TARGET_RATIO.toFixed(1)}`, medianRatio.toFixed(3), medianRatio <= TARGET_RATIO)];
+		const checks = [
+			check(
+				'time per item in real n8n, learningPlatform / HTTP Request (median)',
+				`≤ ${TARGET_RATIO.toFixed(1)}`,
+				medianRatio.toFixed(3),
+				medianRatio <= TARGET_RATIO,
+			),
+		];
 		const durationSec = Math.round((Date.now() - started) / 100) / 10;
 		printSection(`Per-item overhead in real n8n (${durationSec} s)`, rows, checks);
 		const outcome = {
@@ -106,7 +151,15 @@ async function main(): Promise<void> {
 			checks,
 			details: { items: ITEMS, rounds },
 		};
-		const entry = { name: 'overheadN8n', ranAt: new Date(started).toISOString(), command: commandLine('bench/overheadN8n.ts'), durationSec, machine, source: 'dist', outcome };
+		const entry = {
+			name: 'overheadN8n',
+			ranAt: new Date(started).toISOString(),
+			command: commandLine('bench/overheadN8n.ts'),
+			durationSec,
+			machine,
+			source: 'dist',
+			outcome,
+		};
 		const { writeResults } = await import('./report/write');
 		writeResults([entry]);
 	} finally {

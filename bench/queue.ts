@@ -27,8 +27,28 @@ import { check, round, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { installExitHandlers, register, stopAll } from './queue/cleanup';
-import { allFinished, executionOutcomes, executionsOf, lostCourses, requestFigures, timeline, type ExecutionOutcome, type RequestFigures } from './queue/measure';
-import { checkN8nInstalled, executionsStartedBy, N8N_VERSION, PACKAGE_DIST, REPO_DIST, QueueN8n, tail, waitForHealthy, waitForWorkerReady, type N8nProcess } from './queue/n8n';
+import {
+	allFinished,
+	executionOutcomes,
+	executionsOf,
+	lostCourses,
+	requestFigures,
+	timeline,
+	type ExecutionOutcome,
+	type RequestFigures,
+} from './queue/measure';
+import {
+	checkN8nInstalled,
+	executionsStartedBy,
+	N8N_VERSION,
+	PACKAGE_DIST,
+	REPO_DIST,
+	QueueN8n,
+	tail,
+	waitForHealthy,
+	waitForWorkerReady,
+	type N8nProcess,
+} from './queue/n8n';
 import { startPostgres, startRedis, type Postgres } from './queue/services';
 import { stopProcessGroup } from '../test/e2e/lib/processes';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
@@ -36,7 +56,10 @@ import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workf
 const FULL_SIZE = '10x100';
 const SIZE = parseSize(process.env.QUEUE_SIZE ?? FULL_SIZE);
 const WORKERS = positive('QUEUE_WORKERS', 2);
-const CONCURRENCY = positive('QUEUE_CONCURRENCY', Math.max(1, Math.ceil(SIZE.executions / WORKERS)));
+const CONCURRENCY = positive(
+	'QUEUE_CONCURRENCY',
+	Math.max(1, Math.ceil(SIZE.executions / WORKERS)),
+);
 const CEILING = positive('QUEUE_CEILING', 300);
 const LATENCY_MS = Number(process.env.QUEUE_LATENCY_MS ?? 200);
 const WAIT_FOR_COMPLETION = process.env.QUEUE_WAIT === '1';
@@ -59,21 +82,39 @@ const CHURN_CONCURRENCY = Math.max(1, Math.ceil(SIZE.executions / WORKERS / 2));
 const CHURN_JOIN_AT = 0.25;
 const CHURN_LEAVE_AT = 0.5;
 const ALL_CONFIGS: Config[] = [
-	{ name: 'default', label: `Requests per Minute ${CEILING} (the default) on each worker`, requestsPerMinute: CEILING },
-	{ name: 'churn', label: `Requests per Minute ${CEILING} (the default); worker ${WORKERS + 1} started after ${CHURN_JOIN_AT * 100} % of the writes, worker 1 stopped after ${CHURN_LEAVE_AT * 100} %`, requestsPerMinute: CEILING, churn: true },
-	{ name: 'rule', label: `Requests per Minute ${Math.floor(CEILING / WORKERS)} = ${CEILING} / ${WORKERS} workers (the README's rule)`, requestsPerMinute: Math.floor(CEILING / WORKERS) },
+	{
+		name: 'default',
+		label: `Requests per Minute ${CEILING} (the default) on each worker`,
+		requestsPerMinute: CEILING,
+	},
+	{
+		name: 'churn',
+		label: `Requests per Minute ${CEILING} (the default); worker ${WORKERS + 1} started after ${CHURN_JOIN_AT * 100} % of the writes, worker 1 stopped after ${CHURN_LEAVE_AT * 100} %`,
+		requestsPerMinute: CEILING,
+		churn: true,
+	},
+	{
+		name: 'rule',
+		label: `Requests per Minute ${Math.floor(CEILING / WORKERS)} = ${CEILING} / ${WORKERS} workers (the README's rule)`,
+		requestsPerMinute: Math.floor(CEILING / WORKERS),
+	},
 ];
 const CONFIGS = chosenConfigs(process.env.QUEUE_CONFIGS);
 
 function parseSize(text: string): { executions: number; items: number } {
 	const match = /^(\d+)x(\d+)$/.exec(text.trim());
-	if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`QUEUE_SIZE must look like 10x100 (executions x items), got "${text}"`);
+	if (!match || Number(match[1]) < 1 || Number(match[2]) < 1)
+		throw new Error(`QUEUE_SIZE must look like 10x100 (executions x items), got "${text}"`);
 	return { executions: Number(match[1]), items: Number(match[2]) };
 }
 
 function positive(name: string, fallback: number): number {
-	const value = process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]);
-	if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
+	const value =
+		process.env[name] === undefined || process.env[name] === ''
+			? fallback
+			: Number(process.env[name]);
+	if (!Number.isInteger(value) || value < 1)
+		throw new Error(`${name} must be a whole number of at least 1`);
 	return value;
 }
 
@@ -81,7 +122,10 @@ function chosenConfigs(text: string | undefined): Config[] {
 	if (!text) return ALL_CONFIGS;
 	const names = text.split(',').map((name) => name.trim());
 	const unknown = names.filter((name) => !ALL_CONFIGS.some((config) => config.name === name));
-	if (unknown.length > 0) throw new Error(`QUEUE_CONFIGS: unknown ${unknown.join(', ')} (choose from default, churn, rule)`);
+	if (unknown.length > 0)
+		throw new Error(
+			`QUEUE_CONFIGS: unknown ${unknown.join(', ')} (choose from default, churn, rule)`,
+		);
 	return ALL_CONFIGS.filter((config) => names.includes(config.name));
 }
 
@@ -117,7 +161,10 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function courseBatch(config: Config, execution: number): Array<{ externalId: string; name: string; url: string }> {
+function courseBatch(
+	config: Config,
+	execution: number,
+): Array<{ externalId: string; name: string; url: string }> {
 	return Array.from({ length: SIZE.items }, (_, i) => ({
 		externalId: `queue-${config.name}-${execution}-${i}`,
 		name: `Queue ${config.name} ${execution}/${i}`,
@@ -130,13 +177,20 @@ function courseBatch(config: Config, execution: number): Array<{ externalId: str
  * starts no execution: n8n answers 404 either way, but names the POST method once the webhook
  * is registered.
  */
-async function waitForWebhook(mainUrl: string, webhookPath: string, timeoutMs = 120_000): Promise<void> {
+async function waitForWebhook(
+	mainUrl: string,
+	webhookPath: string,
+	timeoutMs = 120_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`);
 		const text = await response.text();
 		if (/Did you mean to make a POST request/.test(text)) return;
-		if (Date.now() > deadline) throw new Error(`webhook ${webhookPath} not registered after ${timeoutMs} ms: HTTP ${response.status} ${text.slice(0, 300)}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`webhook ${webhookPath} not registered after ${timeoutMs} ms: HTTP ${response.status} ${text.slice(0, 300)}`,
+			);
 		await sleep(250);
 	}
 }
@@ -152,44 +206,70 @@ async function trigger(mainUrl: string, webhookPath: string, courses: unknown[])
 		});
 		const text = await response.text();
 		if (response.ok) return;
-		if (response.status !== 404 || Date.now() > deadline) throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
+		if (response.status !== 404 || Date.now() > deadline)
+			throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
 		await sleep(500);
 	}
 }
 
-async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n, postgres: Postgres, sandbox: SandboxHandle): Promise<ConfigResult> {
+async function runConfig(
+	config: Config,
+	workflow: QueueWorkflow,
+	n8n: QueueN8n,
+	postgres: Postgres,
+	sandbox: SandboxHandle,
+): Promise<ConfigResult> {
 	console.log(`\n-- ${config.label}`);
 	await sandbox.reset();
 	const startupStarted = Date.now();
 	const main = await n8n.startMain();
 	const workers: N8nProcess[] = [];
 	const concurrency = config.churn ? CHURN_CONCURRENCY : CONCURRENCY;
-	for (let i = 1; i <= WORKERS; i++) workers.push(await n8n.startWorker(`worker ${i}`, concurrency));
+	for (let i = 1; i <= WORKERS; i++)
+		workers.push(await n8n.startWorker(`worker ${i}`, concurrency));
 	/** Churn: the worker stopped mid-run (its exit is expected) and when the newcomer joined. */
 	let leaving: Promise<void> | undefined;
 	let joined = false;
 	try {
-		await Promise.all([waitForHealthy(main), ...workers.map((worker) => waitForWorkerReady(worker))]);
+		await Promise.all([
+			waitForHealthy(main),
+			...workers.map((worker) => waitForWorkerReady(worker)),
+		]);
 		const startupSec = seconds(startupStarted);
-		console.log(`  main and ${WORKERS} workers (concurrency ${concurrency} each) up in ${startupSec} s`);
+		console.log(
+			`  main and ${WORKERS} workers (concurrency ${concurrency} each) up in ${startupSec} s`,
+		);
 
 		await waitForWebhook(main.url, workflow.webhookPath);
-		const batches = Array.from({ length: SIZE.executions }, (_, execution) => courseBatch(config, execution));
+		const batches = Array.from({ length: SIZE.executions }, (_, execution) =>
+			courseBatch(config, execution),
+		);
 		const expected = batches.flatMap((courses) => courses.map((course) => course.externalId));
 		// All at once, as a burst of events would arrive: the workers take them off the queue.
 		const triggered = Date.now();
 		await Promise.all(batches.map((courses) => trigger(main.url, workflow.webhookPath, courses)));
-		console.log(`  ${SIZE.executions} executions of ${SIZE.items} upserts queued in ${seconds(triggered)} s`);
+		console.log(
+			`  ${SIZE.executions} executions of ${SIZE.items} upserts queued in ${seconds(triggered)} s`,
+		);
 
 		const totalItems = SIZE.executions * SIZE.items;
-		const timeoutMs = (3 * totalItems * (WAIT_FOR_COMPLETION ? 2 : 1) * 60_000) / Math.min(config.requestsPerMinute, CEILING) + 180_000;
+		const timeoutMs =
+			(3 * totalItems * (WAIT_FOR_COMPLETION ? 2 : 1) * 60_000) /
+				Math.min(config.requestsPerMinute, CEILING) +
+			180_000;
 		let rows = await executionsOf(postgres, workflow.id);
 		let lastReport = Date.now();
 		while (!allFinished(rows, SIZE.executions)) {
-			if (Date.now() - triggered > timeoutMs) throw new Error(`executions not finished after ${Math.round(timeoutMs / 1000)} s: ${JSON.stringify(rows.map((row) => row.status))}`);
+			if (Date.now() - triggered > timeoutMs)
+				throw new Error(
+					`executions not finished after ${Math.round(timeoutMs / 1000)} s: ${JSON.stringify(rows.map((row) => row.status))}`,
+				);
 			for (const process_ of [main, ...workers]) {
 				if (leaving && process_ === workers[0]) continue;
-				if (process_.child.exitCode !== null || process_.child.signalCode !== null) throw new Error(`n8n ${process_ === main ? 'main' : (process_ as N8nProcess).name} exited:\n${tail(process_.stdout() + process_.stderr())}`);
+				if (process_.child.exitCode !== null || process_.child.signalCode !== null)
+					throw new Error(
+						`n8n ${process_ === main ? 'main' : (process_ as N8nProcess).name} exited:\n${tail(process_.stdout() + process_.stderr())}`,
+					);
 			}
 			await sleep(2000);
 			rows = await executionsOf(postgres, workflow.id);
@@ -199,7 +279,9 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 					joined = true;
 					const newcomer = await n8n.startWorker(`worker ${WORKERS + 1}`, concurrency);
 					workers.push(newcomer);
-					console.log(`  ${seconds(triggered)} s: ${accepted} writes accepted, worker ${WORKERS + 1} starting`);
+					console.log(
+						`  ${seconds(triggered)} s: ${accepted} writes accepted, worker ${WORKERS + 1} starting`,
+					);
 				}
 				if (!leaving && accepted >= CHURN_LEAVE_AT * totalItems) {
 					leaving = stopGracefully(workers[0]);
@@ -210,16 +292,24 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 				lastReport = Date.now();
 				const log = await sandbox.requests();
 				const figures = requestFigures(log, CEILING);
-				console.log(`  ${seconds(triggered)} s: ${rows.filter((row) => row.status === 'success' || row.status === 'error').length}/${SIZE.executions} executions finished, ${figures.writesAccepted}/${totalItems} writes accepted, ${figures.throttled429} × 429 so far`);
+				console.log(
+					`  ${seconds(triggered)} s: ${rows.filter((row) => row.status === 'success' || row.status === 'error').length}/${SIZE.executions} executions finished, ${figures.writesAccepted}/${totalItems} writes accepted, ${figures.throttled429} × 429 so far`,
+				);
 			}
 		}
 		const stoppedAts = rows.map((row) => (row.stoppedAt ? Date.parse(row.stoppedAt) : Date.now()));
 		const wallSec = round((Math.max(...stoppedAts) - triggered) / 1000, 1);
-		const startedAts = rows.filter((row) => row.startedAt).map((row) => Date.parse(row.startedAt as string));
-		const startSpreadSec = startedAts.length > 0 ? round((Math.max(...startedAts) - Math.min(...startedAts)) / 1000, 1) : 0;
+		const startedAts = rows
+			.filter((row) => row.startedAt)
+			.map((row) => Date.parse(row.startedAt as string));
+		const startSpreadSec =
+			startedAts.length > 0
+				? round((Math.max(...startedAts) - Math.min(...startedAts)) / 1000, 1)
+				: 0;
 
 		const workerOf = new Map<string, string>();
-		for (const worker of workers) for (const id of executionsStartedBy(worker)) workerOf.set(id, worker.name);
+		for (const worker of workers)
+			for (const id of executionsStartedBy(worker)) workerOf.set(id, worker.name);
 		const executions = await executionOutcomes(postgres, rows, NODE_NAME, workerOf);
 		const log = await sandbox.requests();
 		const state = await sandbox.state();
@@ -233,7 +323,9 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 		}
 		for (const execution of executions) {
 			perWorker[execution.worker] = (perWorker[execution.worker] ?? 0) + 1;
-			const doneSec = execution.stoppedAt ? round((Date.parse(execution.stoppedAt) - triggered) / 1000, 1) : 0;
+			const doneSec = execution.stoppedAt
+				? round((Date.parse(execution.stoppedAt) - triggered) / 1000, 1)
+				: 0;
 			workerDoneSec[execution.worker] = Math.max(workerDoneSec[execution.worker] ?? 0, doneSec);
 		}
 		const ratio = round(requests.acceptedPerSec / (CEILING / 60), 3);
@@ -253,12 +345,24 @@ async function runConfig(config: Config, workflow: QueueWorkflow, n8n: QueueN8n,
 			startSpreadSec,
 			workerDoneSec,
 			startupSec,
-			firstErrors: [...new Set(executions.map((execution) => execution.error.replace(/\s+/g, ' ').trim()).filter(Boolean))].slice(0, 3),
+			firstErrors: [
+				...new Set(
+					executions
+						.map((execution) => execution.error.replace(/\s+/g, ' ').trim())
+						.filter(Boolean),
+				),
+			].slice(0, 3),
 		};
 		console.log(
-			`  done in ${wallSec} s: ${result.lost} lost, ${requests.throttled429} × 429 drawn, ${result.surfaced429} surfaced, ${result.errorExecutions} failed executions, ${ratio} of the ceiling; executions per worker ${Object.entries(perWorker).map(([name, count]) => `${name}: ${count}`).join(', ')}`,
+			`  done in ${wallSec} s: ${result.lost} lost, ${requests.throttled429} × 429 drawn, ${result.surfaced429} surfaced, ${result.errorExecutions} failed executions, ${ratio} of the ceiling; executions per worker ${Object.entries(
+				perWorker,
+			)
+				.map(([name, count]) => `${name}: ${count}`)
+				.join(', ')}`,
 		);
-		console.log(`  accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')}`);
+		console.log(
+			`  accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')}`,
+		);
 		return result;
 	} finally {
 		await leaving;
@@ -307,10 +411,30 @@ function checksFor(result: ConfigResult): TargetCheck[] {
 	const name = result.config.name;
 	return [
 		check(`${name}: courses lost`, '0', String(result.lost), result.lost === 0),
-		check(`${name}: 429s surfaced as errors`, '0', String(result.surfaced429), result.surfaced429 === 0),
-		check(`${name}: failed executions (any error)`, '0', String(result.errorExecutions), result.errorExecutions === 0),
-		check(`${name}: rate`, `≥ ${TARGET_RATIO} of the ceiling`, result.ratio.toFixed(3), result.ratio >= TARGET_RATIO),
-		check(`${name}: 429s drawn per 100 writes`, `≤ ${TARGET_429_PER_100}`, per100(result).toFixed(1), per100(result) <= TARGET_429_PER_100),
+		check(
+			`${name}: 429s surfaced as errors`,
+			'0',
+			String(result.surfaced429),
+			result.surfaced429 === 0,
+		),
+		check(
+			`${name}: failed executions (any error)`,
+			'0',
+			String(result.errorExecutions),
+			result.errorExecutions === 0,
+		),
+		check(
+			`${name}: rate`,
+			`≥ ${TARGET_RATIO} of the ceiling`,
+			result.ratio.toFixed(3),
+			result.ratio >= TARGET_RATIO,
+		),
+		check(
+			`${name}: 429s drawn per 100 writes`,
+			`≤ ${TARGET_429_PER_100}`,
+			per100(result).toFixed(1),
+			per100(result) <= TARGET_429_PER_100,
+		),
 	];
 }
 
@@ -327,13 +451,26 @@ function notesFor(results: ConfigResult[]): string[] {
 	for (const result of results) {
 		const spread = Object.values(result.perWorker);
 		if (spread.filter((count) => count > 0).length < Math.min(WORKERS, SIZE.executions)) {
-			notes.push(`${result.config.name}: the executions did not spread over all ${WORKERS} workers (${spread.join(' / ')}).`);
+			notes.push(
+				`${result.config.name}: the executions did not spread over all ${WORKERS} workers (${spread.join(' / ')}).`,
+			);
 		}
-		if (result.firstErrors.length > 0) notes.push(`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.length > 320 ? `${error.slice(0, 320)}…` : error}"`).join('; ')}`);
-		notes.push(`${result.config.name}: accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')} (the ceiling is ${CEILING / 6} writes per 10 s).`);
-		if (result.lost > 0) notes.push(`${result.config.name}: ${result.lost} courses not stored, e.g. ${result.lostExamples.join(', ')}.`);
+		if (result.firstErrors.length > 0)
+			notes.push(
+				`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.length > 320 ? `${error.slice(0, 320)}…` : error}"`).join('; ')}`,
+			);
+		notes.push(
+			`${result.config.name}: accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')} (the ceiling is ${CEILING / 6} writes per 10 s).`,
+		);
+		if (result.lost > 0)
+			notes.push(
+				`${result.config.name}: ${result.lost} courses not stored, e.g. ${result.lostExamples.join(', ')}.`,
+			);
 	}
-	const timeout = results.flatMap((result) => result.firstErrors).map((error) => /no usable answer within the (\d+) s allowed/.exec(error)).find(Boolean);
+	const timeout = results
+		.flatMap((result) => result.firstErrors)
+		.map((error) => /no usable answer within the (\d+) s allowed/.exec(error))
+		.find(Boolean);
 	if (timeout) {
 		notes.push(
 			`The failed items ran out of their operation timeout (Options → Timeout, ${timeout[1]} s by default), which includes the wait for a slot of the worker's throttle: a worker running ${CONCURRENCY} executions keeps up to ${CONCURRENCY} × the node's pool of items waiting on its one throttle, an item refused with 429 waits its Retry-After and queues again behind them, and a slot that lies past the item's deadline fails it at once. Without Continue On Fail the execution then stops and its unsent items are lost.`,
@@ -378,21 +515,46 @@ async function main(): Promise<number> {
 	const results: ConfigResult[] = [];
 	try {
 		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-		const sandbox = await startBenchSandbox({ latencyMs: LATENCY_MS, rateLimitPerMinute: CEILING, transactionDelayMs: 0, clientId: 'bench-queue' });
+		const sandbox = await startBenchSandbox({
+			latencyMs: LATENCY_MS,
+			rateLimitPerMinute: CEILING,
+			transactionDelayMs: 0,
+			clientId: 'bench-queue',
+		});
 		// The sandbox is a child process of ours: stopped with the rest.
 		register({ name: 'sandbox', stop: () => sandbox.close(), kill: () => void sandbox.close() });
-		console.log(`  Postgres on ${postgres.port}, Redis on ${redis.port}, sandbox at ${sandbox.url} (${seconds(started)} s)`);
+		console.log(
+			`  Postgres on ${postgres.port}, Redis on ${redis.port}, sandbox at ${sandbox.url} (${seconds(started)} s)`,
+		);
 
 		const n8n = QueueN8n.create(postgres, redis);
-		const credentials = CONFIGS.map((config) => lmsCredential(`LMS ${config.name}`, sandbox, config.requestsPerMinute));
-		const workflows = CONFIGS.map((config, index) => upsertWorkflow(`Queue upsert (${config.name})`, `lp-queue-${config.name}`, credentials[index], WAIT_FOR_COMPLETION));
+		const credentials = CONFIGS.map((config) =>
+			lmsCredential(`LMS ${config.name}`, sandbox, config.requestsPerMinute),
+		);
+		const workflows = CONFIGS.map((config, index) =>
+			upsertWorkflow(
+				`Queue upsert (${config.name})`,
+				`lp-queue-${config.name}`,
+				credentials[index],
+				WAIT_FOR_COMPLETION,
+			),
+		);
 		const setupStarted = Date.now();
 		await n8n.cli(['import:credentials', `--input=${n8n.writeInput('credentials', credentials)}`]);
-		await n8n.cli(['import:workflow', `--input=${n8n.writeInput('workflows', workflows.map((workflow) => workflow.json))}`]);
+		await n8n.cli([
+			'import:workflow',
+			`--input=${n8n.writeInput(
+				'workflows',
+				workflows.map((workflow) => workflow.json),
+			)}`,
+		]);
 		for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
-		console.log(`  database migrated, credentials and workflows imported and published in ${seconds(setupStarted)} s`);
+		console.log(
+			`  database migrated, credentials and workflows imported and published in ${seconds(setupStarted)} s`,
+		);
 
-		for (const [index, config] of CONFIGS.entries()) results.push(await runConfig(config, workflows[index], n8n, postgres, sandbox));
+		for (const [index, config] of CONFIGS.entries())
+			results.push(await runConfig(config, workflows[index], n8n, postgres, sandbox));
 	} finally {
 		await stopAll();
 	}
@@ -427,7 +589,18 @@ async function main(): Promise<number> {
 				wallSec: result.wallSec,
 				startSpreadSec: result.startSpreadSec,
 				workerDoneSec: result.workerDoneSec,
-				executions: result.executions.map(({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error }) => ({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error: error.slice(0, 300) })),
+				executions: result.executions.map(
+					({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error }) => ({
+						id,
+						status,
+						worker,
+						startedAt,
+						stoppedAt,
+						outputItems,
+						errorItems,
+						error: error.slice(0, 300),
+					}),
+				),
 			})),
 		},
 		notes,
@@ -435,24 +608,44 @@ async function main(): Promise<number> {
 	printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
 	for (const note of notes) console.log(`- ${note}`);
 
-	const write = process.env.QUEUE_RESULTS === 'write' || (process.env.QUEUE_RESULTS !== 'skip' && size === FULL_SIZE && CONFIGS.length === ALL_CONFIGS.length);
+	const write =
+		process.env.QUEUE_RESULTS === 'write' ||
+		(process.env.QUEUE_RESULTS !== 'skip' &&
+			size === FULL_SIZE &&
+			CONFIGS.length === ALL_CONFIGS.length);
 	if (write && results.length > 0) {
 		// Both re-read results.json just before writing and replace only this section.
-		const entry = { name: 'queue', ranAt: new Date(started).toISOString(), command: commandLine(), durationSec, machine, source: process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST), outcome };
+		const entry = {
+			name: 'queue',
+			ranAt: new Date(started).toISOString(),
+			command: commandLine(),
+			durationSec,
+			machine,
+			source: process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST),
+			outcome,
+		};
 		try {
 			const { writeResults } = await import('./report/write');
 			writeResults([entry]);
-			console.log('\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.');
+			console.log(
+				'\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.',
+			);
 		} catch (error) {
 			const { saveResults } = await import('./report/results');
 			saveResults([entry]);
-			console.log(`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`);
+			console.log(
+				`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`,
+			);
 		}
 	} else {
-		console.log(`\nResults not written (${process.env.QUEUE_RESULTS === 'skip' ? 'QUEUE_RESULTS=skip' : `QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write`}).`);
+		console.log(
+			`\nResults not written (${process.env.QUEUE_RESULTS === 'skip' ? 'QUEUE_RESULTS=skip' : `QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write`}).`,
+		);
 	}
 	console.log(`Total ${durationSec} s.`);
-	const failed = results.some((result) => result.lost > 0 || result.surfaced429 > 0 || result.errorExecutions > 0);
+	const failed = results.some(
+		(result) => result.lost > 0 || result.surfaced429 > 0 || result.errorExecutions > 0,
+	);
 	return process.env.QUEUE_STRICT === '1' && failed ? 1 : 0;
 }
 

@@ -11,7 +11,10 @@ import { seededRandom, simulateSharedBudget, type SharedBudgetRun } from './queu
 
 // jest's own fake clock (no type declarations ship with it).
 const FakeTimers = require('@sinonjs/fake-timers') as {
-	install(options: { toFake: string[] }): { tickAsync(ms: number): Promise<number>; uninstall(): void };
+	install(options: { toFake: string[] }): {
+		tickAsync(ms: number): Promise<number>;
+		uninstall(): void;
+	};
 };
 
 type Scenario = Omit<SharedBudgetRun, 'advance'>;
@@ -44,14 +47,23 @@ const SCENARIOS: Record<string, Scenario> = {
 
 async function main(): Promise<void> {
 	const chosen = process.argv.slice(2);
-	const names = Object.keys(SCENARIOS).filter((name) => chosen.length === 0 || chosen.some((c) => name.includes(c)));
-	console.log('| scenario | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |');
+	const names = Object.keys(SCENARIOS).filter(
+		(name) => chosen.length === 0 || chosen.some((c) => name.includes(c)),
+	);
+	console.log(
+		'| scenario | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |',
+	);
 	console.log('|---|---|---|---|---|---|---|---|---|');
 	for (const name of names) {
 		if (process.env.SIM_SEED) Math.random = seededRandom(Number(process.env.SIM_SEED));
-		const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+		const clock = FakeTimers.install({
+			toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+		});
 		try {
-			const r = await simulateSharedBudget({ ...SCENARIOS[name], advance: (ms) => clock.tickAsync(ms) });
+			const r = await simulateSharedBudget({
+				...SCENARIOS[name],
+				advance: (ms) => clock.tickAsync(ms),
+			});
 			console.log(
 				`| ${name} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
 			);

@@ -40,8 +40,13 @@ const RUNNERS: Record<BenchmarkName, (source: PackageSource) => Promise<Benchmar
 
 function chosenBenchmarks(args: string[]): BenchmarkName[] {
 	const unknown = args.filter((arg) => !(BENCHMARK_NAMES as readonly string[]).includes(arg));
-	if (unknown.length > 0) throw new Error(`Unknown benchmark(s): ${unknown.join(', ')}. Choose from: ${BENCHMARK_NAMES.join(', ')}`);
-	return args.length === 0 ? [...BENCHMARK_NAMES] : BENCHMARK_NAMES.filter((name) => args.includes(name));
+	if (unknown.length > 0)
+		throw new Error(
+			`Unknown benchmark(s): ${unknown.join(', ')}. Choose from: ${BENCHMARK_NAMES.join(', ')}`,
+		);
+	return args.length === 0
+		? [...BENCHMARK_NAMES]
+		: BENCHMARK_NAMES.filter((name) => args.includes(name));
 }
 
 async function main(): Promise<void> {
@@ -50,7 +55,9 @@ async function main(): Promise<void> {
 	const machine = machineInfo();
 	const command = commandLine('bench/run.ts');
 	const started = Date.now();
-	console.log(`Benchmarks: ${names.join(', ')} (package from ${source}; load average ${machine.loadAverage})`);
+	console.log(
+		`Benchmarks: ${names.join(', ')} (package from ${source}; load average ${machine.loadAverage})`,
+	);
 	if (names.some((name) => name === 'upsert' || name === 'overhead')) {
 		const warmStarted = Date.now();
 		await warmUp(source);
@@ -63,10 +70,20 @@ async function main(): Promise<void> {
 		const durationSec = Math.round((Date.now() - benchmarkStarted) / 100) / 10;
 		printSection(`${outcome.title} (${durationSec} s)`, outcome.rows, outcome.checks);
 		for (const note of outcome.notes ?? []) console.log(`- ${note}`);
-		entries.push({ name, ranAt: new Date(benchmarkStarted).toISOString(), command, durationSec, machine, source, outcome });
+		entries.push({
+			name,
+			ranAt: new Date(benchmarkStarted).toISOString(),
+			command,
+			durationSec,
+			machine,
+			source,
+			outcome,
+		});
 	}
 	writeResults(entries);
-	console.log(`\nWrote bench/results.json, bench/RESULTS.md and bench/throughput.svg in ${((Date.now() - started) / 1000).toFixed(0)} s in all.`);
+	console.log(
+		`\nWrote bench/results.json, bench/RESULTS.md and bench/throughput.svg in ${((Date.now() - started) / 1000).toFixed(0)} s in all.`,
+	);
 }
 
 main().then(

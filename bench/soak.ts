@@ -30,7 +30,12 @@ const REQUESTS_PER_MINUTE = 6000;
 const TRANSACTION_DELAY_MS = 200;
 
 /** 20 % of API answers: 429 (half with Retry-After), 500/502/503, dropped connections (half after the write was applied), expired tokens. */
-const SANDBOX_FAULTS: Partial<SandboxOptions> = { fault429: 0.06, fault5xx: 0.06, faultDrop: 0.05, faultExpireToken: 0.03 };
+const SANDBOX_FAULTS: Partial<SandboxOptions> = {
+	fault429: 0.06,
+	fault5xx: 0.06,
+	faultDrop: 0.05,
+	faultExpireToken: 0.03,
+};
 
 function tallyRow(tally: SoakTally): Row {
 	return {
@@ -43,7 +48,7 @@ function tallyRow(tally: SoakTally): Row {
 		duplicated: tally.duplicated,
 		requests: tally.requests,
 		'faults injected': totalFaults(tally),
-		's': tally.seconds,
+		s: tally.seconds,
 	};
 }
 
@@ -52,16 +57,29 @@ function tallyChecks(tally: SoakTally): TargetCheck[] {
 	return [
 		check(`${tally.kind}: lost`, '0', String(tally.lost), tally.lost === 0),
 		check(`${tally.kind}: duplicated`, '0', String(tally.duplicated), tally.duplicated === 0),
-		check(`${tally.kind}: delivered once or reported`, `${tally.sent}`, `${accounted}`, accounted === tally.sent),
-		check(`${tally.kind}: error items with a clear message`, `${tally.reportedErrors}`, `${tally.reportedErrors - tally.unclearErrors}`, tally.unclearErrors === 0),
+		check(
+			`${tally.kind}: delivered once or reported`,
+			`${tally.sent}`,
+			`${accounted}`,
+			accounted === tally.sent,
+		),
+		check(
+			`${tally.kind}: error items with a clear message`,
+			`${tally.reportedErrors}`,
+			`${tally.reportedErrors - tally.unclearErrors}`,
+			tally.unclearErrors === 0,
+		),
 	];
 }
 
 function describeTally(tally: SoakTally, refreshesTokens: boolean): string[] {
-	const faults = Object.entries(tally.faults).map(([fault, count]) => `${fault} ${count}`).join(', ');
+	const faults = Object.entries(tally.faults)
+		.map(([fault, count]) => `${fault} ${count}`)
+		.join(', ');
 	const lines = [`${tally.kind}: faults injected — ${faults || 'none'}`];
 	for (const remark of tally.remarks) lines.push(`${tally.kind}: ${remark}`);
-	for (const sample of tally.errorSamples) lines.push(`${tally.kind}: ${sample.count} × error "${sample.message}"`);
+	for (const sample of tally.errorSamples)
+		lines.push(`${tally.kind}: ${sample.count} × error "${sample.message}"`);
 	const unauthorized = tally.errorStatuses['401'] ?? 0;
 	if (unauthorized > 0 && refreshesTokens) {
 		lines.push(
@@ -72,11 +90,16 @@ function describeTally(tally: SoakTally, refreshesTokens: boolean): string[] {
 }
 
 async function main(): Promise<void> {
-	if (!Number.isInteger(SIZE) || SIZE < 10) throw new Error(`SOAK_SIZE must be a whole number of at least 10, got ${process.env.SOAK_SIZE}`);
+	if (!Number.isInteger(SIZE) || SIZE < 10)
+		throw new Error(
+			`SOAK_SIZE must be a whole number of at least 10, got ${process.env.SOAK_SIZE}`,
+		);
 	const source = packageSource();
 	const machine = machineInfo();
 	const started = Date.now();
-	console.log(`Soak: ${SIZE} of each kind, ${FAULT_RATE * 100} % of answers faulted (package from ${source})`);
+	console.log(
+		`Soak: ${SIZE} of each kind, ${FAULT_RATE * 100} % of answers faulted (package from ${source})`,
+	);
 	const tallies: SoakTally[] = [];
 	const sandbox = await startSandbox({
 		...SANDBOX_FAULTS,
@@ -90,7 +113,10 @@ async function main(): Promise<void> {
 	try {
 		const context = {
 			sandbox,
-			credentialsHelper: createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, REQUESTS_PER_MINUTE) }, source),
+			credentialsHelper: createCredentialsHelper(
+				{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, REQUESTS_PER_MINUTE) },
+				source,
+			),
 			source,
 			transactionDelayMs: TRANSACTION_DELAY_MS,
 		};
@@ -107,7 +133,9 @@ async function main(): Promise<void> {
 		tallies.push(await soakStatements(SIZE, FAULT_RATE, source));
 		console.log(`  statements done in ${tallies[2].seconds} s`);
 	} else {
-		notes.push('The record store is not installed (scripts/install-lrs.sh): the statements part was skipped.');
+		notes.push(
+			'The record store is not installed (scripts/install-lrs.sh): the statements part was skipped.',
+		);
 	}
 	const rows = tallies.map(tallyRow);
 	const checks = tallies.flatMap(tallyChecks);
@@ -129,13 +157,20 @@ async function main(): Promise<void> {
 				method: `${SIZE} course upserts (one workflow run), ${SIZE} assignment operations (assign, then start, then complete, each phase one run, on the courses the sandbox holds; learners at example.com) and ${SIZE} xAPI statements (half one per request, half in batches of 25; half with their own id). Every node runs with Continue On Fail. The sandbox faults ${FAULT_RATE * 100} % of API answers (429 with and without Retry-After 6 %, 500/502/503 6 %, dropped connections 5 % — half after the write was applied —, expired tokens 3 %), throttle ${REQUESTS_PER_MINUTE}/min with the credential set to match, 20 ± 10 ms latency, transactions applying after ${TRANSACTION_DELAY_MS} ms. Statements go through bench/faultProxy.ts in front of the record store, faulting ${FAULT_RATE * 100} % of requests evenly across the same kinds (drops before or after the store saw the request; 401 for the expired token). Afterwards every item is judged against the final state: delivered (reported success and stored once as sent), reported (error item; "applied anyway" counts those the store holds regardless), lost (reported success, not stored as sent) or duplicated (stored more than once). Assignments: the status of the last successful operation per learner and course must be what the sandbox shows (if a later operation failed, its status is accepted too).`,
 				rows,
 				checks,
-				details: { size: SIZE, faultRate: FAULT_RATE, requestsPerMinute: REQUESTS_PER_MINUTE, tallies },
+				details: {
+					size: SIZE,
+					faultRate: FAULT_RATE,
+					requestsPerMinute: REQUESTS_PER_MINUTE,
+					tallies,
+				},
 				notes,
 			},
 		},
 	]);
 	const broken = tallies.filter((tally) => tally.lost > 0 || tally.duplicated > 0);
-	console.log(`\nWrote bench/results.json and bench/RESULTS.md. ${broken.length === 0 ? 'Nothing lost or duplicated.' : `LOST OR DUPLICATED in: ${broken.map((tally) => tally.kind).join(', ')}`}`);
+	console.log(
+		`\nWrote bench/results.json and bench/RESULTS.md. ${broken.length === 0 ? 'Nothing lost or duplicated.' : `LOST OR DUPLICATED in: ${broken.map((tally) => tally.kind).join(', ')}`}`,
+	);
 	process.exitCode = broken.length === 0 ? 0 : 1;
 }
 

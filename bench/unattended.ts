@@ -24,7 +24,13 @@ import { startSandbox } from '../sandbox/server';
 import { seedCourses } from '../test/e2e/lib/lms-sandbox';
 import { N8nSandbox } from '../test/e2e/lib/n8n';
 import { queryDatabase, savedStaticData } from '../test/e2e/lib/n8n-server';
-import { builtPackageDir, n8nBin, n8nInstallDir, N8N_VERSION, node24Binary } from '../test/e2e/lib/paths';
+import {
+	builtPackageDir,
+	n8nBin,
+	n8nInstallDir,
+	N8N_VERSION,
+	node24Binary,
+} from '../test/e2e/lib/paths';
 import { freeLoopbackPort } from '../test/e2e/lib/ports';
 import type { CredentialJson, WorkflowJson } from '../test/e2e/lib/workflow-json';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
@@ -46,23 +52,55 @@ interface Pair {
 
 function night(n: 1 | 2): Pair[] {
 	const pairs = Array.from({ length: LEARNERS }, (_, l) =>
-		COURSES.map((course) => ({ email: `employee${l}@example.com`, course, due: `2026-${String(1 + (l % 12)).padStart(2, '0')}-15` })),
+		COURSES.map((course) => ({
+			email: `employee${l}@example.com`,
+			course,
+			due: `2026-${String(1 + (l % 12)).padStart(2, '0')}-15`,
+		})),
 	).flat();
 	if (n === 1) return pairs;
 	const gone = Math.round(pairs.length * 0.005);
-	return pairs.slice(0, pairs.length - gone).map((pair, i) => (i % 100 === 7 ? { ...pair, due: '2027-06-30' } : pair));
+	return pairs
+		.slice(0, pairs.length - gone)
+		.map((pair, i) => (i % 100 === 7 ? { ...pair, due: '2027-06-30' } : pair));
 }
 
-const csvOf = (pairs: Pair[], dry: boolean) => ['email,course,due,dry', ...pairs.map((p) => `${p.email},${p.course},${p.due},${dry}`)].join('\n') + '\n';
+const csvOf = (pairs: Pair[], dry: boolean) =>
+	['email,course,due,dry', ...pairs.map((p) => `${p.email},${p.course},${p.due},${dry}`)].join(
+		'\n',
+	) + '\n';
 
 /** Flatted, as n8n stores execution data, read with n8n's own copy. */
-const flatted = require(path.join(n8nInstallDir, 'node_modules', 'flatted')) as { parse(text: string): any; stringify(value: unknown): string };
+const flatted = require(path.join(n8nInstallDir, 'node_modules', 'flatted')) as {
+	parse(text: string): any;
+	stringify(value: unknown): string;
+};
 
-function workflow(name: string, file: string, last: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown>; credentials?: unknown }>): WorkflowJson {
+function workflow(
+	name: string,
+	file: string,
+	last: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Record<string, unknown>;
+		credentials?: unknown;
+	}>,
+): WorkflowJson {
 	const nodes = [
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
-		{ name: 'Read HR export', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: { fileSelector: file, options: {} } },
-		{ name: 'Parse CSV rows', type: 'n8n-nodes-base.extractFromFile', typeVersion: 1.1, parameters: { operation: 'csv', options: {} } },
+		{
+			name: 'Read HR export',
+			type: 'n8n-nodes-base.readWriteFile',
+			typeVersion: 1.1,
+			parameters: { fileSelector: file, options: {} },
+		},
+		{
+			name: 'Parse CSV rows',
+			type: 'n8n-nodes-base.extractFromFile',
+			typeVersion: 1.1,
+			parameters: { operation: 'csv', options: {} },
+		},
 		...last,
 	].map((node, i) => ({ ...node, position: [i * 220, 0] as [number, number] }));
 	return {
@@ -71,7 +109,9 @@ function workflow(name: string, file: string, last: Array<{ name: string; type: 
 		connections: {
 			Start: { main: [[{ node: 'Read HR export', type: 'main', index: 0 }]] },
 			'Read HR export': { main: [[{ node: 'Parse CSV rows', type: 'main', index: 0 }]] },
-			'Parse CSV rows': { main: [last.map((node) => ({ node: node.name, type: 'main' as const, index: 0 }))] },
+			'Parse CSV rows': {
+				main: [last.map((node) => ({ node: node.name, type: 'main' as const, index: 0 }))],
+			},
 		},
 		settings: { executionOrder: 'v1' },
 	} as WorkflowJson;
@@ -108,19 +148,42 @@ interface Execution {
 async function main(): Promise<void> {
 	const machine = machineInfo();
 	const started = Date.now();
-	console.log(`Unattended syncs at real size in n8n ${N8N_VERSION}: ${LEARNERS * COURSES.length} pairs (load average ${machine.loadAverage})`);
+	console.log(
+		`Unattended syncs at real size in n8n ${N8N_VERSION}: ${LEARNERS * COURSES.length} pairs (load average ${machine.loadAverage})`,
+	);
 	const files = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-unattended-'));
-	const sandbox = await startSandbox({ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-unattended' });
-	const n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir], env: { N8N_RESTRICT_FILE_ACCESS_TO: files } });
+	const sandbox = await startSandbox({
+		latencyMs: 0,
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		clientId: 'bench-unattended',
+	});
+	const n8n = await N8nSandbox.create({
+		customExtensions: [builtPackageDir],
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: files },
+	});
 	try {
 		const credential: CredentialJson = {
 			id: 'benchUnattended01',
 			name: 'Benchmark LMS',
 			type: 'learningPlatformOAuth2Api',
-			data: { baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, requestsPerMinute: 100_000_000 },
+			data: {
+				baseUrl: sandbox.url,
+				clientId: sandbox.clientId,
+				clientSecret: sandbox.clientSecret,
+				requestsPerMinute: 100_000_000,
+			},
 		};
 		await n8n.importCredentials([credential]);
-		await seedCourses(sandbox, COURSES.map((id) => ({ external_id: id, name: id, url: `https://learn.example.com/${id}`, prices_data: [] })));
+		await seedCourses(
+			sandbox,
+			COURSES.map((id) => ({
+				external_id: id,
+				name: id,
+				url: `https://learn.example.com/${id}`,
+				prices_data: [],
+			})),
+		);
 		const credentials = { [credential.type]: { id: credential.id, name: credential.name } };
 		const sync = (name: string, options: Record<string, unknown>) => ({
 			name,
@@ -141,13 +204,19 @@ async function main(): Promise<void> {
 			workflow('Edit Fields alone', file('edit.csv'), [editFields]),
 			workflow('Sync, Output: Summary', file('summary.csv'), [sync('Sync', { output: 'summary' })]),
 			workflow('Sync, Output: All', file('all.csv'), [sync('Sync', {})]),
-			workflow('Dry run beside Edit Fields', file('side.csv'), [editFields, sync('Sync', { dryRun: "={{ $json.dry === 'true' }}", output: 'summary' })]),
+			workflow('Dry run beside Edit Fields', file('side.csv'), [
+				editFields,
+				sync('Sync', { dryRun: "={{ $json.dry === 'true' }}", output: 'summary' }),
+			]),
 		]);
 		const run = async (workflowId: string, csv: string, contents: string): Promise<Execution> => {
 			fs.writeFileSync(file(csv), contents);
 			const before = sandbox.requests().at(-1)?.seq ?? 0;
 			const execution = await executeMeasured(n8n, workflowId);
-			const requests = (sandbox.requests().at(-1)?.seq ?? 0) - before - sandbox.requests().filter((r) => r.seq > before && r.path.endsWith('/oauth/token')).length;
+			const requests =
+				(sandbox.requests().at(-1)?.seq ?? 0) -
+				before -
+				sandbox.requests().filter((r) => r.seq > before && r.path.endsWith('/oauth/token')).length;
 			return { ...execution, requests };
 		};
 		const night1 = night(1);
@@ -172,8 +241,15 @@ async function main(): Promise<void> {
 		const staticData = await savedStaticData(n8n, summaryId);
 		const memory = memoryFigures(staticData, night2.length);
 
-		for (const [what, execution] of [['Edit Fields', edit], ['summary 1', summary1], ['summary 2', summary2], ['all 1', all1], ['all 2', all2]] as const) {
-			if (execution.status !== 'success') throw new Error(`${what}: execution ${execution.id} ended ${execution.status}`);
+		for (const [what, execution] of [
+			['Edit Fields', edit],
+			['summary 1', summary1],
+			['summary 2', summary2],
+			['all 1', all1],
+			['all 2', all2],
+		] as const) {
+			if (execution.status !== 'success')
+				throw new Error(`${what}: execution ${execution.id} ended ${execution.status}`);
 		}
 		const counts = (execution: Execution) => execution.output.Sync?.[0]?.counts ?? {};
 		const rows: Row[] = [
@@ -186,11 +262,14 @@ async function main(): Promise<void> {
 			const e = execution as Execution;
 			return {
 				run: run as string,
-				'requests': e.requests,
+				requests: e.requests,
 				'peak RSS MB': round(e.peakRssMb, 0),
 				'saved execution MB': round(e.savedBytes / MB, 2),
 				"the node's share MB": round((e.nodeBytes[node as string] ?? 0) / MB, 3),
-				'the rows read (2 nodes) MB': round(((e.nodeBytes['Read HR export'] ?? 0) + (e.nodeBytes['Parse CSV rows'] ?? 0)) / MB, 2),
+				'the rows read (2 nodes) MB': round(
+					((e.nodeBytes['Read HR export'] ?? 0) + (e.nodeBytes['Parse CSV rows'] ?? 0)) / MB,
+					2,
+				),
 				'output items': e.items[node as string] ?? 0,
 				'node s': round((e.nodeMs[node as string] ?? 0) / 1000, 1),
 			};
@@ -205,15 +284,60 @@ async function main(): Promise<void> {
 		const bound = 2 * changed + 2 * gone + 10;
 		const rssOver = summary1.peakRssMb - edit.peakRssMb;
 		const checks = [
-			check(`second night, ${night2.length} pairs, ${changed} changed, ${gone} gone`, `≤ 2·changed + 2·withdrawn + 10 = ${bound}`, String(summary2.requests), summary2.requests <= bound),
-			check('first night: each pair written once (writes + checks)', `${2 * night1.length}`, String(summary1.requests), summary1.requests === 2 * night1.length),
-			check('first night, peak RSS over Edit Fields alone on the same rows', '≤ +250 MB', `+${round(rssOver, 0)} MB`, rssOver <= 250),
-			check("the sync node's share of the saved execution, Output: Summary, first night", '≤ 1 MB', `${round(summary1.nodeBytes.Sync / MB, 3)} MB`, summary1.nodeBytes.Sync <= MB),
-			check("the sync node's share of the saved execution, Output: Summary, second night", '≤ 1 MB', `${round(summary2.nodeBytes.Sync / MB, 3)} MB`, summary2.nodeBytes.Sync <= MB),
-			check('the whole saved execution, Output: Summary, second night', '≤ 1 MB', `${round(summary2.savedBytes / MB, 2)} MB`, summary2.savedBytes <= MB),
-			check('dry run of the second night / Edit Fields on the same rows (same execution)', '≤ 1.2×', `${ratios.map((r) => r.toFixed(2)).join(', ')}`, Math.max(...ratios) <= 1.2),
-			check('memory per pair, after the second night', '≤ 24 bytes', `${round(memory.plain, 1)} bytes`, memory.plain <= 24),
-			check('memory per pair, 1 % of the pairs on a grace clock', '≤ 24 bytes', `${round(memory.clocked, 1)} bytes`, memory.clocked <= 24),
+			check(
+				`second night, ${night2.length} pairs, ${changed} changed, ${gone} gone`,
+				`≤ 2·changed + 2·withdrawn + 10 = ${bound}`,
+				String(summary2.requests),
+				summary2.requests <= bound,
+			),
+			check(
+				'first night: each pair written once (writes + checks)',
+				`${2 * night1.length}`,
+				String(summary1.requests),
+				summary1.requests === 2 * night1.length,
+			),
+			check(
+				'first night, peak RSS over Edit Fields alone on the same rows',
+				'≤ +250 MB',
+				`+${round(rssOver, 0)} MB`,
+				rssOver <= 250,
+			),
+			check(
+				"the sync node's share of the saved execution, Output: Summary, first night",
+				'≤ 1 MB',
+				`${round(summary1.nodeBytes.Sync / MB, 3)} MB`,
+				summary1.nodeBytes.Sync <= MB,
+			),
+			check(
+				"the sync node's share of the saved execution, Output: Summary, second night",
+				'≤ 1 MB',
+				`${round(summary2.nodeBytes.Sync / MB, 3)} MB`,
+				summary2.nodeBytes.Sync <= MB,
+			),
+			check(
+				'the whole saved execution, Output: Summary, second night',
+				'≤ 1 MB',
+				`${round(summary2.savedBytes / MB, 2)} MB`,
+				summary2.savedBytes <= MB,
+			),
+			check(
+				'dry run of the second night / Edit Fields on the same rows (same execution)',
+				'≤ 1.2×',
+				`${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+				Math.max(...ratios) <= 1.2,
+			),
+			check(
+				'memory per pair, after the second night',
+				'≤ 24 bytes',
+				`${round(memory.plain, 1)} bytes`,
+				memory.plain <= 24,
+			),
+			check(
+				'memory per pair, 1 % of the pairs on a grace clock',
+				'≤ 24 bytes',
+				`${round(memory.clocked, 1)} bytes`,
+				memory.clocked <= 24,
+			),
 		];
 		const durationSec = Math.round((Date.now() - started) / 100) / 10;
 		printSection(`Syncs at real size in n8n (${durationSec} s)`, rows, checks);
@@ -222,11 +346,35 @@ async function main(): Promise<void> {
 		const outcome = {
 			title: 'Syncs run unattended: a 60,000-pair roster at real size in n8n',
 			method: `n8n ${N8N_VERSION}, each run a fresh \`n8n execute\` of an imported workflow (the built package as a custom extension, SQLite): Manual Trigger → Read/Write Files → Extract from File (CSV) → the node under test. The roster: ${LEARNERS.toLocaleString('en-US')} learners × ${COURSES.length} courses (${night1.length.toLocaleString('en-US')} pairs), the second night with ${changed} due dates moved (1 %) and ${gone} pairs gone (0.5 %), Withdraw Missing on; the sandbox in the benchmark's process with no throttle, no latency and instant transactions, so requests are counted, not waited for. Peak RSS = VmHWM of the \`n8n execute\` process (the whole n8n: the application, the rows, the run). Saved execution = the bytes n8n stored in execution_data (flatted); a node's share = its run data as n8n stringifies it; "the rows read" = what Read/Write Files and Extract from File added (n8n's own, the same for Edit Fields). The dry run and Edit Fields hang off the same Extract from File node in one execution; their times are n8n's executionTime. Memory: JSON bytes of the node's static data after the second night per pair held, and the same memory with a grace clock set on 1 % of its pairs.`,
-			rows: [...rows, ...sideRows.map((row) => ({ run: `dry run beside Edit Fields, round ${row.round}`, 'Edit Fields s': row['Edit Fields s'], 'Sync dry run s': row['Sync dry run s'], ratio: row.ratio }))],
+			rows: [
+				...rows,
+				...sideRows.map((row) => ({
+					run: `dry run beside Edit Fields, round ${row.round}`,
+					'Edit Fields s': row['Edit Fields s'],
+					'Sync dry run s': row['Sync dry run s'],
+					ratio: row.ratio,
+				})),
+			],
 			checks,
-			details: { learners: LEARNERS, pairs: night1.length, changed, gone, memory, ratios, secondNightCounts: counts(summary2) },
+			details: {
+				learners: LEARNERS,
+				pairs: night1.length,
+				changed,
+				gone,
+				memory,
+				ratios,
+				secondNightCounts: counts(summary2),
+			},
 		};
-		const entry = { name: 'unattended', ranAt: new Date(started).toISOString(), command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`, durationSec, machine, source: 'dist', outcome };
+		const entry = {
+			name: 'unattended',
+			ranAt: new Date(started).toISOString(),
+			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
+			durationSec,
+			machine,
+			source: 'dist',
+			outcome,
+		};
 		const { writeResults } = await import('./report/write');
 		writeResults([entry]);
 	} finally {
@@ -237,9 +385,15 @@ async function main(): Promise<void> {
 }
 
 /** `n8n execute --id`, its peak RSS sampled from /proc (VmHWM), its saved execution read back. */
-async function executeMeasured(n8n: N8nSandbox, workflowId: string): Promise<Omit<Execution, 'requests'>> {
+async function executeMeasured(
+	n8n: N8nSandbox,
+	workflowId: string,
+): Promise<Omit<Execution, 'requests'>> {
 	const env = { ...n8n.environment(), N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) };
-	const child = spawn(node24Binary, [n8nBin, 'execute', `--id=${workflowId}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(node24Binary, [n8nBin, 'execute', `--id=${workflowId}`], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let stderr = '';
 	const keep = (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000));
 	child.stdout.on('data', keep);
@@ -275,19 +429,35 @@ async function executeMeasured(n8n: N8nSandbox, workflowId: string): Promise<Omi
 		items[name] = main.length;
 		output[name] = main.slice(0, 3).map((item: any) => item.json);
 	}
-	return { id: String(row.id), status: row.status, peakRssMb: peakKb / 1024, savedBytes: Buffer.byteLength(row.data), nodeBytes, nodeMs, items, output };
+	return {
+		id: String(row.id),
+		status: row.status,
+		peakRssMb: peakKb / 1024,
+		savedBytes: Buffer.byteLength(row.data),
+		nodeBytes,
+		nodeMs,
+		items,
+		output,
+	};
 }
 
 /** Bytes per pair of the node's memory, as saved, and with a grace clock on 1 % of its pairs. */
-function memoryFigures(staticData: Record<string, any>, pairs: number): { plain: number; clocked: number } {
+function memoryFigures(
+	staticData: Record<string, any>,
+	pairs: number,
+): { plain: number; clocked: number } {
 	const nodeData = staticData['node:Sync'];
 	const scopes = nodeData.syncedAssignments as Record<string, unknown>;
 	const scope = Object.keys(scopes)[0];
 	const plain = Buffer.byteLength(JSON.stringify(scopes[scope])) / pairs;
 	const copy = JSON.parse(JSON.stringify(nodeData));
-	const memory = openMemory({ getWorkflowStaticData: () => copy }, { owner: 'bench', slot: 'syncedAssignments', scope, grouped: true });
+	const memory = openMemory(
+		{ getWorkflowStaticData: () => copy },
+		{ owner: 'bench', slot: 'syncedAssignments', scope, grouped: true },
+	);
 	let n = 0;
-	for (const [key, value] of memory.entries) if (n++ % 100 === 0) memory.entries.set(key, withClock(value, Date.now()));
+	for (const [key, value] of memory.entries)
+		if (n++ % 100 === 0) memory.entries.set(key, withClock(value, Date.now()));
 	memory.save();
 	const clocked = Buffer.byteLength(JSON.stringify(copy.syncedAssignments[scope])) / pairs;
 	return { plain, clocked };

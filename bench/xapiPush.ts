@@ -53,7 +53,10 @@ function statement(n: number): IDataObject {
 		object: {
 			objectType: 'Activity',
 			id: `https://learn.example.com/courses/bench-${n}`,
-			definition: { type: 'http://adlnet.gov/expapi/activities/course', name: { 'en-US': `Course ${n}` } },
+			definition: {
+				type: 'http://adlnet.gov/expapi/activities/course',
+				name: { 'en-US': `Course ${n}` },
+			},
 		},
 		result: { completion: true },
 	};
@@ -63,7 +66,11 @@ async function main(): Promise<number> {
 	const started = Date.now();
 	const source = packageSource();
 	const machine = machineInfo();
-	const sandbox = await startBenchSandbox({ lrsClientId: CLIENT_ID, lrsClientSecret: CLIENT_SECRET, lrsRatePer10Sec: PER_WINDOW });
+	const sandbox = await startBenchSandbox({
+		lrsClientId: CLIENT_ID,
+		lrsClientSecret: CLIENT_SECRET,
+		lrsRatePer10Sec: PER_WINDOW,
+	});
 	try {
 		const credentialsHelper = createCredentialsHelper(
 			{
@@ -77,7 +84,10 @@ async function main(): Promise<number> {
 			},
 			source,
 		);
-		const items = Array.from({ length: STATEMENTS }, (_, n) => ({ statement: statement(n), key: `bench-completion-${n}` }));
+		const items = Array.from({ length: STATEMENTS }, (_, n) => ({
+			statement: statement(n),
+			key: `bench-completion-${n}`,
+		}));
 		const run = await runSingleNode({
 			node: {
 				type: XAPI_NODE_TYPE,
@@ -103,7 +113,10 @@ async function main(): Promise<number> {
 		const accepted = posts.filter((request) => request.status === 200);
 		const throttled = posts.filter((request) => request.status === 429).length;
 		const times = accepted.map((request) => Date.parse(request.time)).sort((a, b) => a - b);
-		const spanMs = times.length > 1 ? times[times.length - 1] - times[0] + WINDOW_MS / PER_WINDOW : WINDOW_MS / PER_WINDOW;
+		const spanMs =
+			times.length > 1
+				? times[times.length - 1] - times[0] + WINDOW_MS / PER_WINDOW
+				: WINDOW_MS / PER_WINDOW;
 		const budgetShare = accepted.length / ((spanMs / WINDOW_MS) * PER_WINDOW);
 		const stored = state.lrs.statements.length;
 		const busiest = busiestWindow(accepted);
@@ -124,24 +137,62 @@ async function main(): Promise<number> {
 			},
 		];
 		const checks = [
-			check('statements stored, OAuth2 defaults', `${STATEMENTS}`, `${stored}`, stored === STATEMENTS),
-			check('429s surfaced as errors', '0', `${run.errorItems.length}`, run.errorItems.length === 0 && !run.error),
-			check('429s drawn', `≤ 1 per 100 requests (${Math.ceil(STATEMENTS / 100)})`, `${throttled}`, throttled <= Math.ceil(STATEMENTS / 100)),
-			check('share of the 10-per-10-s budget used', '≥ 0.95', round(budgetShare, 3).toFixed(3), budgetShare >= 0.95),
+			check(
+				'statements stored, OAuth2 defaults',
+				`${STATEMENTS}`,
+				`${stored}`,
+				stored === STATEMENTS,
+			),
+			check(
+				'429s surfaced as errors',
+				'0',
+				`${run.errorItems.length}`,
+				run.errorItems.length === 0 && !run.error,
+			),
+			check(
+				'429s drawn',
+				`≤ 1 per 100 requests (${Math.ceil(STATEMENTS / 100)})`,
+				`${throttled}`,
+				throttled <= Math.ceil(STATEMENTS / 100),
+			),
+			check(
+				'share of the 10-per-10-s budget used',
+				'≥ 0.95',
+				round(budgetShare, 3).toFixed(3),
+				budgetShare >= 0.95,
+			),
 		];
 		const outcome: BenchmarkOutcome = {
 			title: 'xAPI push endpoint (OAuth2) at the default settings',
 			method: `${STATEMENTS} statements, each with an idempotency key, sent by the xAPI node in one execution through the sandbox's push endpoint (\`/api/lrs/v1/xapi/statements\`, OAuth2 client credentials), which allows the platform's documented 10 requests per 10 s per organization (a sliding window; 429 with Retry-After beyond it). The credential is at its defaults (Requests per Minute 60, which the node paces as one request every 1.034 s so that any 10 s holds at most 10 even when a request arrives a little early; no batch size, so one statement per request) and Continue On Fail is on, so that every failing item is counted. Stored = statements in the sandbox's store; 429s drawn = 429 answers in its log (the node waits them out); share of the budget = accepted requests / (10 per 10 s over the time from the first accepted request to the last, plus one interval); most granted in 10 s = the busiest 10-s window of accepted requests.`,
 			rows,
 			checks,
-			details: { statements: STATEMENTS, stored, throttled, busiest, budgetShare, tokens, executionMs: run.executionMs },
+			details: {
+				statements: STATEMENTS,
+				stored,
+				throttled,
+				busiest,
+				budgetShare,
+				tokens,
+				executionMs: run.executionMs,
+			},
 		};
 		printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
 		if (process.env.BENCH_PUSH_RESULTS !== 'skip') {
-			const entry = { name: 'xapiPush', ranAt: new Date(started).toISOString(), command: commandLine('bench/xapiPush.ts'), durationSec, machine, source, outcome };
+			const entry = {
+				name: 'xapiPush',
+				ranAt: new Date(started).toISOString(),
+				command: commandLine('bench/xapiPush.ts'),
+				durationSec,
+				machine,
+				source,
+				outcome,
+			};
 			const { writeResults } = await import('./report/write');
 			writeResults([entry]);
-			console.log('\nWrote the "xapiPush" section of bench/results.json and regenerated bench/RESULTS.md.');
+			console.log(
+				'\nWrote the "xapiPush" section of bench/results.json and regenerated bench/RESULTS.md.',
+			);
 		}
 		return 0;
 	} finally {

@@ -21,7 +21,7 @@ import {
 	originOf,
 	redirectTestRules,
 } from '../nodes/shared/request/clientCredentials';
-import { requestTimeoutMs } from '../nodes/shared/request/answer';
+import { requestTimeoutMs } from '../nodes/shared/request/failure';
 
 /** What a token was issued for: a token is only ever sent with exactly these values. */
 export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): string {

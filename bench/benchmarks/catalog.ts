@@ -3,7 +3,14 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { COURSES_PATH, courseItems, courseUpsertNode, LMS_CREDENTIAL, lmsCredentialData, lmsNode } from '../lib/nodes';
+import {
+	COURSES_PATH,
+	courseItems,
+	courseUpsertNode,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
+	lmsNode,
+} from '../lib/nodes';
 import type { NodeUnderTest } from '../lib/runNode';
 import { runSingleNode } from '../lib/runNode';
 import { startBenchSandbox } from '../lib/sandboxHandle';
@@ -29,9 +36,18 @@ const BY_ITEM = '={{ $json.externalId }}';
 const OPERATIONS: Operation[] = [
 	{
 		name: 'upsert with Keep Current Values',
-		node: () => courseUpsertNode({ keepCurrentValues: true }, { externalId: BY_ITEM, name: '={{ $json.name }}', url: '={{ $json.url }}' } as INodeParameters),
+		node: () =>
+			courseUpsertNode({ keepCurrentValues: true }, {
+				externalId: BY_ITEM,
+				name: '={{ $json.name }}',
+				url: '={{ $json.url }}',
+			} as INodeParameters),
 	},
-	{ name: 'archive', node: () => lmsNode({ resource: 'course', operation: 'archive', externalId: BY_ITEM, options: {} }) },
+	{
+		name: 'archive',
+		node: () =>
+			lmsNode({ resource: 'course', operation: 'archive', externalId: BY_ITEM, options: {} }),
+	},
 ];
 
 export interface CatalogRun {
@@ -50,25 +66,53 @@ export interface CatalogRun {
 
 export async function runCatalogBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
 	// No throttle and no latency: this counts requests, it does not time them.
-	const sandbox = await startBenchSandbox({ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, maxPageSize: PAGE_SIZE, clientId: 'bench-catalog' });
+	const sandbox = await startBenchSandbox({
+		latencyMs: 0,
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		maxPageSize: PAGE_SIZE,
+		clientId: 'bench-catalog',
+	});
 	const runs: CatalogRun[] = [];
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) },
+			source,
+		);
 		await fetchToken(source, helper);
 		await sandbox.reset();
 		const catalog = courseItems(CATALOG_SIZE, 'catalog');
-		const seeded = await runSingleNode({ node: courseUpsertNode({ waitForCompletion: false }), items: catalog, source, credentialsHelper: helper });
-		if (seeded.error || seeded.errorItems.length > 0) throw new Error(`Seeding the catalog failed: ${seeded.error ?? JSON.stringify(seeded.errorItems[0].json)}`);
+		const seeded = await runSingleNode({
+			node: courseUpsertNode({ waitForCompletion: false }),
+			items: catalog,
+			source,
+			credentialsHelper: helper,
+		});
+		if (seeded.error || seeded.errorItems.length > 0)
+			throw new Error(
+				`Seeding the catalog failed: ${seeded.error ?? JSON.stringify(seeded.errorItems[0].json)}`,
+			);
 		// The N courses to work on, spread over the catalog (not all on its first page).
 		const step = Math.max(1, Math.floor(CATALOG_SIZE / ITEMS));
 		const targets = Array.from({ length: ITEMS }, (_, i) => catalog[(i * step) % CATALOG_SIZE]);
 		for (const operation of OPERATIONS) {
 			const before = (await sandbox.requests()).length;
-			const run = await runSingleNode({ node: operation.node(), items: targets, source, credentialsHelper: helper });
+			const run = await runSingleNode({
+				node: operation.node(),
+				items: targets,
+				source,
+				credentialsHelper: helper,
+			});
 			if (run.error) throw new Error(`${operation.name} stopped the workflow: ${run.error}`);
-			const log = (await sandbox.requests()).slice(before).filter((entry) => !entry.path.endsWith('/oauth/token'));
-			const pages = log.filter((entry) => entry.method === 'GET' && entry.path === COURSES_PATH).length;
-			const writes = log.filter((entry) => entry.method === 'POST' && entry.path === COURSES_PATH).length;
+			const log = (await sandbox.requests())
+				.slice(before)
+				.filter((entry) => !entry.path.endsWith('/oauth/token'));
+			const pages = log.filter(
+				(entry) => entry.method === 'GET' && entry.path === COURSES_PATH,
+			).length;
+			const writes = log.filter(
+				(entry) => entry.method === 'POST' && entry.path === COURSES_PATH,
+			).length;
 			const checks = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length;
 			const error = run.errorItems[0]?.json.error as { message?: string } | string | undefined;
 			const result: CatalogRun = {
@@ -84,7 +128,9 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 				errorItems: run.errorItems.length,
 				firstError: typeof error === 'string' ? error : (error?.message ?? ''),
 			};
-			console.log(`  catalog, ${operation.name}: ${pages} pages + ${writes} writes (+ ${checks} checks) for ${ITEMS} of ${CATALOG_SIZE} courses`);
+			console.log(
+				`  catalog, ${operation.name}: ${pages} pages + ${writes} writes (+ ${checks} checks) for ${ITEMS} of ${CATALOG_SIZE} courses`,
+			);
 			runs.push(result);
 		}
 	} finally {
@@ -111,7 +157,12 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 			run.pages + run.writes + run.other <= run.expected && run.errorItems === 0,
 		),
 	);
-	const notes = runs.filter((run) => run.errorItems > 0).map((run) => `${run.operation}: ${run.errorItems} items failed, the first with "${run.firstError}"`);
+	const notes = runs
+		.filter((run) => run.errorItems > 0)
+		.map(
+			(run) =>
+				`${run.operation}: ${run.errorItems} items failed, the first with "${run.firstError}"`,
+		);
 	return {
 		title: 'Catalog index: archive and Keep Current Values',
 		method: `A catalog of ${CATALOG_SIZE.toLocaleString('en-US')} courses in the sandbox (pages of at most ${PAGE_SIZE}, as the sandbox serves them by default; no throttle, no latency), then one execution each of upsert with Keep Current Values and of archive on ${ITEMS} of those courses spread over the catalog, with the node's defaults (writes confirmed). Requests are counted from the sandbox's log for each execution: catalog pages (GET courses.json), writes (POST courses.json), transaction checks (GET request_data, one per confirmed write, counted apart from the target since the formula covers the catalog reads and the writes). The node reads the catalog once per execution into an index by external id (transport/catalog.ts), so the target is one walk of the catalog plus one write per item.`,

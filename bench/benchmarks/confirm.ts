@@ -3,7 +3,13 @@ import path from 'node:path';
 
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { COURSES_PATH, courseItems, courseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
+import {
+	COURSES_PATH,
+	courseItems,
+	courseUpsertNode,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
+} from '../lib/nodes';
 import { runSingleNode } from '../lib/runNode';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { collectGarbage } from '../lib/gc';
@@ -48,11 +54,22 @@ export interface ConfirmRun {
 }
 
 /** The package's client state, from the same module instance the engine loaded. */
-function learnedFirstCheck(source: PackageSource, baseUrl: string, clientId: string): number | undefined {
+function learnedFirstCheck(
+	source: PackageSource,
+	baseUrl: string,
+	clientId: string,
+): number | undefined {
 	try {
-		const shared = source === 'dist' ? path.join(REPO_ROOT, 'dist', 'nodes', 'shared') : path.join(REPO_ROOT, 'nodes', 'shared');
-		const { clientCompletion } = require(path.join(shared, 'pacing', 'polling')) as { clientCompletion(key: string): { firstCheckDelayMs(): number } };
-		const { clientKey } = require(path.join(shared, 'request', 'secrets')) as { clientKey(baseUrl: string, clientId: string): string };
+		const shared =
+			source === 'dist'
+				? path.join(REPO_ROOT, 'dist', 'nodes', 'shared')
+				: path.join(REPO_ROOT, 'nodes', 'shared');
+		const { clientCompletion } = require(path.join(shared, 'pacing', 'time')) as {
+			clientCompletion(key: string): { firstCheckDelayMs(): number };
+		};
+		const { clientKey } = require(path.join(shared, 'request', 'secrets')) as {
+			clientKey(baseUrl: string, clientId: string): string;
+		};
 		return Math.round(clientCompletion(clientKey(baseUrl, clientId)).firstCheckDelayMs());
 	} catch {
 		return undefined;
@@ -67,14 +84,23 @@ async function runOne(transactionDelayMs: number, source: PackageSource): Promis
 		clientId: `bench-confirm-${transactionDelayMs}`,
 	});
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RPM) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RPM) },
+			source,
+		);
 		await fetchToken(source, helper);
 		await sandbox.reset();
 		const items = courseItems(ITEMS, `confirm-${transactionDelayMs}`);
 		collectGarbage();
 		// The node's defaults: Wait for Completion is on.
-		const run = await runSingleNode({ node: courseUpsertNode(), items, source, credentialsHelper: helper });
-		if (run.error) throw new Error(`confirm ${transactionDelayMs} ms stopped the workflow: ${run.error}`);
+		const run = await runSingleNode({
+			node: courseUpsertNode(),
+			items,
+			source,
+			credentialsHelper: helper,
+		});
+		if (run.error)
+			throw new Error(`confirm ${transactionDelayMs} ms stopped the workflow: ${run.error}`);
 		const log = (await sandbox.requests()).filter((entry) => !entry.path.endsWith('/oauth/token'));
 		const ok = (status: number | null) => status !== null && status >= 200 && status < 300;
 		const writes = log.filter((entry) => entry.path === COURSES_PATH && ok(entry.status)).length;
@@ -84,7 +110,12 @@ async function runOne(transactionDelayMs: number, source: PackageSource): Promis
 		const missing = items.filter((item) => !stored[item.externalId]).length;
 		const confirmed = run.items.filter((item) => item.json.confirmation === 'confirmed').length;
 		// Checks after a transaction's completion confirm it; those before found it running.
-		const completedAt = new Map(state.transactions.map((tx) => [tx.id, tx.completed_at ? Date.parse(tx.completed_at) : Number.POSITIVE_INFINITY]));
+		const completedAt = new Map(
+			state.transactions.map((tx) => [
+				tx.id,
+				tx.completed_at ? Date.parse(tx.completed_at) : Number.POSITIVE_INFINITY,
+			]),
+		);
 		const createdAt = new Map(state.transactions.map((tx) => [tx.id, Date.parse(tx.created_at)]));
 		let earlyChecks = 0;
 		const confirmDelays: number[] = [];
@@ -95,7 +126,9 @@ async function runOne(transactionDelayMs: number, source: PackageSource): Promis
 			else confirmDelays.push(at - (createdAt.get(id) ?? at));
 		}
 		const seconds = run.executionMs / 1000;
-		const writeTimes = log.filter((entry) => entry.path === COURSES_PATH).map((entry) => Date.parse(entry.time));
+		const writeTimes = log
+			.filter((entry) => entry.path === COURSES_PATH)
+			.map((entry) => Date.parse(entry.time));
 		const ceiling = RPM / 60;
 		return {
 			transactionDelayMs,
@@ -111,7 +144,10 @@ async function runOne(transactionDelayMs: number, source: PackageSource): Promis
 			busyRatio: round((writes + confirmed) / seconds / ceiling, 3),
 			okRatio: round(log.filter((entry) => ok(entry.status)).length / seconds / ceiling, 3),
 			earlyChecks,
-			meanConfirmMs: confirmDelays.length > 0 ? Math.round(confirmDelays.reduce((a, b) => a + b, 0) / confirmDelays.length) : 0,
+			meanConfirmMs:
+				confirmDelays.length > 0
+					? Math.round(confirmDelays.reduce((a, b) => a + b, 0) / confirmDelays.length)
+					: 0,
 			tailMs: writeTimes.length > 0 ? run.endedAt - Math.max(...writeTimes) : 0,
 			learnedFirstCheckMs: learnedFirstCheck(source, sandbox.url, sandbox.clientId),
 		};
@@ -124,7 +160,9 @@ export async function runConfirmBenchmark(source: PackageSource): Promise<Benchm
 	const runs: ConfirmRun[] = [];
 	for (const delay of TRANSACTION_DELAYS_MS) {
 		const result = await runOne(delay, source);
-		console.log(`  confirm, transactions of ${delay} ms: ${result.requests} requests for ${result.items} items (${result.checks} checks, ${result.earlyChecks} early), busy ${result.busyRatio}, ${result.throttled429} × 429`);
+		console.log(
+			`  confirm, transactions of ${delay} ms: ${result.requests} requests for ${result.items} items (${result.checks} checks, ${result.earlyChecks} early), busy ${result.busyRatio}, ${result.throttled429} × 429`,
+		);
 		runs.push(result);
 	}
 	const rows: Row[] = runs.map((run) => ({
@@ -147,9 +185,24 @@ export async function runConfirmBenchmark(source: PackageSource): Promise<Benchm
 		'missing in state': run.missing,
 	}));
 	const checks: TargetCheck[] = runs.flatMap((run) => [
-		check(`requests to confirm ${run.items} writes, ${run.transactionDelayMs} ms transactions`, `≤ 2N = ${2 * run.items}`, String(run.requests), run.requests <= 2 * run.items),
-		check(`useful requests / ceiling, ${run.transactionDelayMs} ms transactions`, `≥ ${TARGET_BUSY}`, run.busyRatio.toFixed(3), run.busyRatio >= TARGET_BUSY),
-		check(`writes confirmed, ${run.transactionDelayMs} ms transactions`, String(run.items), String(run.confirmed), run.confirmed === run.items && run.missing === 0),
+		check(
+			`requests to confirm ${run.items} writes, ${run.transactionDelayMs} ms transactions`,
+			`≤ 2N = ${2 * run.items}`,
+			String(run.requests),
+			run.requests <= 2 * run.items,
+		),
+		check(
+			`useful requests / ceiling, ${run.transactionDelayMs} ms transactions`,
+			`≥ ${TARGET_BUSY}`,
+			run.busyRatio.toFixed(3),
+			run.busyRatio >= TARGET_BUSY,
+		),
+		check(
+			`writes confirmed, ${run.transactionDelayMs} ms transactions`,
+			String(run.items),
+			String(run.confirmed),
+			run.confirmed === run.items && run.missing === 0,
+		),
 	]);
 	const notes = runs
 		.filter((run) => run.requests > 2 * run.items || run.busyRatio < TARGET_BUSY)

@@ -2,7 +2,14 @@
 import { createCredentialsHelper } from '../../harness/engine';
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { COURSES_PATH, courseItems, courseUpsertNode, httpCourseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
+import {
+	COURSES_PATH,
+	courseItems,
+	courseUpsertNode,
+	httpCourseUpsertNode,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
+} from '../lib/nodes';
 import type { NodeUnderTest } from '../lib/runNode';
 import { runSingleNode } from '../lib/runNode';
 import { startBenchSandbox, type SandboxHandle } from '../lib/sandboxHandle';
@@ -31,7 +38,11 @@ interface Variant {
 /** Like for like: one request per item, as the HTTP Request node sends (the package's confirmations are measured apart). */
 const ONE_REQUEST_PER_ITEM = { waitForCompletion: false };
 
-const FIXED = { externalId: 'overhead-fixed', name: 'Fixed course', url: 'https://learn.example.com/fixed' };
+const FIXED = {
+	externalId: 'overhead-fixed',
+	name: 'Fixed course',
+	url: 'https://learn.example.com/fixed',
+};
 
 const VARIANTS: Variant[] = [
 	{
@@ -45,7 +56,16 @@ const VARIANTS: Variant[] = [
 		primary: false,
 		packageNode: () => courseUpsertNode(ONE_REQUEST_PER_ITEM, FIXED),
 		httpNode: (baseUrl) =>
-			httpCourseUpsertNode(baseUrl, undefined, JSON.stringify({ external_id: FIXED.externalId, name: FIXED.name, url: FIXED.url, prices_data: [] })),
+			httpCourseUpsertNode(
+				baseUrl,
+				undefined,
+				JSON.stringify({
+					external_id: FIXED.externalId,
+					name: FIXED.name,
+					url: FIXED.url,
+					prices_data: [],
+				}),
+			),
 	},
 ];
 
@@ -57,61 +77,116 @@ export interface OverheadRound {
 	ratio: number;
 }
 
-async function timePerItem(sandbox: SandboxHandle, node: NodeUnderTest, tag: string, source: PackageSource, helper: HarnessCredentialsHelper): Promise<number> {
+async function timePerItem(
+	sandbox: SandboxHandle,
+	node: NodeUnderTest,
+	tag: string,
+	source: PackageSource,
+	helper: HarnessCredentialsHelper,
+): Promise<number> {
 	await sandbox.reset();
 	collectGarbage();
-	const run = await runSingleNode({ node, items: courseItems(ITEMS, tag), source, credentialsHelper: helper });
+	const run = await runSingleNode({
+		node,
+		items: courseItems(ITEMS, tag),
+		source,
+		credentialsHelper: helper,
+	});
 	const accepted = countRequests(await sandbox.requests(), COURSES_PATH).accepted;
 	if (run.error || run.errorItems.length > 0 || accepted !== ITEMS) {
-		throw new Error(`${tag}: ${accepted} of ${ITEMS} accepted, ${run.errorItems.length} failed items ${run.error ?? ''}`);
+		throw new Error(
+			`${tag}: ${accepted} of ${ITEMS} accepted, ${run.errorItems.length} failed items ${run.error ?? ''}`,
+		);
 	}
 	return run.executionMs / ITEMS;
 }
 
-async function measureVariant(variant: Variant, sandbox: SandboxHandle, source: PackageSource, helper: HarnessCredentialsHelper): Promise<OverheadRound[]> {
+async function measureVariant(
+	variant: Variant,
+	sandbox: SandboxHandle,
+	source: PackageSource,
+	helper: HarnessCredentialsHelper,
+): Promise<OverheadRound[]> {
 	const rounds: OverheadRound[] = [];
 	for (let round_ = 1; round_ <= REPEATS; round_++) {
 		// Alternate which node goes first, so that neither always runs on a fresher heap.
 		const packageFirst = round_ % 2 === 1;
 		const measure = (which: 'package' | 'http') =>
-			timePerItem(sandbox, which === 'package' ? variant.packageNode() : variant.httpNode(sandbox.url), `overhead-${which}-${round_}`, source, helper);
+			timePerItem(
+				sandbox,
+				which === 'package' ? variant.packageNode() : variant.httpNode(sandbox.url),
+				`overhead-${which}-${round_}`,
+				source,
+				helper,
+			);
 		const first = await measure(packageFirst ? 'package' : 'http');
 		const second = await measure(packageFirst ? 'http' : 'package');
 		const [packageMs, httpMs] = packageFirst ? [first, second] : [second, first];
-		rounds.push({ variant: variant.name, round: round_, packageMsPerItem: round(packageMs, 3), httpMsPerItem: round(httpMs, 3), ratio: round(packageMs / httpMs, 3) });
+		rounds.push({
+			variant: variant.name,
+			round: round_,
+			packageMsPerItem: round(packageMs, 3),
+			httpMsPerItem: round(httpMs, 3),
+			ratio: round(packageMs / httpMs, 3),
+		});
 	}
 	return rounds;
 }
 
 export async function runOverheadBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
-	const sandbox = await startBenchSandbox({ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-overhead' });
+	const sandbox = await startBenchSandbox({
+		latencyMs: 0,
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		clientId: 'bench-overhead',
+	});
 	const rows: Row[] = [];
 	const checks: TargetCheck[] = [];
 	const allRounds: OverheadRound[] = [];
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, UNTHROTTLED_RPM) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, UNTHROTTLED_RPM) },
+			source,
+		);
 		await fetchToken(source, helper);
 		for (const variant of VARIANTS) {
 			const rounds = await measureVariant(variant, sandbox, source, helper);
 			allRounds.push(...rounds);
 			const medianRatio = round(median(rounds.map((r) => r.ratio)), 3);
 			const ratios = rounds.map((r) => r.ratio);
-			console.log(`  overhead, ${variant.name}: median ratio ${medianRatio} (rounds ${ratios.join(', ')})`);
+			console.log(
+				`  overhead, ${variant.name}: median ratio ${medianRatio} (rounds ${ratios.join(', ')})`,
+			);
 			rows.push({
 				set_up: variant.name,
-				'learningPlatform ms/item (median)': round(median(rounds.map((r) => r.packageMsPerItem)), 3),
+				'learningPlatform ms/item (median)': round(
+					median(rounds.map((r) => r.packageMsPerItem)),
+					3,
+				),
 				'HTTP Request ms/item (median)': round(median(rounds.map((r) => r.httpMsPerItem)), 3),
 				'ratio per round': ratios.map((ratio) => ratio.toFixed(2)).join(' '),
 				'median ratio': medianRatio.toFixed(3),
 			});
 			if (variant.primary) {
-				checks.push(check('time per item, learningPlatform / HTTP Request (median)', `≤ ${TARGET_RATIO.toFixed(1)}`, medianRatio.toFixed(3), medianRatio <= TARGET_RATIO));
+				checks.push(
+					check(
+						'time per item, learningPlatform / HTTP Request (median)',
+						`≤ ${TARGET_RATIO.toFixed(1)}`,
+						medianRatio.toFixed(3),
+						medianRatio <= TARGET_RATIO,
+					),
+				);
 			}
 		}
 	} finally {
 		await sandbox.close();
 	}
-	const notes = [explainOverhead(allRounds, checks.some((c) => !c.pass))];
+	const notes = [
+		explainOverhead(
+			allRounds,
+			checks.some((c) => !c.pass),
+		),
+	];
 	return {
 		title: 'Per-item overhead',
 		method: `${ITEMS} course upserts per run, the learningPlatform node (Wait for Completion off, so that each node sends one request per item) vs n8n's HTTP Request node (4.2, defaults, same credential, same JSON body) in the same engine, against the sandbox (in its own process) with no latency, no throttle (rateLimitPerMinute 0) and requestsPerMinute ${UNTHROTTLED_RPM.toLocaleString('en-US')} on the credential; time per item = the node's run time / items. ${REPEATS} rounds per set-up, alternating which node runs first; ratio = learningPlatform / HTTP Request. The target applies to the first set-up, the way each node is normally configured; the second takes expression evaluation out to show the nodes' own cost.`,
@@ -124,10 +199,13 @@ export async function runOverheadBenchmark(source: PackageSource): Promise<Bench
 
 /** Splits the primary set-up's difference into expression evaluation and the nodes' own cost, from this run's medians. */
 function explainOverhead(rounds: OverheadRound[], missed: boolean): string {
-	const medianOf = (variant: Variant, pick: (r: OverheadRound) => number) => median(rounds.filter((r) => r.variant === variant.name).map(pick));
+	const medianOf = (variant: Variant, pick: (r: OverheadRound) => number) =>
+		median(rounds.filter((r) => r.variant === variant.name).map(pick));
 	const [mapped, fixed] = VARIANTS;
-	const packageExpressions = medianOf(mapped, (r) => r.packageMsPerItem) - medianOf(fixed, (r) => r.packageMsPerItem);
-	const httpExpressions = medianOf(mapped, (r) => r.httpMsPerItem) - medianOf(fixed, (r) => r.httpMsPerItem);
+	const packageExpressions =
+		medianOf(mapped, (r) => r.packageMsPerItem) - medianOf(fixed, (r) => r.packageMsPerItem);
+	const httpExpressions =
+		medianOf(mapped, (r) => r.httpMsPerItem) - medianOf(fixed, (r) => r.httpMsPerItem);
 	const fixedRatio = medianOf(fixed, (r) => r.ratio);
 	const spread = rounds.filter((r) => r.variant === mapped.name).map((r) => r.ratio);
 	const machinery =

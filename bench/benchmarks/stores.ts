@@ -37,12 +37,18 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 	for (let n = 0; n < LEARNERS; n++) {
 		for (const course of COURSES) {
 			const dueDate = `2026-${String(1 + (n % 12)).padStart(2, '0')}-15`;
-			entries.set(pairId(`employee${n}@example.com`, course), datesFingerprint({ email: '', externalId: course, dueDate }));
+			entries.set(
+				pairId(`employee${n}@example.com`, course),
+				datesFingerprint({ email: '', externalId: course, dueDate }),
+			);
 		}
 	}
 	const pairs = entries.size;
 	const nodeData: IDataObject = {};
-	const memory = openMemory({ getWorkflowStaticData: () => nodeData }, { owner: 'bench', slot: 'syncedAssignments', scope: 'client', grouped: true });
+	const memory = openMemory(
+		{ getWorkflowStaticData: () => nodeData },
+		{ owner: 'bench', slot: 'syncedAssignments', scope: 'client', grouped: true },
+	);
 	for (const [key, value] of entries) memory.entries.set(key, value);
 	memory.save();
 	const staticData = { 'node:Sync assignments': nodeData };
@@ -52,26 +58,42 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 	const notes: string[] = [];
 	let measured: { staticData: Measured; processed: Measured; dataTable: Measured } | undefined;
 	if (fs.existsSync(node24Binary) && fs.existsSync(sqlite3)) {
-		const probe = spawnSync(node24Binary, [path.join(__dirname, '..', 'stores', 'sqliteProbe.cjs')], {
-			input: JSON.stringify({ sqlite3, file: path.join(os.tmpdir(), `lp-stores-${process.pid}.sqlite`), staticData, pairs: [...entries] }),
-			maxBuffer: 1 << 20,
-			encoding: 'utf8',
-		});
+		const probe = spawnSync(
+			node24Binary,
+			[path.join(__dirname, '..', 'stores', 'sqliteProbe.cjs')],
+			{
+				input: JSON.stringify({
+					sqlite3,
+					file: path.join(os.tmpdir(), `lp-stores-${process.pid}.sqlite`),
+					staticData,
+					pairs: [...entries],
+				}),
+				maxBuffer: 1 << 20,
+				encoding: 'utf8',
+			},
+		);
 		if (probe.status !== 0) throw new Error(`The SQLite probe failed: ${probe.stderr}`);
 		measured = JSON.parse(probe.stdout);
 	} else {
-		notes.push(`n8n ${N8N_VERSION} is not installed under ${cacheDir} (scripts/install-n8n.sh 2): the SQLite figures were not measured.`);
+		notes.push(
+			`n8n ${N8N_VERSION} is not installed under ${cacheDir} (scripts/install-n8n.sh 2): the SQLite figures were not measured.`,
+		);
 	}
-	const perPair = (bytes?: number) => (bytes === undefined ? 'not measured' : `${round(bytes / pairs, 1)}`);
+	const perPair = (bytes?: number) =>
+		bytes === undefined ? 'not measured' : `${round(bytes / pairs, 1)}`;
 	const calls = pairs / RECORD_BATCH;
-	const processedNightMs = measured?.processed.recordMs === undefined ? undefined : measured.processed.recordMs * calls;
+	const processedNightMs =
+		measured?.processed.recordMs === undefined ? undefined : measured.processed.recordMs * calls;
 	const processedNightBytes = ((calls + 1) / 2) * (measured?.processed.rowBytes ?? 0);
 
 	const rows: Row[] = [
 		{
 			store: 'workflow static data (today)',
 			'bytes per pair on disk': perPair(measured?.staticData.bytes),
-			'time of one save': measured?.staticData.saveMs === undefined ? '—' : `${round(measured.staticData.saveMs, 1)} ms, all 60,000 pairs`,
+			'time of one save':
+				measured?.staticData.saveMs === undefined
+					? '—'
+					: `${round(measured.staticData.saveMs, 1)} ms, all 60,000 pairs`,
 			'lists what it holds (withdraw)': 'yes',
 			'crash mid-run': 'the run is lost (saved once, after the run)',
 			'manual runs': 'not saved',
@@ -82,7 +104,10 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 		{
 			store: 'processed data (checkProcessedAndRecord …)',
 			'bytes per pair on disk': perPair(measured?.processed.bytes),
-			'time of one save': measured?.processed.recordMs === undefined ? '—' : `${round(measured.processed.recordMs, 1)} ms per record call`,
+			'time of one save':
+				measured?.processed.recordMs === undefined
+					? '—'
+					: `${round(measured.processed.recordMs, 1)} ms per record call`,
 			'lists what it holds (withdraw)': 'no: md5 hashes only',
 			'crash mid-run': `kept up to the last call (${RECORD_BATCH} writes a call: ${calls} calls, ${round(processedNightBytes / 1e9, 2)} GB rewritten, ${processedNightMs === undefined ? '—' : `${round(processedNightMs / 1000, 0)} s`} a first night)`,
 			'manual runs': 'saved (a saved workflow)',
@@ -93,7 +118,10 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 		{
 			store: 'data table (one row per pair)',
 			'bytes per pair on disk': perPair(measured?.dataTable.bytes),
-			'time of one save': measured?.dataTable.updateMs === undefined ? '—' : `${round(measured.dataTable.updateMs, 1)} ms per row updated (no index)`,
+			'time of one save':
+				measured?.dataTable.updateMs === undefined
+					? '—'
+					: `${round(measured.dataTable.updateMs, 1)} ms per row updated (no index)`,
 			'lists what it holds (withdraw)': 'yes',
 			'crash mid-run': 'kept up to the last row written',
 			'manual runs': 'saved',
@@ -108,8 +136,18 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 		method: `One roster memory of ${pairs.toLocaleString('en-US')} pairs (${LEARNERS.toLocaleString('en-US')} learners × ${COURSES.length} courses, a dates fingerprint each) stored three ways in a SQLite file, the tables and value shapes as n8n ${N8N_VERSION} and 1.123.81 create them: the workflow's static data (workflow_entity.staticData, the node's grouped memory as JSON), processed data (processed_data: one row per workflow and node, {mode: 'entries', data: [md5 base64 of each item]}: the item is the pair with its fingerprint), and a data table (data_table_user_<id>: id, createdAt, updatedAt and three text columns). Bytes are the file's growth after VACUUM, per pair. Save times are medians of 5 on this machine: static data is written whole once per production run; a processed-data record call reads, parses, extends and rewrites the whole row (measured at 60,000 entries; a first night that records every ${RECORD_BATCH} confirmed writes makes ${calls} such calls); a data table updates one row per pair. The columns on crashes, manual runs, queue mode, sharing and reach are read from n8n's code (execution-lifecycle-hooks.js, deduplication-helper.js, data-table-proxy.service.js), the same in both versions.`,
 		rows,
 		checks: [
-			check('static data, bytes per pair (JSON)', '≤ 24 bytes', `${round(jsonBytes / pairs, 1)} bytes`, jsonBytes / pairs <= 24),
-			check('static data, bytes per pair on disk', '≤ 24 bytes', `${round(staticPerPair, 1)} bytes`, staticPerPair <= 24),
+			check(
+				'static data, bytes per pair (JSON)',
+				'≤ 24 bytes',
+				`${round(jsonBytes / pairs, 1)} bytes`,
+				jsonBytes / pairs <= 24,
+			),
+			check(
+				'static data, bytes per pair on disk',
+				'≤ 24 bytes',
+				`${round(staticPerPair, 1)} bytes`,
+				staticPerPair <= 24,
+			),
 		],
 		details: { pairs, jsonBytes, measured, recordBatch: RECORD_BATCH },
 		notes,

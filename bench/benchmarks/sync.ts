@@ -39,7 +39,13 @@ function row(n: number, edition = 1): IDataObject {
 }
 
 const syncNode = (options: IDataObject = {}) =>
-	lmsNode({ resource: 'course', operation: 'sync', inputMode: 'json', course: '={{ $json }}', options: { archiveMissing: true, ...options } });
+	lmsNode({
+		resource: 'course',
+		operation: 'sync',
+		inputMode: 'json',
+		course: '={{ $json }}',
+		options: { archiveMissing: true, ...options },
+	});
 
 /** Today's upsert path for the same JSON rows (the former two-node example, fields mapped). */
 const upsertNode = () =>
@@ -81,25 +87,41 @@ function count(run: string, log: LoggedRequest[], nodeMs: number, failed: number
  * throttle; minutes are what those requests cost of the client's 300 a minute.
  */
 export async function runSyncBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
-	const sandbox = await startBenchSandbox({ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, maxPageSize: PAGE_SIZE, clientId: 'bench-sync' });
+	const sandbox = await startBenchSandbox({
+		latencyMs: 0,
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		maxPageSize: PAGE_SIZE,
+		clientId: 'bench-sync',
+	});
 	const counts: Count[] = [];
 	let bytesPerCourse = 0;
 	const changed = Math.round(CATALOG_SIZE * CHANGED_SHARE);
 	const gone = Math.round(CATALOG_SIZE * GONE_SHARE);
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) },
+			source,
+		);
 		await fetchToken(source, helper);
 		const night1 = Array.from({ length: CATALOG_SIZE }, (_, n) => row(n));
 		// Night 2: every 100th course changed (half a listed field, half one only the fingerprint knows), the last 0.5 % gone.
 		const night2 = night1.slice(0, CATALOG_SIZE - gone).map((course, n) => {
 			if (n % Math.round(1 / CHANGED_SHARE) !== 1) return course;
-			return Math.floor(n / 100) % 2 ? row(n, 2) : { ...course, level: 'advanced', content_type: 'article' };
+			return Math.floor(n / 100) % 2
+				? row(n, 2)
+				: { ...course, level: 'advanced', content_type: 'article' };
 		});
-		const measure = async (name: string, runs: () => Promise<{ nodeMs: number; failed: number }>) => {
+		const measure = async (
+			name: string,
+			runs: () => Promise<{ nodeMs: number; failed: number }>,
+		) => {
 			const before = (await sandbox.requests()).length;
 			const { nodeMs, failed } = await runs();
 			const result = count(name, (await sandbox.requests()).slice(before), nodeMs, failed);
-			console.log(`  ${name}: ${result.requests} requests (${result.pages} pages, ${result.writes} writes, ${result.checks} checks)`);
+			console.log(
+				`  ${name}: ${result.requests} requests (${result.pages} pages, ${result.writes} writes, ${result.checks} checks)`,
+			);
 			counts.push(result);
 		};
 
@@ -108,13 +130,23 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 		await fetchToken(source, helper);
 		const staticData: IDataObject = {};
 		const sync = (items: IDataObject[]) => async () => {
-			const run = await runSingleNode({ node: syncNode(), items, source, credentialsHelper: helper, staticData, mode: 'trigger' });
+			const run = await runSingleNode({
+				node: syncNode(),
+				items,
+				source,
+				credentialsHelper: helper,
+				staticData,
+				mode: 'trigger',
+			});
 			if (run.error) throw new Error(`Sync Catalog stopped: ${run.error}`);
 			return { nodeMs: run.executionMs, failed: run.errorItems.length };
 		};
 		await measure('Sync Catalog, first night (empty platform)', sync(night1));
 		await measure('Sync Catalog, second night', sync(night2));
-		const scopes = (staticData['node:Node'] as IDataObject).syncedCourses as Record<string, Record<string, string>>;
+		const scopes = (staticData['node:Node'] as IDataObject).syncedCourses as Record<
+			string,
+			Record<string, string>
+		>;
 		const memory = Object.values(scopes)[0];
 		bytesPerCourse = Buffer.byteLength(JSON.stringify(memory)) / Object.keys(memory).length;
 
@@ -122,13 +154,28 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 		await sandbox.reset();
 		await fetchToken(source, helper);
 		const upsertPath = (items: IDataObject[], archiveIds: string[]) => async () => {
-			const upserts = await runSingleNode({ node: upsertNode(), items, source, credentialsHelper: helper });
-			const listing = await runSingleNode({ node: lmsNode({ resource: 'course', operation: 'getMany', returnAll: true, options: {} }), items: [{}], source, credentialsHelper: helper });
+			const upserts = await runSingleNode({
+				node: upsertNode(),
+				items,
+				source,
+				credentialsHelper: helper,
+			});
+			const listing = await runSingleNode({
+				node: lmsNode({ resource: 'course', operation: 'getMany', returnAll: true, options: {} }),
+				items: [{}],
+				source,
+				credentialsHelper: helper,
+			});
 			let archiveMs = 0;
 			let archiveFailed = 0;
 			if (archiveIds.length > 0) {
 				const archives = await runSingleNode({
-					node: lmsNode({ resource: 'course', operation: 'archive', externalId: '={{ $json.external_id }}', options: {} }),
+					node: lmsNode({
+						resource: 'course',
+						operation: 'archive',
+						externalId: '={{ $json.external_id }}',
+						options: {},
+					}),
 					items: archiveIds.map((external_id) => ({ external_id })),
 					source,
 					credentialsHelper: helper,
@@ -136,7 +183,10 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 				archiveMs = archives.executionMs;
 				archiveFailed = archives.errorItems.length;
 			}
-			return { nodeMs: upserts.executionMs + listing.executionMs + archiveMs, failed: upserts.errorItems.length + archiveFailed };
+			return {
+				nodeMs: upserts.executionMs + listing.executionMs + archiveMs,
+				failed: upserts.errorItems.length + archiveFailed,
+			};
 		};
 		await measure('upsert path, first night (empty platform)', upsertPath(night1, []));
 		const goneIds = night1.slice(CATALOG_SIZE - gone).map((course) => String(course.external_id));
@@ -160,16 +210,39 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 	const upsertSecond = counts.find((c) => c.run === 'upsert path, second night')!;
 	const ratio = upsertSecond.requests / second.requests;
 	const checks: TargetCheck[] = [
-		check(`second sync, M = ${CATALOG_SIZE}, ${changed} changed, ${gone} gone`, `≤ ⌈M/50⌉ + 2·changed + 2·archived = ${bound}`, String(second.requests), second.requests <= bound && second.failed === 0),
-		check('second sync vs the upsert path', '≥ 20× fewer requests', `${round(ratio, 1)}×`, ratio >= 20),
-		check('remembered state per course', '≤ 64 bytes', `${round(bytesPerCourse, 1)} bytes`, bytesPerCourse <= 64),
+		check(
+			`second sync, M = ${CATALOG_SIZE}, ${changed} changed, ${gone} gone`,
+			`≤ ⌈M/50⌉ + 2·changed + 2·archived = ${bound}`,
+			String(second.requests),
+			second.requests <= bound && second.failed === 0,
+		),
+		check(
+			'second sync vs the upsert path',
+			'≥ 20× fewer requests',
+			`${round(ratio, 1)}×`,
+			ratio >= 20,
+		),
+		check(
+			'remembered state per course',
+			'≤ 64 bytes',
+			`${round(bytesPerCourse, 1)} bytes`,
+			bytesPerCourse <= 64,
+		),
 	];
 	return {
 		title: 'Sync Catalog: requests per night, and remembered state',
 		method: `A catalog of ${CATALOG_SIZE.toLocaleString('en-US')} courses given as the platform's own objects (each with content type, level, skills, tags, duration; a quarter with a price), synced onto an empty sandbox (pages of at most ${PAGE_SIZE}; no throttle and no latency, so the run counts requests rather than waiting for them), then synced again after ${changed} courses (1 %) changed — half in a listed field (the name), half only in fields the listing cannot show (level, content type) — and ${gone} (0.5 %) left the input, with Archive Missing on and the workflow's static data kept between the two runs as n8n keeps it for an active workflow. The same two nights on today's upsert path: every row upserted and confirmed, the catalog listed (Get Many, Return All), and on the second night the missing courses archived (Archive, which lists the catalog once more). Minutes are the requests divided by the platform's 300 a minute: what the night costs of the client's budget. Remembered state: the node's static data after the second night, JSON bytes per course.`,
 		rows,
 		checks,
-		details: { catalogSize: CATALOG_SIZE, changed, gone, pageSize: PAGE_SIZE, bound, bytesPerCourse, counts },
+		details: {
+			catalogSize: CATALOG_SIZE,
+			changed,
+			gone,
+			pageSize: PAGE_SIZE,
+			bound,
+			bytesPerCourse,
+			counts,
+		},
 		notes: [],
 	};
 }

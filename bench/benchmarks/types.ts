@@ -14,5 +14,16 @@ export interface BenchmarkOutcome {
 	notes?: string[];
 }
 
-export const BENCHMARK_NAMES = ['upsert', 'confirm', 'wait', 'catalog', 'sync', 'roster', 'interactive', 'xapi', 'overhead', 'stores'] as const;
+export const BENCHMARK_NAMES = [
+	'upsert',
+	'confirm',
+	'wait',
+	'catalog',
+	'sync',
+	'roster',
+	'interactive',
+	'xapi',
+	'overhead',
+	'stores',
+] as const;
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];

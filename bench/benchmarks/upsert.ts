@@ -2,7 +2,14 @@
 import { createCredentialsHelper } from '../../harness/engine';
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { COURSES_PATH, courseItems, courseUpsertNode, httpCourseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
+import {
+	COURSES_PATH,
+	courseItems,
+	courseUpsertNode,
+	httpCourseUpsertNode,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
+} from '../lib/nodes';
 import type { NodeUnderTest } from '../lib/runNode';
 import { firstErrorMessage, runSingleNode } from '../lib/runNode';
 import { startBenchSandbox, type SandboxHandle } from '../lib/sandboxHandle';
@@ -65,14 +72,21 @@ export interface UpsertRun {
 	meanGapMs: number;
 }
 
-function contenderNode(contender: Contender, sandbox: SandboxHandle, requestsPerMinute: number): NodeUnderTest {
+function contenderNode(
+	contender: Contender,
+	sandbox: SandboxHandle,
+	requestsPerMinute: number,
+): NodeUnderTest {
 	switch (contender) {
 		case 'package':
 			return courseUpsertNode();
 		case 'http-default':
 			return httpCourseUpsertNode(sandbox.url);
 		case 'http-batched':
-			return httpCourseUpsertNode(sandbox.url, { batchSize: 1, batchInterval: 60_000 / requestsPerMinute });
+			return httpCourseUpsertNode(sandbox.url, {
+				batchSize: 1,
+				batchInterval: 60_000 / requestsPerMinute,
+			});
 	}
 }
 
@@ -83,20 +97,39 @@ interface Scenario {
 	contenders: Contender[];
 }
 
-async function runContender(sandbox: SandboxHandle, scenario: Scenario, contender: Contender, source: PackageSource, helper: HarnessCredentialsHelper): Promise<UpsertRun> {
+async function runContender(
+	sandbox: SandboxHandle,
+	scenario: Scenario,
+	contender: Contender,
+	source: PackageSource,
+	helper: HarnessCredentialsHelper,
+): Promise<UpsertRun> {
 	const { latencyMs, requestsPerMinute } = scenario;
 	await sandbox.reset(); // a full token bucket, an empty log and state for every contender
-	const items = courseItems(scenario.items, `upsert-${requestsPerMinute}-${latencyMs}-${contender}`);
+	const items = courseItems(
+		scenario.items,
+		`upsert-${requestsPerMinute}-${latencyMs}-${contender}`,
+	);
 	collectGarbage();
-	const run = await runSingleNode({ node: contenderNode(contender, sandbox, requestsPerMinute), items, source, credentialsHelper: helper });
-	if (run.error) throw new Error(`${contender} at ${latencyMs} ms stopped the workflow: ${run.error}`);
+	const run = await runSingleNode({
+		node: contenderNode(contender, sandbox, requestsPerMinute),
+		items,
+		source,
+		credentialsHelper: helper,
+	});
+	if (run.error)
+		throw new Error(`${contender} at ${latencyMs} ms stopped the workflow: ${run.error}`);
 	const log = await sandbox.requests();
 	// Writes and the package's transaction checks alike count against the client's budget.
 	const counts = countRequests(log);
 	const polls = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length;
-	const arrivals = log.filter((entry) => !entry.path.endsWith('/oauth/token')).map((entry) => Date.parse(entry.time));
+	const arrivals = log
+		.filter((entry) => !entry.path.endsWith('/oauth/token'))
+		.map((entry) => Date.parse(entry.time));
 	const stored = (await sandbox.state()).courses;
-	const failedIndexes = new Set(run.errorItems.map((item) => (item.pairedItem as { item: number } | undefined)?.item));
+	const failedIndexes = new Set(
+		run.errorItems.map((item) => (item.pairedItem as { item: number } | undefined)?.item),
+	);
 	let missing = 0;
 	let lostSilently = 0;
 	items.forEach((item, index) => {
@@ -123,7 +156,10 @@ async function runContender(sandbox: SandboxHandle, scenario: Scenario, contende
 		lostSilently,
 		firstError: firstErrorMessage(run),
 		firstRequestMs: arrivals.length > 0 ? arrivals[0] - run.startedAt : 0,
-		meanGapMs: arrivals.length > 1 ? round((arrivals[arrivals.length - 1] - arrivals[0]) / (arrivals.length - 1), 2) : 0,
+		meanGapMs:
+			arrivals.length > 1
+				? round((arrivals[arrivals.length - 1] - arrivals[0]) / (arrivals.length - 1), 2)
+				: 0,
 	};
 }
 
@@ -135,12 +171,17 @@ async function runScenario(scenario: Scenario, source: PackageSource): Promise<U
 		clientId: `bench-upsert-${scenario.requestsPerMinute}-${scenario.latencyMs}`,
 	});
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, scenario.requestsPerMinute) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, scenario.requestsPerMinute) },
+			source,
+		);
 		await fetchToken(source, helper);
 		const runs: UpsertRun[] = [];
 		for (const contender of scenario.contenders) {
 			const result = await runContender(sandbox, scenario, contender, source, helper);
-			console.log(`  upsert ${scenario.requestsPerMinute}/min ${scenario.latencyMs} ms ${contender}: ${result.ratio} of the ceiling, ${result.throttled429} × 429, ${result.errorItems} failed, ${result.missing} missing`);
+			console.log(
+				`  upsert ${scenario.requestsPerMinute}/min ${scenario.latencyMs} ms ${contender}: ${result.ratio} of the ceiling, ${result.throttled429} × 429, ${result.errorItems} failed, ${result.missing} missing`,
+			);
 			runs.push(result);
 		}
 		return runs;
@@ -157,7 +198,12 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 	]) {
 		if (items <= 0) continue;
 		for (const latencyMs of UPSERT_LATENCIES_MS) {
-			scenarios.push({ latencyMs, requestsPerMinute, items, contenders: ['package', 'http-default', 'http-batched'] });
+			scenarios.push({
+				latencyMs,
+				requestsPerMinute,
+				items,
+				contenders: ['package', 'http-default', 'http-batched'],
+			});
 		}
 	}
 	const runs: UpsertRun[] = [];
@@ -180,18 +226,29 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 		'1st request after ms': run.firstRequestMs,
 		'mean spacing ms': run.meanGapMs,
 	}));
-	const targetOf = (run: UpsertRun) => (run.requestsPerMinute === REAL_RATE_RPM ? REAL_RATE_TARGET_RATIO : TARGET_RATIO);
+	const targetOf = (run: UpsertRun) =>
+		run.requestsPerMinute === REAL_RATE_RPM ? REAL_RATE_TARGET_RATIO : TARGET_RATIO;
 	const checks: TargetCheck[] = runs
 		.filter((run) => run.contender === 'package')
 		.flatMap((run) => [
-			check(`rate, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`, `≥ ${targetOf(run)} of the ceiling`, run.ratio.toFixed(3), run.ratio >= targetOf(run)),
+			check(
+				`rate, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`,
+				`≥ ${targetOf(run)} of the ceiling`,
+				run.ratio.toFixed(3),
+				run.ratio >= targetOf(run),
+			),
 			check(
 				`429s, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`,
 				`≤ 1 per ${REQUESTS_PER_429} requests (${Math.floor(run.requests / REQUESTS_PER_429)})`,
 				String(run.throttled429),
 				run.throttled429 <= Math.floor(run.requests / REQUESTS_PER_429),
 			),
-			check(`courses lost, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`, '0', String(run.missing), run.missing === 0),
+			check(
+				`courses lost, ${run.requestsPerMinute}/min, ${run.latencyMs} ms latency`,
+				'0',
+				String(run.missing),
+				run.missing === 0,
+			),
 		]);
 	const misses = runs.filter((run) => run.contender === 'package' && run.ratio < targetOf(run));
 	const explanations = misses.map(explainMiss);
@@ -201,13 +258,24 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 			`${CONTENDER_LABELS['http-default']}: ${burst.map((run) => `${run.requests} requests for ${run.items} items at ${run.latencyMs} ms`).join(', ')}. It starts every item's request at once; the sandbox's one-second bucket takes about a second's worth and answers the rest 429. n8n's request helper for predefined credentials then repeats each failed request once after re-running the credential's preAuthentication, and the repeats meet an empty bucket too; the node itself does not retry (its Retry On Fail setting, off by default, would re-run the whole node).`,
 		);
 	}
-	const errorsSeen = runs.filter((run) => run.firstError).map((run) => `${CONTENDER_LABELS[run.contender]} at ${run.latencyMs} ms: first item error "${run.firstError}"`);
+	const errorsSeen = runs
+		.filter((run) => run.firstError)
+		.map(
+			(run) =>
+				`${CONTENDER_LABELS[run.contender]} at ${run.latencyMs} ms: first item error "${run.firstError}"`,
+		);
 	return {
 		title: 'Bulk course upsert at the throttle ceiling',
 		method: `Course upserts with each node's defaults, at the platform's own ${REAL_RATE_RPM} requests/min (${REAL_RATE_ITEMS} items per run) and scaled up to ${SCALED_RPM}/min (${SCALED_ITEMS} items per run), latencies ${UPSERT_LATENCIES_MS.join(', ')} ms, against the sandbox throttled at that rate (a one-second token bucket and a sliding minute, as documented: "300 requests per minute"), the credential's requestsPerMinute set to match, transactions completing at once. The package runs with its defaults, so every write is confirmed by checking its transaction (Wait for Completion on): its requests are writes plus checks, all against the same budget; the HTTP Request node only writes. Every node runs with Continue On Fail so that failing items are counted; the access token is fetched before the runs; the sandbox is reset (full token bucket, empty minute) before each run. Rate = 2xx answers (writes and checks) / the node's run time as n8n measures it; ceiling = requests/min / 60. "Missing in state" compares the expected external ids with the sandbox's stored courses; "lost silently" are missing courses whose item carried no error. "1st request after" is the time from the node's start to its first request reaching the sandbox; "mean spacing" the mean gap between request arrivals.`,
 		rows,
 		checks,
-		details: { scaledRequestsPerMinute: SCALED_RPM, scaledItems: SCALED_ITEMS, realRateRequestsPerMinute: REAL_RATE_RPM, realRateItems: REAL_RATE_ITEMS, runs },
+		details: {
+			scaledRequestsPerMinute: SCALED_RPM,
+			scaledItems: SCALED_ITEMS,
+			realRateRequestsPerMinute: REAL_RATE_RPM,
+			realRateItems: REAL_RATE_ITEMS,
+			runs,
+		},
 		notes: [...explanations, ...errorsSeen],
 	};
 }
@@ -219,6 +287,7 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 function explainMiss(run: UpsertRun): string {
 	const intervalMs = 60_000 / run.requestsPerMinute;
 	const okRequests = run.ratePerSec * (run.nodeMs / 1000);
-	const ideal = okRequests / (((okRequests - 1) * intervalMs + run.latencyMs) / 1000) / run.ceilingPerSec;
+	const ideal =
+		okRequests / (((okRequests - 1) * intervalMs + run.latencyMs) / 1000) / run.ceilingPerSec;
 	return `MISS explained, ${run.requestsPerMinute}/min at ${run.latencyMs} ms: of the ${(run.nodeMs / 1000).toFixed(2)} s run, ${run.firstRequestMs} ms passed before the first request reached the sandbox; then ${run.requests} requests (${run.polls} of them transaction checks, ${run.throttled429} answered 429) arrived ${run.meanGapMs} ms apart on average against the ceiling's ${intervalMs.toFixed(1)} ms. A client that sent the same successful requests exactly at the ceiling from the node's first moment would reach ${ideal.toFixed(3)}.`;
 }

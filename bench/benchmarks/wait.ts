@@ -37,9 +37,15 @@ export interface WaitRun {
 }
 
 async function runOne(delaySec: number, source: PackageSource): Promise<WaitRun> {
-	const sandbox = await startBenchSandbox({ transactionDelayMs: delaySec * 1000, clientId: `bench-wait-${delaySec}` });
+	const sandbox = await startBenchSandbox({
+		transactionDelayMs: delaySec * 1000,
+		clientId: `bench-wait-${delaySec}`,
+	});
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 300) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 300) },
+			source,
+		);
 		await fetchToken(source, helper);
 		await sandbox.reset();
 		const run = await runSingleNode({
@@ -49,10 +55,13 @@ async function runOne(delaySec: number, source: PackageSource): Promise<WaitRun>
 			credentialsHelper: helper,
 		});
 		if (run.error || run.errorItems.length > 0) {
-			throw new Error(`The upsert with waitForCompletion failed: ${run.error ?? JSON.stringify(run.errorItems[0].json)}`);
+			throw new Error(
+				`The upsert with waitForCompletion failed: ${run.error ?? JSON.stringify(run.errorItems[0].json)}`,
+			);
 		}
 		const [transaction] = (await sandbox.state()).transactions;
-		if (!transaction?.completed_at) throw new Error('The sandbox recorded no completed transaction');
+		if (!transaction?.completed_at)
+			throw new Error('The sandbox recorded no completed transaction');
 		const acceptedAt = Date.parse(transaction.created_at);
 		const completedAt = Date.parse(transaction.completed_at);
 		const pollTimes = (await sandbox.requests())
@@ -65,7 +74,12 @@ async function runOne(delaySec: number, source: PackageSource): Promise<WaitRun>
 			pollOffsetsSec: pollTimes.map((time) => round((time - acceptedAt) / 1000, 2)),
 			firstIntervalSec: round((intervals[0] ?? 0) / 1000, 3),
 			// With one poll, the wait that ended with it is the one from the acceptance.
-			lastIntervalSec: round((intervals.length > 0 ? intervals[intervals.length - 1] : (pollTimes[0] ?? acceptedAt) - acceptedAt) / 1000, 3),
+			lastIntervalSec: round(
+				(intervals.length > 0
+					? intervals[intervals.length - 1]
+					: (pollTimes[0] ?? acceptedAt) - acceptedAt) / 1000,
+				3,
+			),
 			returnDelayMs: run.endedAt - completedAt,
 			status: String(run.items[0]?.json.status ?? ''),
 			nodeMs: run.executionMs,
@@ -79,7 +93,9 @@ export async function runWaitBenchmark(source: PackageSource): Promise<Benchmark
 	const runs: WaitRun[] = [];
 	for (const delaySec of TRANSACTION_DELAYS_SEC) {
 		const result = await runOne(delaySec, source);
-		console.log(`  wait ${delaySec} s: ${result.polls} polls, returned ${result.returnDelayMs} ms after completion`);
+		console.log(
+			`  wait ${delaySec} s: ${result.polls} polls, returned ${result.returnDelayMs} ms after completion`,
+		);
 		runs.push(result);
 	}
 	const rows: Row[] = runs.map((run) => ({
@@ -97,8 +113,18 @@ export async function runWaitBenchmark(source: PackageSource): Promise<Benchmark
 		const allowedMs = run.lastIntervalSec * 1000 * INTERVAL_TOLERANCE;
 		const bound = logarithmicPollBound(run.delaySec, run.firstIntervalSec || 1);
 		return [
-			check(`return delay, ${run.delaySec} s transaction`, `≤ last poll interval + 10 % (${Math.round(allowedMs)} ms)`, `${run.returnDelayMs} ms`, run.returnDelayMs <= allowedMs),
-			check(`polls, ${run.delaySec} s transaction`, `≤ 2 + 2·log2(1 + delay / first interval) = ${bound}`, String(run.polls), run.polls <= bound),
+			check(
+				`return delay, ${run.delaySec} s transaction`,
+				`≤ last poll interval + 10 % (${Math.round(allowedMs)} ms)`,
+				`${run.returnDelayMs} ms`,
+				run.returnDelayMs <= allowedMs,
+			),
+			check(
+				`polls, ${run.delaySec} s transaction`,
+				`≤ 2 + 2·log2(1 + delay / first interval) = ${bound}`,
+				String(run.polls),
+				run.polls <= bound,
+			),
 		];
 	});
 	return {

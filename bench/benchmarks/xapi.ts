@@ -34,12 +34,24 @@ export interface SendRun {
 async function sendRun(batchSize: number, source: PackageSource): Promise<SendRun> {
 	const lrs = await startLrs(); // a fresh, empty store for each batch size
 	try {
-		const helper = createCredentialsHelper({ [XAPI_CREDENTIAL]: { endpoint: lrs.endpoint, authentication: 'token', token: lrs.token } }, source);
+		const helper = createCredentialsHelper(
+			{ [XAPI_CREDENTIAL]: { endpoint: lrs.endpoint, authentication: 'token', token: lrs.token } },
+			source,
+		);
 		const tag = `xapi-bench-${batchSize}`;
-		const items = Array.from({ length: STATEMENTS }, (_, i) => ({ statement: makeStatement(tag, i) }));
-		const run = await runSingleNode({ node: xapiSendNode(batchSize), items, source, credentialsHelper: helper });
+		const items = Array.from({ length: STATEMENTS }, (_, i) => ({
+			statement: makeStatement(tag, i),
+		}));
+		const run = await runSingleNode({
+			node: xapiSendNode(batchSize),
+			items,
+			source,
+			credentialsHelper: helper,
+		});
 		if (run.error) throw new Error(`The xAPI node stopped the workflow: ${run.error}`);
-		const requests = lrs.requests.filter((request) => request.method === 'POST' && request.url.startsWith('/xAPI/statements')).length;
+		const requests = lrs.requests.filter(
+			(request) => request.method === 'POST' && request.url.startsWith('/xAPI/statements'),
+		).length;
 		const stored = await listAllStatements(lrs.storeEndpoint, lrs.token);
 		// This store's `more` paging can skip statements stored in the same instant; before counting
 		// one as missing, ask the store for it by id.
@@ -66,9 +78,19 @@ async function sendRun(batchSize: number, source: PackageSource): Promise<SendRu
 }
 
 /** Validation alone: varied statements, several rounds, the median rate. */
-function validationThroughput(source: PackageSource): { perSec: number; rounds: number[]; valid: number; total: number } {
-	const { validateStatement } = requirePackageModule<{ validateStatement: ValidateStatement }>('nodes/XApi/validation', source);
-	const statements = Array.from({ length: 10_000 }, (_, i) => makeStatement('validation', i, { withId: i % 2 === 0 }));
+function validationThroughput(source: PackageSource): {
+	perSec: number;
+	rounds: number[];
+	valid: number;
+	total: number;
+} {
+	const { validateStatement } = requirePackageModule<{ validateStatement: ValidateStatement }>(
+		'nodes/XApi/validation',
+		source,
+	);
+	const statements = Array.from({ length: 10_000 }, (_, i) =>
+		makeStatement('validation', i, { withId: i % 2 === 0 }),
+	);
 	for (const statement of statements.slice(0, 2000)) validateStatement(statement); // warm the JIT
 	const rates: number[] = [];
 	let valid = 0;
@@ -79,27 +101,49 @@ function validationThroughput(source: PackageSource): { perSec: number; rounds: 
 		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 		rates.push(statements.length / seconds);
 	}
-	return { perSec: round(median(rates), 0), rounds: rates.map((rate) => round(rate, 0)), valid, total: statements.length };
+	return {
+		perSec: round(median(rates), 0),
+		rounds: rates.map((rate) => round(rate, 0)),
+		valid,
+		total: statements.length,
+	};
 }
 
 export async function runXapiBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
 	const validation = validationThroughput(source);
-	console.log(`  validation: ${validation.perSec} statements/s (${validation.valid}/${validation.total} valid)`);
+	console.log(
+		`  validation: ${validation.perSec} statements/s (${validation.valid}/${validation.total} valid)`,
+	);
 	const checks: TargetCheck[] = [
-		check('validateStatement throughput', `≥ ${VALIDATION_TARGET_PER_SEC.toLocaleString('en-US')} statements/s`, `${validation.perSec.toLocaleString('en-US')}/s`, validation.perSec >= VALIDATION_TARGET_PER_SEC),
-		check('generated statements judged valid', `${validation.total}`, `${validation.valid}`, validation.valid === validation.total),
+		check(
+			'validateStatement throughput',
+			`≥ ${VALIDATION_TARGET_PER_SEC.toLocaleString('en-US')} statements/s`,
+			`${validation.perSec.toLocaleString('en-US')}/s`,
+			validation.perSec >= VALIDATION_TARGET_PER_SEC,
+		),
+		check(
+			'generated statements judged valid',
+			`${validation.total}`,
+			`${validation.valid}`,
+			validation.valid === validation.total,
+		),
 	];
 	const rows: Row[] = [];
 	const sends: SendRun[] = [];
 	const notes: string[] = [];
 	if (!lrsInstalled()) {
-		notes.push('The record store is not installed (scripts/install-lrs.sh), so the send runs were skipped.');
+		notes.push(
+			'The record store is not installed (scripts/install-lrs.sh), so the send runs were skipped.',
+		);
 	} else {
 		for (const batchSize of BATCH_SIZES) {
 			const result = await sendRun(batchSize, source);
-			console.log(`  xAPI send, batchSize ${batchSize}: ${result.requests} requests, ${round(result.nodeMs / 1000, 1)} s, ${result.storedInLrs} stored`);
+			console.log(
+				`  xAPI send, batchSize ${batchSize}: ${result.requests} requests, ${round(result.nodeMs / 1000, 1)} s, ${result.storedInLrs} stored`,
+			);
 			sends.push(result);
-			if (result.firstError) notes.push(`batchSize ${batchSize}: first item error "${result.firstError}"`);
+			if (result.firstError)
+				notes.push(`batchSize ${batchSize}: first item error "${result.firstError}"`);
 		}
 		for (const run of sends) {
 			rows.push({
@@ -111,7 +155,14 @@ export async function runXapiBenchmark(source: PackageSource): Promise<Benchmark
 				'failed items': run.errorItems,
 				'stored in the LRS': run.storedInLrs,
 			});
-			checks.push(check(`every statement stored, batchSize ${run.batchSize}`, `${run.statements}`, `${run.storedInLrs}`, run.storedInLrs === run.statements && run.errorItems === 0));
+			checks.push(
+				check(
+					`every statement stored, batchSize ${run.batchSize}`,
+					`${run.statements}`,
+					`${run.storedInLrs}`,
+					run.storedInLrs === run.statements && run.errorItems === 0,
+				),
+			);
 		}
 		const [batched, single] = sends;
 		if (batched && single) {

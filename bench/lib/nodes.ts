@@ -11,8 +11,17 @@ export const COURSES_PATH = '/api/developer/v2/courses.json';
 
 const CONTINUE_ON_FAIL = 'continueRegularOutput' as const;
 
-export function lmsCredentialData(sandbox: { url: string; clientId: string; clientSecret: string }, requestsPerMinute: number): ICredentialDataDecryptedObject {
-	return { baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, requestsPerMinute, accessToken: '' };
+export function lmsCredentialData(
+	sandbox: { url: string; clientId: string; clientSecret: string },
+	requestsPerMinute: number,
+): ICredentialDataDecryptedObject {
+	return {
+		baseUrl: sandbox.url,
+		clientId: sandbox.clientId,
+		clientSecret: sandbox.clientSecret,
+		requestsPerMinute,
+		accessToken: '',
+	};
 }
 
 /** The package's node, taking its fields from each item by expression (as a user would map them). */
@@ -27,11 +36,19 @@ export function lmsNode(parameters: INodeParameters): NodeUnderTest {
 }
 
 /** Each item's fields, mapped by expression as a user would map them. */
-export const MAPPED_COURSE_FIELDS = { externalId: '={{ $json.externalId }}', name: '={{ $json.name }}', url: '={{ $json.url }}' };
+export const MAPPED_COURSE_FIELDS = {
+	externalId: '={{ $json.externalId }}',
+	name: '={{ $json.name }}',
+	url: '={{ $json.url }}',
+};
 /** The same body built from the item by one expression, as the HTTP Request node is usually set up. */
-export const MAPPED_COURSE_JSON_BODY = '={{ JSON.stringify({ external_id: $json.externalId, name: $json.name, url: $json.url, prices_data: [] }) }}';
+export const MAPPED_COURSE_JSON_BODY =
+	'={{ JSON.stringify({ external_id: $json.externalId, name: $json.name, url: $json.url, prices_data: [] }) }}';
 
-export function courseUpsertNode(options: INodeParameters = {}, fields: INodeParameters = MAPPED_COURSE_FIELDS): NodeUnderTest {
+export function courseUpsertNode(
+	options: INodeParameters = {},
+	fields: INodeParameters = MAPPED_COURSE_FIELDS,
+): NodeUnderTest {
 	return lmsNode({ resource: 'course', operation: 'upsert', ...fields, options });
 }
 
@@ -55,7 +72,11 @@ export function courseItems(count: number, prefix: string): CourseItem[] {
  * credential type, so that both authenticate and fetch tokens the same way.
  * `batching` is the node's own Options → Batching setting.
  */
-export function httpCourseUpsertNode(baseUrl: string, batching?: { batchSize: number; batchInterval: number }, jsonBody: string = MAPPED_COURSE_JSON_BODY): NodeUnderTest {
+export function httpCourseUpsertNode(
+	baseUrl: string,
+	batching?: { batchSize: number; batchInterval: number },
+	jsonBody: string = MAPPED_COURSE_JSON_BODY,
+): NodeUnderTest {
 	return {
 		type: HTTP_NODE_TYPE,
 		typeVersion: 4.2,

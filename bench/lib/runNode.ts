@@ -6,7 +6,8 @@ import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
 
 /** The node under test, as it would sit in a saved workflow (without id, name and position). */
-export type NodeUnderTest = Pick<INode, 'type' | 'typeVersion' | 'parameters'> & Partial<Pick<INode, 'credentials' | 'onError'>>;
+export type NodeUnderTest = Pick<INode, 'type' | 'typeVersion' | 'parameters'> &
+	Partial<Pick<INode, 'credentials' | 'onError'>>;
 
 export interface NodeRun {
 	/** Every item on the node's first output, in order. */
@@ -42,7 +43,17 @@ export async function runSingleNode(options: {
 	} as INode;
 	const result = await runWorkflow({
 		workflow: {
-			nodes: [{ id: 'input', name: 'Input', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} }, node],
+			nodes: [
+				{
+					id: 'input',
+					name: 'Input',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				node,
+			],
 			connections: { Input: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		},
 		startNode: 'Input',
@@ -70,6 +81,7 @@ export async function runSingleNode(options: {
 /** The first error message of a run's error items, shortened for a table. */
 export function firstErrorMessage(run: NodeRun): string {
 	const error = run.errorItems[0]?.json.error as unknown;
-	const message = typeof error === 'string' ? error : (error as { message?: string } | undefined)?.message;
+	const message =
+		typeof error === 'string' ? error : (error as { message?: string } | undefined)?.message;
 	return message ? message.split('\n')[0].slice(0, 120) : '';
 }

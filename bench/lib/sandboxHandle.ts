@@ -3,7 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 
-import { startSandbox, type LoggedRequest, type SandboxOptions, type SandboxState } from '../../sandbox/server';
+import {
+	startSandbox,
+	type LoggedRequest,
+	type SandboxOptions,
+	type SandboxState,
+} from '../../sandbox/server';
 import { flagName } from '../../sandbox/options';
 import { REPO_ROOT } from './source';
 
@@ -23,7 +28,9 @@ export interface SandboxHandle {
  * then the server's own work neither counts as the node's time nor delays the node's timers.
  */
 export async function startBenchSandbox(options: Partial<SandboxOptions>): Promise<SandboxHandle> {
-	return process.env.BENCH_SANDBOX === 'inprocess' ? await inProcess(options) : await childProcess(options);
+	return process.env.BENCH_SANDBOX === 'inprocess'
+		? await inProcess(options)
+		: await childProcess(options);
 }
 
 async function inProcess(options: Partial<SandboxOptions>): Promise<SandboxHandle> {
@@ -42,19 +49,42 @@ async function inProcess(options: Partial<SandboxOptions>): Promise<SandboxHandl
 const STARTUP_TIMEOUT_MS = 30_000;
 
 async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHandle> {
-	const args = ['--import', 'tsx', path.join(REPO_ROOT, 'sandbox', 'cli.ts'), '--port', '0', '--host', '127.0.0.1'];
+	const args = [
+		'--import',
+		'tsx',
+		path.join(REPO_ROOT, 'sandbox', 'cli.ts'),
+		'--port',
+		'0',
+		'--host',
+		'127.0.0.1',
+	];
 	for (const [name, value] of Object.entries(options)) {
 		if (value === undefined || name === 'port' || name === 'host') continue;
-		args.push(`--${flagName(name as keyof SandboxOptions)}`, Array.isArray(value) ? value.join(',') : String(value));
+		args.push(
+			`--${flagName(name as keyof SandboxOptions)}`,
+			Array.isArray(value) ? value.join(',') : String(value),
+		);
 	}
-	const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+	const child = spawn(process.execPath, args, {
+		cwd: REPO_ROOT,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: { ...process.env, NODE_NO_WARNINGS: '1' },
+	});
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	let output = '';
 	child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
 	child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-	const started = await waitFor(child, () => /listening on (http:\/\/\S+)\n[\s\S]*client id:\s+(\S+)\n\s+client secret:\s+(\S+)/.exec(output), () => output);
+	const started = await waitFor(
+		child,
+		() =>
+			/listening on (http:\/\/\S+)\n[\s\S]*client id:\s+(\S+)\n\s+client secret:\s+(\S+)/.exec(
+				output,
+			),
+		() => output,
+	);
 	const [, url, clientId, clientSecret] = started;
-	const admin = async <T>(method: string, adminPath: string): Promise<T> => JSON.parse(await adminRequest(method, `${url}/__sandbox/${adminPath}`)) as T;
+	const admin = async <T>(method: string, adminPath: string): Promise<T> =>
+		JSON.parse(await adminRequest(method, `${url}/__sandbox/${adminPath}`)) as T;
 	return {
 		url,
 		clientId,
@@ -71,7 +101,11 @@ async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHa
 	};
 }
 
-async function waitFor<T>(child: ChildProcess, found: () => T | null, output: () => string): Promise<T> {
+async function waitFor<T>(
+	child: ChildProcess,
+	found: () => T | null,
+	output: () => string,
+): Promise<T> {
 	const deadline = Date.now() + STARTUP_TIMEOUT_MS;
 	for (;;) {
 		const result = found();
@@ -91,16 +125,25 @@ async function waitFor<T>(child: ChildProcess, found: () => T | null, output: ()
  */
 function adminRequest(method: string, url: string): Promise<string> {
 	return new Promise((resolve, reject) => {
-		const request = http.request(url, { method, agent: false, headers: { connection: 'close' } }, (response) => {
-			const chunks: Buffer[] = [];
-			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('error', reject);
-			response.on('end', () => {
-				const body = Buffer.concat(chunks).toString('utf8');
-				if ((response.statusCode ?? 0) >= 300) reject(new Error(`Sandbox admin ${method} ${url}: HTTP ${response.statusCode} ${body.slice(0, 200)}`));
-				else resolve(body);
-			});
-		});
+		const request = http.request(
+			url,
+			{ method, agent: false, headers: { connection: 'close' } },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('error', reject);
+				response.on('end', () => {
+					const body = Buffer.concat(chunks).toString('utf8');
+					if ((response.statusCode ?? 0) >= 300)
+						reject(
+							new Error(
+								`Sandbox admin ${method} ${url}: HTTP ${response.statusCode} ${body.slice(0, 200)}`,
+							),
+						);
+					else resolve(body);
+				});
+			},
+		);
 		request.on('error', reject);
 		request.end();
 	});

@@ -12,7 +12,15 @@ export interface RequestCounts {
 
 /** Summarises the sandbox's request log for one path (token requests counted apart). */
 export function countRequests(log: LoggedRequest[], path?: string): RequestCounts {
-	const counts: RequestCounts = { total: 0, accepted: 0, throttled: 0, failed: 0, dropped: 0, tokens: 0, byFault: {} };
+	const counts: RequestCounts = {
+		total: 0,
+		accepted: 0,
+		throttled: 0,
+		failed: 0,
+		dropped: 0,
+		tokens: 0,
+		byFault: {},
+	};
 	for (const entry of log) {
 		if (entry.path.endsWith('/oauth/token')) {
 			counts.tokens++;

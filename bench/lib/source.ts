@@ -13,9 +13,17 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export function packageSource(): PackageSource {
 	const chosen = process.env.BENCH_SOURCE === 'source' ? 'source' : 'dist';
 	if (chosen === 'dist') {
-		const built = path.join(REPO_ROOT, 'dist', 'nodes', 'LearningPlatform', 'LearningPlatform.node.js');
+		const built = path.join(
+			REPO_ROOT,
+			'dist',
+			'nodes',
+			'LearningPlatform',
+			'LearningPlatform.node.js',
+		);
 		if (!fs.existsSync(built)) {
-			throw new Error(`No build at ${built}: run "npx n8n-node build" first, or set BENCH_SOURCE=source`);
+			throw new Error(
+				`No build at ${built}: run "npx n8n-node build" first, or set BENCH_SOURCE=source`,
+			);
 		}
 	}
 	return chosen;
@@ -23,6 +31,7 @@ export function packageSource(): PackageSource {
 
 /** A module of the package (path without extension, e.g. nodes/XApi/validation), from the chosen source. */
 export function requirePackageModule<T>(relative: string, source: PackageSource): T {
-	const file = source === 'dist' ? path.join(REPO_ROOT, 'dist', relative) : path.join(REPO_ROOT, relative);
+	const file =
+		source === 'dist' ? path.join(REPO_ROOT, 'dist', relative) : path.join(REPO_ROOT, relative);
 	return require(file) as T;
 }

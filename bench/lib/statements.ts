@@ -16,10 +16,18 @@ export function activityIdOf(runTag: string, index: number): string {
  * A realistic xAPI 1.0.3 statement (actor, verb, activity with definition, and for some a result
  * and a context), varied by `index` so that validation does not see one shape only.
  */
-export function makeStatement(runTag: string, index: number, options: { withId?: boolean } = {}): Record<string, unknown> {
+export function makeStatement(
+	runTag: string,
+	index: number,
+	options: { withId?: boolean } = {},
+): Record<string, unknown> {
 	const [verbId, verbName] = VERBS[index % VERBS.length];
 	const statement: Record<string, unknown> = {
-		actor: { objectType: 'Agent', name: `Learner ${index % 997}`, mbox: `mailto:learner${index % 997}@example.com` },
+		actor: {
+			objectType: 'Agent',
+			name: `Learner ${index % 997}`,
+			mbox: `mailto:learner${index % 997}@example.com`,
+		},
 		verb: { id: verbId, display: { 'en-US': verbName } },
 		object: {
 			objectType: 'Activity',
@@ -45,7 +53,9 @@ export function makeStatement(runTag: string, index: number, options: { withId?:
 			registration: randomUUID(),
 			platform: 'Benchmark',
 			language: 'en-US',
-			contextActivities: { parent: [{ id: `https://learn.example.com/${runTag}/courses/${index % 20}` }] },
+			contextActivities: {
+				parent: [{ id: `https://learn.example.com/${runTag}/courses/${index % 20}` }],
+			},
 		};
 	}
 	if (options.withId) statement.id = randomUUID();

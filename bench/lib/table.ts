@@ -8,9 +8,15 @@ export function textTable(rows: Row[]): string {
 	if (rows.length === 0) return '(no rows)';
 	const columns = Object.keys(rows[0]);
 	const cell = (row: Row, column: string) => String(row[column] ?? '');
-	const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row, column).length)));
+	const widths = columns.map((column) =>
+		Math.max(column.length, ...rows.map((row) => cell(row, column).length)),
+	);
 	const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ');
-	return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((row) => line(columns.map((c) => cell(row, c))))].join('\n');
+	return [
+		line(columns),
+		line(widths.map((w) => '-'.repeat(w))),
+		...rows.map((row) => line(columns.map((c) => cell(row, c)))),
+	].join('\n');
 }
 
 /** The same rows as a Markdown table. */
@@ -26,7 +32,12 @@ export function markdownTable(rows: Row[]): string {
 }
 
 export function checkRows(checks: TargetCheck[]): Row[] {
-	return checks.map((c) => ({ result: c.pass ? 'PASS' : 'MISS', what: c.what, target: c.target, measured: c.value }));
+	return checks.map((c) => ({
+		result: c.pass ? 'PASS' : 'MISS',
+		what: c.what,
+		target: c.target,
+		measured: c.value,
+	}));
 }
 
 export function printSection(title: string, rows: Row[], checks: TargetCheck[] = []): void {

@@ -1,7 +1,14 @@
 import { createCredentialsHelper } from '../../harness/engine';
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { courseItems, courseUpsertNode, httpCourseUpsertNode, LMS_CREDENTIAL, lmsCredentialData, lmsNode } from './nodes';
+import {
+	courseItems,
+	courseUpsertNode,
+	httpCourseUpsertNode,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
+	lmsNode,
+} from './nodes';
 import { runSingleNode } from './runNode';
 import { startBenchSandbox } from './sandboxHandle';
 
@@ -10,13 +17,25 @@ import { startBenchSandbox } from './sandboxHandle';
  * pays for module loading or cold code.
  */
 export async function warmUp(source: PackageSource): Promise<void> {
-	const sandbox = await startBenchSandbox({ rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-warm-up' });
+	const sandbox = await startBenchSandbox({
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		clientId: 'bench-warm-up',
+	});
 	try {
-		const helper = createCredentialsHelper({ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 1_000_000) }, source);
+		const helper = createCredentialsHelper(
+			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 1_000_000) },
+			source,
+		);
 		const items = courseItems(300, 'warm');
 		for (let round = 0; round < 2; round++) {
 			await runSingleNode({ node: courseUpsertNode(), items, source, credentialsHelper: helper });
-			await runSingleNode({ node: httpCourseUpsertNode(sandbox.url), items, source, credentialsHelper: helper });
+			await runSingleNode({
+				node: httpCourseUpsertNode(sandbox.url),
+				items,
+				source,
+				credentialsHelper: helper,
+			});
 		}
 	} finally {
 		await sandbox.close();
@@ -24,7 +43,10 @@ export async function warmUp(source: PackageSource): Promise<void> {
 }
 
 /** Fetches the access token once, so that measured runs start with it saved, as in steady use. */
-export async function fetchToken(source: PackageSource, helper: HarnessCredentialsHelper): Promise<void> {
+export async function fetchToken(
+	source: PackageSource,
+	helper: HarnessCredentialsHelper,
+): Promise<void> {
 	const run = await runSingleNode({
 		node: lmsNode({ resource: 'course', operation: 'getMany', returnAll: false, limit: 1 }),
 		items: [{}],
@@ -32,6 +54,8 @@ export async function fetchToken(source: PackageSource, helper: HarnessCredentia
 		credentialsHelper: helper,
 	});
 	if (run.error || run.errorItems.length > 0) {
-		throw new Error(`Could not fetch a token: ${run.error ?? JSON.stringify(run.errorItems[0].json)}`);
+		throw new Error(
+			`Could not fetch a token: ${run.error ?? JSON.stringify(run.errorItems[0].json)}`,
+		);
 	}
 }

@@ -6,7 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 
-import { spawnCaptured, stopProcessGroup, type CapturedProcess } from '../../test/e2e/lib/processes';
+import {
+	spawnCaptured,
+	stopProcessGroup,
+	type CapturedProcess,
+} from '../../test/e2e/lib/processes';
 
 interface Stoppable {
 	name: string;
@@ -107,7 +111,18 @@ export function installExitHandlers(): void {
 }
 
 /** Runs a command to completion, synchronously (for the exit path and short setup steps). */
-export function runSync(command: string, args: string[], env?: NodeJS.ProcessEnv): { status: number | null; output: string } {
-	const result = spawnSync(command, args, { encoding: 'utf8', env: env ?? process.env, timeout: 120_000 });
-	return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+export function runSync(
+	command: string,
+	args: string[],
+	env?: NodeJS.ProcessEnv,
+): { status: number | null; output: string } {
+	const result = spawnSync(command, args, {
+		encoding: 'utf8',
+		env: env ?? process.env,
+		timeout: 120_000,
+	});
+	return {
+		status: result.status,
+		output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`,
+	};
 }

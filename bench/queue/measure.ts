@@ -22,7 +22,10 @@ export interface ExecutionRow {
 	stoppedAt: string | null;
 }
 
-export async function executionsOf(postgres: Postgres, workflowId: string): Promise<ExecutionRow[]> {
+export async function executionsOf(
+	postgres: Postgres,
+	workflowId: string,
+): Promise<ExecutionRow[]> {
 	const out = await postgres.query(
 		`select coalesce(json_agg(json_build_object('id', id::text, 'status', status, 'startedAt', "startedAt", 'stoppedAt', "stoppedAt") order by id), '[]'::json) from execution_entity where "workflowId" = '${workflowId}'`,
 	);
@@ -47,27 +50,46 @@ export interface ExecutionOutcome extends ExecutionRow {
 interface StoredRun {
 	resultData?: {
 		error?: { message?: string; description?: string };
-		runData?: Record<string, Array<{ error?: { message?: string }; data?: { main?: Array<Array<{ json?: Record<string, unknown> }> | null> } }>>;
+		runData?: Record<
+			string,
+			Array<{
+				error?: { message?: string };
+				data?: { main?: Array<Array<{ json?: Record<string, unknown> }> | null> };
+			}>
+		>;
 	};
 }
 
 /** n8n stores execution data in the `flatted` format; its own copy of the library reads it. */
 function parseFlatted(text: string): StoredRun {
-	const flatted = require(path.join(N8N_DIR, 'node_modules', 'flatted')) as { parse(text: string): unknown };
+	const flatted = require(path.join(N8N_DIR, 'node_modules', 'flatted')) as {
+		parse(text: string): unknown;
+	};
 	return flatted.parse(text) as StoredRun;
 }
 
-export async function executionOutcomes(postgres: Postgres, rows: ExecutionRow[], nodeName: string, workerOf: Map<string, string>): Promise<ExecutionOutcome[]> {
+export async function executionOutcomes(
+	postgres: Postgres,
+	rows: ExecutionRow[],
+	nodeName: string,
+	workerOf: Map<string, string>,
+): Promise<ExecutionOutcome[]> {
 	const outcomes: ExecutionOutcome[] = [];
 	for (const row of rows) {
-		const data = (await postgres.query(`select data from execution_data where "executionId" = ${Number(row.id)}`)).replace(/\n$/, '');
+		const data = (
+			await postgres.query(
+				`select data from execution_data where "executionId" = ${Number(row.id)}`,
+			)
+		).replace(/\n$/, '');
 		let outputItems = 0;
 		let errorItems = 0;
 		let error = '';
 		let throttleErrors = 0;
 		if (data) {
 			const run = parseFlatted(data);
-			const message = run.resultData?.error ? `${run.resultData.error.message ?? ''} ${run.resultData.error.description ?? ''}`.trim() : '';
+			const message = run.resultData?.error
+				? `${run.resultData.error.message ?? ''} ${run.resultData.error.description ?? ''}`.trim()
+				: '';
 			error = message;
 			if (message && THROTTLE_ERROR.test(message)) throttleErrors++;
 			for (const task of run.resultData?.runData?.[nodeName] ?? []) {
@@ -81,7 +103,14 @@ export async function executionOutcomes(postgres: Postgres, rows: ExecutionRow[]
 				}
 			}
 		}
-		outcomes.push({ ...row, worker: workerOf.get(row.id) ?? '?', outputItems, errorItems, error, throttleErrors });
+		outcomes.push({
+			...row,
+			worker: workerOf.get(row.id) ?? '?',
+			outputItems,
+			errorItems,
+			error,
+			throttleErrors,
+		});
 	}
 	return outcomes;
 }
@@ -103,7 +132,10 @@ export interface RequestFigures {
 }
 
 /** Accepted writes and 429s (any request) per `bucketSec` from the first write: how the pace moved. */
-export function timeline(log: LoggedRequest[], bucketSec = 10): Array<{ fromSec: number; acceptedWrites: number; throttled429: number }> {
+export function timeline(
+	log: LoggedRequest[],
+	bucketSec = 10,
+): Array<{ fromSec: number; acceptedWrites: number; throttled429: number }> {
 	const writes = log.filter((entry) => entry.path === COURSES_PATH && entry.method === 'POST');
 	if (writes.length === 0) return [];
 	const first = Date.parse(writes[0].time);
@@ -112,28 +144,40 @@ export function timeline(log: LoggedRequest[], bucketSec = 10): Array<{ fromSec:
 		const at = Date.parse(entry.time) - first;
 		if (at < 0) continue;
 		const index = Math.floor(at / 1000 / bucketSec);
-		while (buckets.length <= index) buckets.push({ fromSec: buckets.length * bucketSec, acceptedWrites: 0, throttled429: 0 });
+		while (buckets.length <= index)
+			buckets.push({ fromSec: buckets.length * bucketSec, acceptedWrites: 0, throttled429: 0 });
 		if (entry.status === 429) buckets[index].throttled429++;
-		else if (entry.path === COURSES_PATH && entry.method === 'POST' && entry.status !== null && entry.status >= 200 && entry.status < 300) buckets[index].acceptedWrites++;
+		else if (
+			entry.path === COURSES_PATH &&
+			entry.method === 'POST' &&
+			entry.status !== null &&
+			entry.status >= 200 &&
+			entry.status < 300
+		)
+			buckets[index].acceptedWrites++;
 	}
 	return buckets;
 }
 
 export function requestFigures(log: LoggedRequest[], ceilingPerMinute: number): RequestFigures {
 	const writes = log.filter((entry) => entry.path === COURSES_PATH && entry.method === 'POST');
-	const ok = (entry: LoggedRequest) => entry.status !== null && entry.status >= 200 && entry.status < 300;
+	const ok = (entry: LoggedRequest) =>
+		entry.status !== null && entry.status >= 200 && entry.status < 300;
 	const accepted = writes.filter(ok);
 	const interval = 60 / ceilingPerMinute;
 	const first = writes.length > 0 ? Date.parse(writes[0].time) : 0;
 	const last = accepted.length > 0 ? Date.parse(accepted[accepted.length - 1].time) : first;
 	const busySec = writes.length > 0 ? (last - first) / 1000 + interval : 0;
-	const inBusy = log.filter((entry) => ok(entry) && Date.parse(entry.time) >= first && Date.parse(entry.time) <= last);
+	const inBusy = log.filter(
+		(entry) => ok(entry) && Date.parse(entry.time) >= first && Date.parse(entry.time) <= last,
+	);
 	return {
 		writes: writes.length,
 		writesAccepted: accepted.length,
 		writes429: writes.filter((entry) => entry.status === 429).length,
 		writesFailed: writes.filter((entry) => !ok(entry) && entry.status !== 429).length,
-		polls: log.filter((entry) => entry.method === 'GET' && entry.path.includes('/request_data/')).length,
+		polls: log.filter((entry) => entry.method === 'GET' && entry.path.includes('/request_data/'))
+			.length,
 		tokens: log.filter((entry) => entry.path.endsWith('/oauth/token')).length,
 		throttled429: log.filter((entry) => entry.status === 429).length,
 		busySec,

@@ -28,9 +28,14 @@ export const PACKAGE_DIST = path.resolve(process.env.QUEUE_DIST ?? REPO_DIST);
 
 export function checkN8nInstalled(): void {
 	for (const required of [NODE24, N8N_BIN, path.join(N8N_DIR, '.installed')]) {
-		if (!fs.existsSync(required)) throw new Error(`missing ${required}: run scripts/install-n8n.sh first (n8n ${N8N_VERSION} on Node 24)`);
+		if (!fs.existsSync(required))
+			throw new Error(
+				`missing ${required}: run scripts/install-n8n.sh first (n8n ${N8N_VERSION} on Node 24)`,
+			);
 	}
-	if (!fs.existsSync(path.join(PACKAGE_DIST, 'nodes', 'LearningPlatform', 'LearningPlatform.node.js'))) {
+	if (
+		!fs.existsSync(path.join(PACKAGE_DIST, 'nodes', 'LearningPlatform', 'LearningPlatform.node.js'))
+	) {
 		throw new Error(`no build in ${PACKAGE_DIST}: build the package first (npx n8n-node build)`);
 	}
 }
@@ -75,12 +80,18 @@ export class QueueN8n {
 	/** `n8n <args>` to completion; throws with its output unless it exits with 0. */
 	async cli(args: string[]): Promise<string> {
 		const processEnv = { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) };
-		const cli = spawnRegistered(`n8n ${args[0]}`, NODE24, [N8N_BIN, ...args], { cwd: this.rootDir, env: processEnv });
+		const cli = spawnRegistered(`n8n ${args[0]}`, NODE24, [N8N_BIN, ...args], {
+			cwd: this.rootDir,
+			env: processEnv,
+		});
 		const timer = setTimeout(() => void cli.stop(), 300_000);
 		try {
 			const code = await cli.exited;
 			const output = `${cli.stdout()}\n${cli.stderr()}`;
-			if (code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${code}\n${withoutMigrationOutput(output)}`);
+			if (code !== 0)
+				throw new Error(
+					`n8n ${args.join(' ')} exited with ${code}\n${withoutMigrationOutput(output)}`,
+				);
 			return output;
 		} finally {
 			clearTimeout(timer);
@@ -100,7 +111,12 @@ export class QueueN8n {
 		const port = await freeLoopbackPort();
 		const main = spawnRegistered('n8n main', NODE24, [N8N_BIN, 'start'], {
 			cwd: this.rootDir,
-			env: { ...this.env, N8N_PORT: String(port), N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) },
+			env: {
+				...this.env,
+				N8N_PORT: String(port),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
+			},
 		});
 		return { ...main, name: 'main', url: `http://127.0.0.1:${port}` };
 	}
@@ -111,27 +127,40 @@ export class QueueN8n {
 		// executions another process logged as running for crashed ones.
 		const userFolder = path.join(this.rootDir, 'workers', name.replace(/\W+/g, '-'));
 		fs.mkdirSync(userFolder, { recursive: true });
-		const worker = spawnRegistered(`n8n ${name}`, NODE24, [N8N_BIN, 'worker', `--concurrency=${concurrency}`], {
-			cwd: this.rootDir,
-			env: {
-				...this.env,
-				N8N_USER_FOLDER: userFolder,
-				N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
-				QUEUE_HEALTH_CHECK_PORT: String(await freeLoopbackPort()),
-				// Stopped mid-run (the churn configuration), a worker finishes the executions it runs.
-				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '600',
+		const worker = spawnRegistered(
+			`n8n ${name}`,
+			NODE24,
+			[N8N_BIN, 'worker', `--concurrency=${concurrency}`],
+			{
+				cwd: this.rootDir,
+				env: {
+					...this.env,
+					N8N_USER_FOLDER: userFolder,
+					N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
+					QUEUE_HEALTH_CHECK_PORT: String(await freeLoopbackPort()),
+					// Stopped mid-run (the churn configuration), a worker finishes the executions it runs.
+					N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '600',
+				},
 			},
-		});
+		);
 		return { ...worker, name };
 	}
 }
 
 export async function waitForWorkerReady(worker: N8nProcess, timeoutMs = 180_000): Promise<void> {
-	await waitForOutput(worker, () => `${worker.stdout()}${worker.stderr()}`, /n8n worker is now ready/, timeoutMs);
+	await waitForOutput(
+		worker,
+		() => `${worker.stdout()}${worker.stderr()}`,
+		/n8n worker is now ready/,
+		timeoutMs,
+	);
 }
 
 /** Until GET /healthz answers 200 (the e2e suites' wait). */
-export async function waitForHealthy(main: N8nProcess & { url: string }, timeoutMs = 180_000): Promise<void> {
+export async function waitForHealthy(
+	main: N8nProcess & { url: string },
+	timeoutMs = 180_000,
+): Promise<void> {
 	await waitForStatus(main, Date.now() + timeoutMs, {
 		url: `${main.url}/healthz`,
 		status: 200,
@@ -142,7 +171,9 @@ export async function waitForHealthy(main: N8nProcess & { url: string }, timeout
 
 /** Execution ids a worker logged as started ("Worker started execution <id> (job <n>)"). */
 export function executionsStartedBy(worker: N8nProcess): string[] {
-	return [...`${worker.stdout()}\n${worker.stderr()}`.matchAll(/Worker started execution (\S+) \(job/g)].map((match) => match[1]);
+	return [
+		...`${worker.stdout()}\n${worker.stderr()}`.matchAll(/Worker started execution (\S+) \(job/g),
+	].map((match) => match[1]);
 }
 
 export function tail(text: string, lines = 40): string {

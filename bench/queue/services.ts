@@ -20,7 +20,9 @@ export interface Redis {
 }
 
 function which(program: string): string | undefined {
-	for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/bin', '/usr/sbin', '/usr/local/bin'])) {
+	for (const dir of (process.env.PATH ?? '')
+		.split(':')
+		.concat(['/usr/bin', '/usr/sbin', '/usr/local/bin'])) {
 		const candidate = path.join(dir, program);
 		if (dir && fs.existsSync(candidate)) return candidate;
 	}
@@ -34,10 +36,26 @@ export async function startRedis(): Promise<Redis> {
 	if (!binary) throw new Error(`redis-server not found: ${INSTALL_HINT}`);
 	const port = await freeLoopbackPort();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-queue-redis-'));
-	const redis = spawnRegistered('redis', binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-		env: process.env,
-		afterStop: () => fs.rmSync(dir, { recursive: true, force: true }),
-	});
+	const redis = spawnRegistered(
+		'redis',
+		binary,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
+		{
+			env: process.env,
+			afterStop: () => fs.rmSync(dir, { recursive: true, force: true }),
+		},
+	);
 	await waitForOutput(redis, redis.stdout, /Ready to accept connections/, 30_000);
 	return {
 		host: '127.0.0.1',
@@ -59,7 +77,9 @@ export interface Postgres {
 /** The newest Postgres server binaries Debian installed (/usr/lib/postgresql/<major>/bin). */
 function postgresBinDir(): string {
 	const root = '/usr/lib/postgresql';
-	const majors = fs.existsSync(root) ? fs.readdirSync(root).filter((name) => fs.existsSync(path.join(root, name, 'bin', 'initdb'))) : [];
+	const majors = fs.existsSync(root)
+		? fs.readdirSync(root).filter((name) => fs.existsSync(path.join(root, name, 'bin', 'initdb')))
+		: [];
 	majors.sort((a, b) => Number(b) - Number(a));
 	if (majors.length > 0) return path.join(root, majors[0], 'bin');
 	const initdb = which('initdb');
@@ -94,11 +114,23 @@ export async function startPostgres(): Promise<Postgres> {
 		const [program, programArgs] = asPostgres(path.join(bin, command), args);
 		return runSync(program, programArgs);
 	};
-	const init = run('initdb', ['-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync', '-D', dataDir]);
+	const init = run('initdb', [
+		'-A',
+		'trust',
+		'-U',
+		'postgres',
+		'-E',
+		'UTF8',
+		'--locale=C',
+		'--no-sync',
+		'-D',
+		dataDir,
+	]);
 	if (init.status !== 0) throw new Error(`initdb failed:\n${init.output}`);
 	// Loopback only, its socket in the temp folder; durability off (a throw-away database).
 	const serverOptions = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
-	const stopServer = (mode: 'fast' | 'immediate') => run('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '30', 'stop']);
+	const stopServer = (mode: 'fast' | 'immediate') =>
+		run('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '30', 'stop']);
 	const removeDir = () => fs.rmSync(root, { recursive: true, force: true });
 	const unregister = register({
 		name: 'postgres',
@@ -111,17 +143,50 @@ export async function startPostgres(): Promise<Postgres> {
 			removeDir();
 		},
 	});
-	const start = run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
+	const start = run('pg_ctl', [
+		'-D',
+		dataDir,
+		'-l',
+		logFile,
+		'-o',
+		serverOptions,
+		'-w',
+		'-t',
+		'60',
+		'start',
+	]);
 	if (start.status !== 0) {
 		const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
 		throw new Error(`pg_ctl start failed:\n${start.output}\n${log}`);
 	}
 	const query = (sql: string) =>
 		new Promise<string>((resolve, reject) => {
-			execFile(psql, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], { maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-				if (error) reject(new Error(`psql: ${stderr || error.message}`));
-				else resolve(stdout);
-			});
+			execFile(
+				psql,
+				[
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(port),
+					'-U',
+					'postgres',
+					'-d',
+					'postgres',
+					'-X',
+					'-A',
+					'-t',
+					'-q',
+					'-v',
+					'ON_ERROR_STOP=1',
+					'-c',
+					sql,
+				],
+				{ maxBuffer: 512 * 1024 * 1024 },
+				(error, stdout, stderr) => {
+					if (error) reject(new Error(`psql: ${stderr || error.message}`));
+					else resolve(stdout);
+				},
+			);
 		});
 	return {
 		host: '127.0.0.1',

@@ -16,7 +16,7 @@ import { setMaxListeners } from 'node:events';
 
 import { Deadline } from '../../nodes/shared/pacing/time';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
-import { waitAfterThrottle } from '../../nodes/shared/request/answer';
+import { waitAfterThrottle } from '../../nodes/shared/request/failure';
 import { Throttle as ServiceThrottle } from '../../sandbox/throttle';
 
 export interface SimWorker {

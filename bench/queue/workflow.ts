@@ -25,13 +25,22 @@ export interface CredentialJson {
 	data: Record<string, unknown>;
 }
 
-export function lmsCredential(name: string, sandbox: SandboxAccess, requestsPerMinute: number): CredentialJson {
+export function lmsCredential(
+	name: string,
+	sandbox: SandboxAccess,
+	requestsPerMinute: number,
+): CredentialJson {
 	return {
 		id: newN8nId(),
 		name,
 		type: 'learningPlatformOAuth2Api',
 		// Only what a user fills in: every other field keeps the credential's defaults.
-		data: { baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, requestsPerMinute },
+		data: {
+			baseUrl: sandbox.url,
+			clientId: sandbox.clientId,
+			clientSecret: sandbox.clientSecret,
+			requestsPerMinute,
+		},
 	};
 }
 
@@ -47,7 +56,12 @@ export interface QueueWorkflow {
  * package's Create or Update Course with every node setting at its default, except Wait for
  * Completion when `waitForCompletion` is false.
  */
-export function upsertWorkflow(name: string, webhookPath: string, credential: CredentialJson, waitForCompletion: boolean): QueueWorkflow {
+export function upsertWorkflow(
+	name: string,
+	webhookPath: string,
+	credential: CredentialJson,
+	waitForCompletion: boolean,
+): QueueWorkflow {
 	const id = newN8nId();
 	const options: Record<string, unknown> = waitForCompletion ? {} : { waitForCompletion: false };
 	const json = {
@@ -61,7 +75,12 @@ export function upsertWorkflow(name: string, webhookPath: string, credential: Cr
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -90,7 +109,9 @@ export function upsertWorkflow(name: string, webhookPath: string, credential: Cr
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'One item per course', type: 'main', index: 0 }]] },
-			'One item per course': { main: [[{ node: 'Create or update course', type: 'main', index: 0 }]] },
+			'One item per course': {
+				main: [[{ node: 'Create or update course', type: 'main', index: 0 }]],
+			},
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,

@@ -20,13 +20,15 @@ function section(entry: ResultEntry): string {
 		markdownTable(outcome.rows),
 	];
 	if (outcome.checks.length > 0) lines.push('', markdownTable(checkRows(outcome.checks)));
-	if (outcome.notes && outcome.notes.length > 0) lines.push('', ...outcome.notes.map((note) => `- ${note}`));
+	if (outcome.notes && outcome.notes.length > 0)
+		lines.push('', ...outcome.notes.map((note) => `- ${note}`));
 	return lines.join('\n');
 }
 
 function orderedEntries(results: ResultsFile): ResultEntry[] {
 	const names = Object.keys(results.entries).sort((a, b) => {
-		const rank = (name: string) => (SECTION_ORDER.includes(name) ? SECTION_ORDER.indexOf(name) : SECTION_ORDER.length);
+		const rank = (name: string) =>
+			SECTION_ORDER.includes(name) ? SECTION_ORDER.indexOf(name) : SECTION_ORDER.length;
 		return rank(a) - rank(b) || a.localeCompare(b);
 	});
 	return names.map((name) => results.entries[name]);
@@ -34,7 +36,9 @@ function orderedEntries(results: ResultsFile): ResultEntry[] {
 
 export function resultsMarkdown(results: ResultsFile): string {
 	const entries = orderedEntries(results);
-	const summary: Row[] = entries.flatMap((entry) => checkRows(entry.outcome.checks).map((row): Row => ({ section: entry.name, ...row })));
+	const summary: Row[] = entries.flatMap((entry) =>
+		checkRows(entry.outcome.checks).map((row): Row => ({ section: entry.name, ...row })),
+	);
 	const misses = summary.filter((row) => row.result === 'MISS');
 	return [
 		'# Benchmark and soak results',
@@ -45,7 +49,9 @@ export function resultsMarkdown(results: ResultsFile): string {
 		'',
 		'## Targets',
 		'',
-		misses.length === 0 ? 'Every target was met.' : `${misses.length} of ${summary.length} targets missed: see the notes under each section.`,
+		misses.length === 0
+			? 'Every target was met.'
+			: `${misses.length} of ${summary.length} targets missed: see the notes under each section.`,
 		'',
 		markdownTable(summary),
 		'',

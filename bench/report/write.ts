@@ -13,9 +13,23 @@ import { throughputSvg } from './svg';
 export function writeResults(entries: ResultEntry[]): void {
 	const results = saveResults(entries);
 	fs.writeFileSync(path.join(BENCH_DIR, 'RESULTS.md'), resultsMarkdown(results));
-	const upsert = results.entries.upsert?.outcome.details as { runs: UpsertRun[]; realRateRequestsPerMinute?: number; realRateItems?: number } | undefined;
+	const upsert = results.entries.upsert?.outcome.details as
+		| { runs: UpsertRun[]; realRateRequestsPerMinute?: number; realRateItems?: number }
+		| undefined;
 	// The chart shows the platform's own rate, where the pacing target applies.
-	if (upsert?.runs && upsert.realRateRequestsPerMinute && upsert.runs.some((run) => run.requestsPerMinute === upsert.realRateRequestsPerMinute)) {
-		fs.writeFileSync(path.join(BENCH_DIR, 'throughput.svg'), throughputSvg(upsert.runs, upsert.realRateRequestsPerMinute, upsert.realRateItems ?? 0, REAL_RATE_TARGET_RATIO));
+	if (
+		upsert?.runs &&
+		upsert.realRateRequestsPerMinute &&
+		upsert.runs.some((run) => run.requestsPerMinute === upsert.realRateRequestsPerMinute)
+	) {
+		fs.writeFileSync(
+			path.join(BENCH_DIR, 'throughput.svg'),
+			throughputSvg(
+				upsert.runs,
+				upsert.realRateRequestsPerMinute,
+				upsert.realRateItems ?? 0,
+				REAL_RATE_TARGET_RATIO,
+			),
+		);
 	}
 }

@@ -10,7 +10,11 @@ const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
 
 type AssignmentOperation = 'assign' | 'start' | 'complete';
 
-const STATUS_OF: Record<AssignmentOperation, string> = { assign: 'assigned', start: 'Started', complete: 'completed' };
+const STATUS_OF: Record<AssignmentOperation, string> = {
+	assign: 'assigned',
+	start: 'Started',
+	complete: 'completed',
+};
 
 interface Pair {
 	email: string;
@@ -31,7 +35,10 @@ const keyOf = (pair: Pair) => `${pair.email.toLowerCase()}|${pair.externalId}`;
  * from the started ones. Each phase holds every pair at most once, so the last operation sent per pair is
  * well defined even though the node runs items concurrently.
  */
-function planPhases(count: number, courseIds: string[]): Array<{ operation: AssignmentOperation; pairs: Pair[] }> {
+function planPhases(
+	count: number,
+	courseIds: string[],
+): Array<{ operation: AssignmentOperation; pairs: Pair[] }> {
 	const assignCount = Math.round(count * 0.4);
 	const startCount = Math.round(count * 0.3);
 	const completeCount = count - assignCount - startCount;
@@ -43,7 +50,10 @@ function planPhases(count: number, courseIds: string[]): Array<{ operation: Assi
 	const distinct = [...unique.values()];
 	const started = distinct.slice(0, Math.min(startCount, distinct.length));
 	const onlyAssigned = distinct.slice(started.length);
-	const completedFromAssigned = onlyAssigned.slice(0, Math.min(onlyAssigned.length, Math.floor(completeCount / 2)));
+	const completedFromAssigned = onlyAssigned.slice(
+		0,
+		Math.min(onlyAssigned.length, Math.floor(completeCount / 2)),
+	);
 	const completedFromStarted = started.slice(0, completeCount - completedFromAssigned.length);
 	return [
 		{ operation: 'assign', pairs: distinct },
@@ -69,7 +79,11 @@ function operationNode(operation: AssignmentOperation) {
  * operation on the pair failed (reported), either status is accepted: the write may or may not
  * have gone through before the failure.
  */
-export async function soakAssignments(context: LmsSoakContext, count: number, courseIds: string[]): Promise<SoakTally> {
+export async function soakAssignments(
+	context: LmsSoakContext,
+	count: number,
+	courseIds: string[],
+): Promise<SoakTally> {
 	const started = Date.now();
 	const tally = emptyTally('assignment operations');
 	if (courseIds.length === 0) throw new Error('No stored course to assign');
@@ -78,8 +92,17 @@ export async function soakAssignments(context: LmsSoakContext, count: number, co
 	const errors: string[] = [];
 	for (const phase of planPhases(count, courseIds)) {
 		if (phase.pairs.length === 0) continue;
-		const items = phase.pairs.map((pair) => ({ ...pair, endDate: '2025-06-30', dueDate: '2025-12-31' }));
-		const run = await runSingleNode({ node: operationNode(phase.operation), items, source: context.source, credentialsHelper: context.credentialsHelper });
+		const items = phase.pairs.map((pair) => ({
+			...pair,
+			endDate: '2025-06-30',
+			dueDate: '2025-12-31',
+		}));
+		const run = await runSingleNode({
+			node: operationNode(phase.operation),
+			items,
+			source: context.source,
+			credentialsHelper: context.credentialsHelper,
+		});
 		if (run.error) throw new Error(`The ${phase.operation} run stopped: ${run.error}`);
 		const failedIndexes = new Set<number>();
 		for (const item of run.items) {
@@ -89,13 +112,16 @@ export async function soakAssignments(context: LmsSoakContext, count: number, co
 			failedIndexes.add(index);
 			errors.push(message);
 		}
-		phase.pairs.forEach((pair, index) => sent.push({ pair, operation: phase.operation, failed: failedIndexes.has(index) }));
+		phase.pairs.forEach((pair, index) =>
+			sent.push({ pair, operation: phase.operation, failed: failedIndexes.has(index) }),
+		);
 		// Writes apply after the transaction delay: let this phase's settle before the next starts.
 		await sleep(context.transactionDelayMs + 200);
 	}
 	const state = context.sandbox.state();
 	const byPair = new Map<string, SentOperation[]>();
-	for (const operation of sent) byPair.set(keyOf(operation.pair), [...(byPair.get(keyOf(operation.pair)) ?? []), operation]);
+	for (const operation of sent)
+		byPair.set(keyOf(operation.pair), [...(byPair.get(keyOf(operation.pair)) ?? []), operation]);
 	tally.sent = sent.length;
 	for (const [key, operations] of byPair) {
 		const stored = state.assignments[key];
@@ -105,7 +131,8 @@ export async function soakAssignments(context: LmsSoakContext, count: number, co
 		// The last success, and any status sent after it (failed, so perhaps applied).
 		const from = lastSucceeded ? operations.lastIndexOf(lastSucceeded) : 0;
 		for (let i = from; i <= lastIndex; i++) acceptable.add(STATUS_OF[operations[i].operation]);
-		const storedOk = stored !== undefined ? acceptable.has(stored.status) : lastSucceeded === undefined;
+		const storedOk =
+			stored !== undefined ? acceptable.has(stored.status) : lastSucceeded === undefined;
 		for (const operation of operations) {
 			if (operation.failed) {
 				tally.reportedErrors++;
@@ -119,11 +146,21 @@ export async function soakAssignments(context: LmsSoakContext, count: number, co
 		}
 	}
 	const sentKeys = new Set(byPair.keys());
-	tally.duplicated = Object.keys(state.assignments).filter((key) => key.includes('@example.com|soak-course-') && !sentKeys.has(key)).length;
-	const failedTransactions = state.transactions.filter((transaction) => transaction.path === USER_COURSES_PATH && transaction.status === 'failed');
-	if (failedTransactions.length > 0) tally.remarks.push(`${failedTransactions.length} assignment transactions failed in the sandbox (first: ${failedTransactions[0].response.message})`);
+	tally.duplicated = Object.keys(state.assignments).filter(
+		(key) => key.includes('@example.com|soak-course-') && !sentKeys.has(key),
+	).length;
+	const failedTransactions = state.transactions.filter(
+		(transaction) => transaction.path === USER_COURSES_PATH && transaction.status === 'failed',
+	);
+	if (failedTransactions.length > 0)
+		tally.remarks.push(
+			`${failedTransactions.length} assignment transactions failed in the sandbox (first: ${failedTransactions[0].response.message})`,
+		);
 	recordErrors(tally, errors);
-	const counts = countRequests(context.sandbox.requests().filter((entry) => entry.seq > lastSeqBefore), USER_COURSES_PATH);
+	const counts = countRequests(
+		context.sandbox.requests().filter((entry) => entry.seq > lastSeqBefore),
+		USER_COURSES_PATH,
+	);
 	tally.requests = counts.total;
 	addFaults(tally, counts.byFault);
 	tally.seconds = Math.round((Date.now() - started) / 100) / 10;

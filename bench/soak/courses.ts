@@ -29,7 +29,10 @@ function coursesToSend(count: number): CourseSent[] {
  * outcome with the sandbox's stored courses. Returns the external ids the sandbox holds, for the
  * assignments to use.
  */
-export async function soakCourses(context: LmsSoakContext, count: number): Promise<{ tally: SoakTally; storedIds: string[] }> {
+export async function soakCourses(
+	context: LmsSoakContext,
+	count: number,
+): Promise<{ tally: SoakTally; storedIds: string[] }> {
 	const started = Date.now();
 	const tally = emptyTally('course upserts');
 	const courses = coursesToSend(count);
@@ -77,13 +80,27 @@ export async function soakCourses(context: LmsSoakContext, count: number): Promi
 	const sentIds = new Set(courses.map((course) => course.externalId));
 	// The store keys courses by external id; anything else there would be a stray record.
 	tally.duplicated = Object.keys(state.courses).filter((id) => !sentIds.has(id)).length;
-	const repeated = Object.values(state.writesAppliedByExternalId).filter((writes) => writes > 1).length;
-	if (repeated > 0) tally.remarks.push(`${repeated} courses were written more than once (a repeat after a dropped answer; an upsert by external id makes that harmless)`);
-	if (run.items.length !== count) tally.remarks.push(`the node put out ${run.items.length} items for ${count} inputs`);
+	const repeated = Object.values(state.writesAppliedByExternalId).filter(
+		(writes) => writes > 1,
+	).length;
+	if (repeated > 0)
+		tally.remarks.push(
+			`${repeated} courses were written more than once (a repeat after a dropped answer; an upsert by external id makes that harmless)`,
+		);
+	if (run.items.length !== count)
+		tally.remarks.push(`the node put out ${run.items.length} items for ${count} inputs`);
 	recordErrors(tally, [...errorByIndex.values()]);
-	const counts = countRequests(context.sandbox.requests().filter((entry) => entry.seq > lastSeqBefore), COURSES_PATH);
+	const counts = countRequests(
+		context.sandbox.requests().filter((entry) => entry.seq > lastSeqBefore),
+		COURSES_PATH,
+	);
 	tally.requests = counts.total;
 	tally.faults = counts.byFault;
 	tally.seconds = Math.round((Date.now() - started) / 100) / 10;
-	return { tally, storedIds: courses.map((course) => course.externalId).filter((id) => state.courses[id] !== undefined) };
+	return {
+		tally,
+		storedIds: courses
+			.map((course) => course.externalId)
+			.filter((id) => state.courses[id] !== undefined),
+	};
 }

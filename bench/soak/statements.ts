@@ -37,14 +37,34 @@ function sameContent(sent: Record<string, unknown>, stored: StoredStatement): bo
  * directly: every statement reported stored must be there once with its content, and no
  * activity may appear twice.
  */
-export async function soakStatements(count: number, faultRate: number, source: PackageSource): Promise<SoakTally> {
+export async function soakStatements(
+	count: number,
+	faultRate: number,
+	source: PackageSource,
+): Promise<SoakTally> {
 	const started = Date.now();
 	const tally = emptyTally('xAPI statements');
 	const lrs = await startLrs();
-	const proxy = await startFaultProxy({ target: new URL(lrs.storeEndpoint).origin, faultRate, seed: 7 });
+	const proxy = await startFaultProxy({
+		target: new URL(lrs.storeEndpoint).origin,
+		faultRate,
+		seed: 7,
+	});
 	try {
-		const helper = createCredentialsHelper({ [XAPI_CREDENTIAL]: { endpoint: `${proxy.origin}/xAPI`, authentication: 'token', token: lrs.token } }, source);
-		const sent: SentStatement[] = Array.from({ length: count }, (_, index) => ({ index, statement: makeStatement(RUN_TAG, index, { withId: index % 2 === 1 }) }));
+		const helper = createCredentialsHelper(
+			{
+				[XAPI_CREDENTIAL]: {
+					endpoint: `${proxy.origin}/xAPI`,
+					authentication: 'token',
+					token: lrs.token,
+				},
+			},
+			source,
+		);
+		const sent: SentStatement[] = Array.from({ length: count }, (_, index) => ({
+			index,
+			statement: makeStatement(RUN_TAG, index, { withId: index % 2 === 1 }),
+		}));
 		const half = Math.ceil(count / 2);
 		const runs = [
 			{ batchSize: 1, part: sent.slice(0, half) },
@@ -52,7 +72,12 @@ export async function soakStatements(count: number, faultRate: number, source: P
 		];
 		for (const { batchSize, part } of runs) {
 			if (part.length === 0) continue;
-			const run = await runSingleNode({ node: xapiSendNode(batchSize), items: part.map((entry) => ({ statement: entry.statement })), source, credentialsHelper: helper });
+			const run = await runSingleNode({
+				node: xapiSendNode(batchSize),
+				items: part.map((entry) => ({ statement: entry.statement })),
+				source,
+				credentialsHelper: helper,
+			});
 			if (run.error) throw new Error(`The xAPI run (batchSize ${batchSize}) stopped: ${run.error}`);
 			for (const item of run.items) {
 				const index = inputIndexOf(item);
@@ -77,7 +102,9 @@ export async function soakStatements(count: number, faultRate: number, source: P
 			const id = entry.id ?? ownId;
 			// Read by id too: the listing of this store is paged by a cursor and is only a cross-check.
 			const byId = id ? await getStatement(lrs.storeEndpoint, lrs.token, id) : null;
-			const present = (byId !== null && sameContent(entry.statement, byId)) || copies.some((copy) => sameContent(entry.statement, copy));
+			const present =
+				(byId !== null && sameContent(entry.statement, byId)) ||
+				copies.some((copy) => sameContent(entry.statement, copy));
 			if (entry.error !== undefined) {
 				tally.reportedErrors++;
 				if (present) tally.reportedButApplied++;
@@ -88,11 +115,24 @@ export async function soakStatements(count: number, faultRate: number, source: P
 			}
 		}
 		const sentActivities = new Set(sent.map((entry) => activityIdOf(RUN_TAG, entry.index)));
-		const strays = [...byActivity.keys()].filter((activity) => !sentActivities.has(activity)).length;
+		const strays = [...byActivity.keys()].filter(
+			(activity) => !sentActivities.has(activity),
+		).length;
 		if (strays > 0) tally.remarks.push(`${strays} statements in the store belong to no item sent`);
-		const repeatedPosts = proxy.log.filter((entry) => entry.fault === 'drop-after-forward' && entry.upstreamStatus !== null && entry.upstreamStatus < 300).length;
-		if (repeatedPosts > 0) tally.remarks.push(`${repeatedPosts} requests reached the store but their answer was dropped; the node's repeat carried the same statement ids`);
-		recordErrors(tally, sent.flatMap((entry) => (entry.error !== undefined ? [entry.error] : [])));
+		const repeatedPosts = proxy.log.filter(
+			(entry) =>
+				entry.fault === 'drop-after-forward' &&
+				entry.upstreamStatus !== null &&
+				entry.upstreamStatus < 300,
+		).length;
+		if (repeatedPosts > 0)
+			tally.remarks.push(
+				`${repeatedPosts} requests reached the store but their answer was dropped; the node's repeat carried the same statement ids`,
+			);
+		recordErrors(
+			tally,
+			sent.flatMap((entry) => (entry.error !== undefined ? [entry.error] : [])),
+		);
 		tally.requests = proxy.log.length;
 		tally.faults = proxy.faultCounts();
 	} finally {

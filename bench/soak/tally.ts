@@ -29,13 +29,30 @@ export interface SoakTally {
 }
 
 export function emptyTally(kind: string): SoakTally {
-	return { kind, sent: 0, delivered: 0, reportedErrors: 0, reportedButApplied: 0, lost: 0, duplicated: 0, requests: 0, faults: {}, remarks: [], errorSamples: [], errorStatuses: {}, unclearErrors: 0, seconds: 0 };
+	return {
+		kind,
+		sent: 0,
+		delivered: 0,
+		reportedErrors: 0,
+		reportedButApplied: 0,
+		lost: 0,
+		duplicated: 0,
+		requests: 0,
+		faults: {},
+		remarks: [],
+		errorSamples: [],
+		errorStatuses: {},
+		unclearErrors: 0,
+		seconds: 0,
+	};
 }
 
 export function errorOf(item: INodeExecutionData | undefined): string | undefined {
 	const error = item?.json.error as unknown;
 	if (error === undefined) return undefined;
-	return typeof error === 'string' ? error : ((error as { message?: string }).message ?? JSON.stringify(error));
+	return typeof error === 'string'
+		? error
+		: ((error as { message?: string }).message ?? JSON.stringify(error));
 }
 
 /**
@@ -43,7 +60,11 @@ export function errorOf(item: INodeExecutionData | undefined): string | undefine
  * and not a stack trace.
  */
 export function isClearError(message: string): boolean {
-	return message.trim().length >= 20 && !/^\s*(undefined|null|\[object Object\])/.test(message) && !/^\s+at\s/m.test(message);
+	return (
+		message.trim().length >= 20 &&
+		!/^\s*(undefined|null|\[object Object\])/.test(message) &&
+		!/^\s+at\s/m.test(message)
+	);
 }
 
 export function recordErrors(tally: SoakTally, messages: string[]): void {
@@ -53,16 +74,24 @@ export function recordErrors(tally: SoakTally, messages: string[]): void {
 		const status = /HTTP (\d{3})/.exec(message)?.[1] ?? 'none';
 		tally.errorStatuses[status] = (tally.errorStatuses[status] ?? 0) + 1;
 		// Ids differ per item; group by the message with ids and numbers masked.
-		const shape = message.split('\n')[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '<id>').replace(/(?<!HTTP |\d)\d+/g, '#').slice(0, 160);
+		const shape = message
+			.split('\n')[0]
+			.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '<id>')
+			.replace(/(?<!HTTP |\d)\d+/g, '#')
+			.slice(0, 160);
 		counts.set(shape, (counts.get(shape) ?? 0) + 1);
 	}
 	const merged = new Map(tally.errorSamples.map((sample) => [sample.message, sample.count]));
 	for (const [message, count] of counts) merged.set(message, (merged.get(message) ?? 0) + count);
-	tally.errorSamples = [...merged].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count).slice(0, 8);
+	tally.errorSamples = [...merged]
+		.map(([message, count]) => ({ message, count }))
+		.sort((a, b) => b.count - a.count)
+		.slice(0, 8);
 }
 
 export function addFaults(tally: SoakTally, faults: Record<string, number>): void {
-	for (const [fault, count] of Object.entries(faults)) tally.faults[fault] = (tally.faults[fault] ?? 0) + count;
+	for (const [fault, count] of Object.entries(faults))
+		tally.faults[fault] = (tally.faults[fault] ?? 0) + count;
 }
 
 export function totalFaults(tally: SoakTally): number {

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { Deadline } from '../shared/pacing/time';
-import { excerpt } from '../shared/request/answer';
+import { excerpt } from '../shared/request/body';
 import type { LrsRun } from '../XApi/transport';
 import { forEachStatementPage, STATEMENTS_PER_PAGE } from '../XApi/transport/statementPages';
 import {

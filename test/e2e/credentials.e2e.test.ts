@@ -31,7 +31,11 @@ const credentials = {
 	lrsBasic: { id: 'e2eRedirLrsBas01', name: 'LRS basic (redirect)', type: 'xApiLrsApi' },
 } satisfies Record<string, Omit<CredentialJson, 'data'>>;
 
-function httpRequest(name: string, url: string, credential: Omit<CredentialJson, 'data'>): NodeSpec {
+function httpRequest(
+	name: string,
+	url: string,
+	credential: Omit<CredentialJson, 'data'>,
+): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.httpRequest',
@@ -71,11 +75,27 @@ beforeAll(async () => {
 	});
 	n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
 	await n8n.importCredentials([
-		{ ...credentials.lms, data: { baseUrl: platform.url, clientId: 'e2e-redirect-client', clientSecret, requestsPerMinute: 600 } },
-		{ ...credentials.lrsToken, data: { endpoint: `${lrs.url}/xAPI`, authentication: 'token', token: lrsToken } },
+		{
+			...credentials.lms,
+			data: {
+				baseUrl: platform.url,
+				clientId: 'e2e-redirect-client',
+				clientSecret,
+				requestsPerMinute: 600,
+			},
+		},
+		{
+			...credentials.lrsToken,
+			data: { endpoint: `${lrs.url}/xAPI`, authentication: 'token', token: lrsToken },
+		},
 		{
 			...credentials.lrsBasic,
-			data: { endpoint: `${lrs.url}/xAPI`, authentication: 'basic', username: 'lrs-key', password: lrsPassword },
+			data: {
+				endpoint: `${lrs.url}/xAPI`,
+				authentication: 'basic',
+				username: 'lrs-key',
+				password: lrsPassword,
+			},
 		},
 	]);
 });
@@ -90,7 +110,7 @@ async function execute(workflow: ReturnType<typeof manualWorkflow>): Promise<Exe
 	return await n8n.execute(id);
 }
 
-describe('the HTTP Request node with this package\'s credentials', () => {
+describe("the HTTP Request node with this package's credentials", () => {
 	it('a redirect to another host reaches it without the LMS token or the LRS credentials', async () => {
 		const execution = await execute(
 			manualWorkflow('HTTP Request: redirected to another host', [
@@ -121,9 +141,14 @@ describe('the HTTP Request node with this package\'s credentials', () => {
 		);
 
 		expect(execution.ok).toBe(true);
-		const calls = platform.received.slice(before).filter((r) => !r.url.startsWith('/api/oauth/token'));
+		const calls = platform.received
+			.slice(before)
+			.filter((r) => !r.url.startsWith('/api/oauth/token'));
 		expect(calls.map((r) => r.url)).toEqual(['/moved', '/final']);
-		expect(calls.map((r) => r.headers.authorization)).toEqual([`Bearer ${accessToken}`, `Bearer ${accessToken}`]);
+		expect(calls.map((r) => r.headers.authorization)).toEqual([
+			`Bearer ${accessToken}`,
+			`Bearer ${accessToken}`,
+		]);
 	});
 
 	it('n8n printed no credential', () => {

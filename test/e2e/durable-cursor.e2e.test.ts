@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { json, startLoopback, type Loopback } from '../../harness/loopback';
 import { startLrs, type RunningLrs } from './lib/lrs';
-import { statementAbout, statementGets, storeStatements, type Statement } from './lib/lrs-statements';
+import {
+	statementAbout,
+	statementGets,
+	storeStatements,
+	type Statement,
+} from './lib/lrs-statements';
 import { N8nSandbox } from './lib/n8n';
 import {
 	executionsOf,
@@ -93,7 +98,9 @@ async function emittedIds(): Promise<string[]> {
 		[workflowId],
 	);
 	const uuid = /"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/g;
-	return rows.flatMap(({ data }) => [...new Set([...data.matchAll(uuid)].map((match) => match[1]))]);
+	return rows.flatMap(({ data }) => [
+		...new Set([...data.matchAll(uuid)].map((match) => match[1])),
+	]);
 }
 
 const completion = (n: string): Statement =>
@@ -105,11 +112,15 @@ const whileDown = completion('3');
 let failedAt = 0;
 
 /** n8n's back-off state of each workflow's poll. */
-async function backoffs(): Promise<Map<string, { backoffUntil: string | null; updatedAt: string; consecutiveErrors: number }>> {
-	const rows = await queryDatabase<{ workflowId: string; backoffUntil: string | null; updatedAt: string; consecutiveErrors: number }>(
-		n8n,
-		'SELECT workflowId, backoffUntil, updatedAt, consecutiveErrors FROM poller_state',
-	);
+async function backoffs(): Promise<
+	Map<string, { backoffUntil: string | null; updatedAt: string; consecutiveErrors: number }>
+> {
+	const rows = await queryDatabase<{
+		workflowId: string;
+		backoffUntil: string | null;
+		updatedAt: string;
+		consecutiveErrors: number;
+	}>(n8n, 'SELECT workflowId, backoffUntil, updatedAt, consecutiveErrors FROM poller_state');
 	return new Map(rows.map((row) => [row.workflowId, row]));
 }
 
@@ -172,7 +183,12 @@ describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 			const which = request.url.startsWith('/throttled/') ? 'throttled' : 'refused';
 			if (answers[which] === 'empty') return json(response, 200, { statements: [], more: '' });
 			if (which === 'throttled') {
-				return json(response, 429, { message: 'Slow down' }, { 'Retry-After': String(RETRY_AFTER_SEC) });
+				return json(
+					response,
+					429,
+					{ message: 'Slow down' },
+					{ 'Retry-After': String(RETRY_AFTER_SEC) },
+				);
 			}
 			return json(response, 401, { message: 'Unknown credential' });
 		});
@@ -203,7 +219,10 @@ describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 		await start();
 		// Counting the store's GETs would race: a GET is seen before its answer is read. The committed
 		// cursor says that a poll has read the history and n8n has kept where it ends.
-		await waitForCommittedCursor([beforeFirstScheduledPoll], 'no scheduled poll committed a cursor');
+		await waitForCommittedCursor(
+			[beforeFirstScheduledPoll],
+			'no scheduled poll committed a cursor',
+		);
 		await storeStatements(lrs.storeEndpoint, afterFirstScheduledPoll);
 
 		const emitted = await waitForEmitted(afterFirstScheduledPoll);
@@ -211,8 +230,13 @@ describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 			expect(emitted.filter((id) => id === statement.id)).toHaveLength(1);
 		}
 		expect(emitted).not.toContain(beforeFirstScheduledPoll.id);
-		expect((await executionsOf(n8n, workflowId)).every((row) => row.status === 'success')).toBe(true);
-		await waitForCommittedCursor(afterFirstScheduledPoll, 'the cursor was not committed with the execution');
+		expect((await executionsOf(n8n, workflowId)).every((row) => row.status === 'success')).toBe(
+			true,
+		);
+		await waitForCommittedCursor(
+			afterFirstScheduledPoll,
+			'the cursor was not committed with the execution',
+		);
 	});
 
 	it('backs the poll off by the Retry-After of a 429, and to the longest wait for a refused credential', async () => {
@@ -256,5 +280,4 @@ describeOn2('xAPI Trigger on durable poll cursors (n8n scheduler)', () => {
 		// Backing off, across the restart: the failing record stores were not asked again.
 		expect(failing.received.length).toBe(failedAt);
 	});
-
 });

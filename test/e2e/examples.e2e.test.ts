@@ -1,6 +1,17 @@
 import { statementIdFor } from '../../nodes/XApi/transport/statementIds';
-import { CHAT_HOOK_PATH, exampleCatalogRows, startExampleEnvironment, type ExampleEnvironment } from './lib/example-environment';
-import { loadExample, onboardingDueDate, pinnedTrigger, startingWith, type Completion } from './lib/examples';
+import {
+	CHAT_HOOK_PATH,
+	exampleCatalogRows,
+	startExampleEnvironment,
+	type ExampleEnvironment,
+} from './lib/example-environment';
+import {
+	loadExample,
+	onboardingDueDate,
+	pinnedTrigger,
+	startingWith,
+	type Completion,
+} from './lib/examples';
 import { outputItems } from './lib/execute-output';
 import {
 	acceptedWrites,
@@ -253,13 +264,17 @@ describe('completion-chain.json', () => {
 			outputItems(execution.runData, 'Mark course complete').map((item) => item.status),
 		).toEqual(sent.map(() => 'success'));
 		expect(execution.runData['Completion not recorded']).toBeUndefined();
-		expect(outputItems(execution.runData, 'Record completed statement').map((item) => item.statementId)).toEqual(
-			sent.map((completion) => statementIdFor(completion.completionId)),
-		);
+		expect(
+			outputItems(execution.runData, 'Record completed statement').map((item) => item.statementId),
+		).toEqual(sent.map((completion) => statementIdFor(completion.completionId)));
 		const state = env.lms.state();
 		for (const completion of sent) {
-			expect(state.assignments[`${completion.email}|${completion.courseExternalId}`]).toMatchObject({ status: 'completed' });
-			const stored = await readStore(env.lrs.storeEndpoint, { statementId: statementIdFor(completion.completionId) });
+			expect(state.assignments[`${completion.email}|${completion.courseExternalId}`]).toMatchObject(
+				{ status: 'completed' },
+			);
+			const stored = await readStore(env.lrs.storeEndpoint, {
+				statementId: statementIdFor(completion.completionId),
+			});
 			expect(stored.status).toBe(200);
 			expect(stored.body).toMatchObject({
 				id: statementIdFor(completion.completionId),
@@ -289,7 +304,9 @@ describe('completion-chain.json, a completion the platform refuses', () => {
 		expect(notRecorded).toMatchObject({ email: refusedCompletion.email });
 		expect(String(notRecorded.reason)).toContain(`User not found: ${refusedCompletion.email}`);
 		expect(execution.runData['Record completed statement']).toBeUndefined();
-		const stored = await readStore(env.lrs.storeEndpoint, { statementId: statementIdFor(refusedCompletion.completionId as string) });
+		const stored = await readStore(env.lrs.storeEndpoint, {
+			statementId: statementIdFor(refusedCompletion.completionId as string),
+		});
 		expect(stored.status).toBe(404);
 	});
 });

@@ -41,7 +41,11 @@ let n8n: N8nSandbox;
 /** Every execution of this file, to check none of them shows a secret. */
 const executions: ExecutionResult[] = [];
 
-function lmsCredential(id: string, name: string, data: Record<string, unknown> = {}): CredentialJson {
+function lmsCredential(
+	id: string,
+	name: string,
+	data: Record<string, unknown> = {},
+): CredentialJson {
 	return {
 		id,
 		name,
@@ -56,8 +60,12 @@ const credentials = {
 	tokenReuse: lmsCredential('e2eLmsReuse00001', 'LMS token reuse'),
 	shortLived: lmsCredential('e2eLmsShort00001', 'LMS short-lived tokens'),
 	// Twice the sandbox's rate: the sandbox answers 429 and the node must wait and resend.
-	bulk: lmsCredential('e2eLmsBulk000001', 'LMS bulk', { requestsPerMinute: 2 * SANDBOX_RATE_PER_MINUTE }),
-	wrongSecret: lmsCredential('e2eLmsWrong00001', 'LMS wrong secret', { clientSecret: wrongClientSecret }),
+	bulk: lmsCredential('e2eLmsBulk000001', 'LMS bulk', {
+		requestsPerMinute: 2 * SANDBOX_RATE_PER_MINUTE,
+	}),
+	wrongSecret: lmsCredential('e2eLmsWrong00001', 'LMS wrong secret', {
+		clientSecret: wrongClientSecret,
+	}),
 };
 
 const lp = (name: string, parameters: Record<string, unknown>, credential = credentials.main) =>
@@ -146,12 +154,18 @@ const simpleUpsert = (externalId: string, extra: Record<string, unknown> = {}) =
 });
 
 const BULK_SIZE = 120;
-const bulkExternalIds = Array.from({ length: BULK_SIZE }, (_, i) => `e2e-bulk-${String(i).padStart(3, '0')}`);
+const bulkExternalIds = Array.from(
+	{ length: BULK_SIZE },
+	(_, i) => `e2e-bulk-${String(i).padStart(3, '0')}`,
+);
 
 const workflows = {
 	upsert: manualWorkflow('LMS: upsert a course', [lp('Upsert course', fullCourse.parameters)]),
 	assignment: manualWorkflow('LMS: assign then complete', [
-		lp('Create course', simpleUpsert('e2e-assign-course', { options: { waitForCompletion: true } })),
+		lp(
+			'Create course',
+			simpleUpsert('e2e-assign-course', { options: { waitForCompletion: true } }),
+		),
 		lp('Assign', {
 			resource: 'assignment',
 			operation: 'assign',
@@ -170,7 +184,10 @@ const workflows = {
 		}),
 	]),
 	transactionWait: manualWorkflow('LMS: upsert, then wait for its transaction', [
-		lp('Upsert without waiting', simpleUpsert('e2e-waited-course', { options: { waitForCompletion: false } })),
+		lp(
+			'Upsert without waiting',
+			simpleUpsert('e2e-waited-course', { options: { waitForCompletion: false } }),
+		),
 		lp('Wait for transaction', {
 			resource: 'transaction',
 			operation: 'wait',
@@ -182,7 +199,12 @@ const workflows = {
 		lp(
 			'Create course',
 			simpleUpsert('e2e-archive-me', {
-				additionalFields: { description: 'Soon gone', tags: 'legacy,old', level: 'beginner', durationSec: 600 },
+				additionalFields: {
+					description: 'Soon gone',
+					tags: 'legacy,old',
+					level: 'beginner',
+					durationSec: 600,
+				},
 				options: { waitForCompletion: true },
 			}),
 		),
@@ -223,13 +245,25 @@ const workflows = {
 		],
 	]),
 	listWithReusedToken: manualWorkflow('LMS: list one course (token reuse)', [
-		lp('List one', { resource: 'course', operation: 'getMany', returnAll: false, limit: 1 }, credentials.tokenReuse),
+		lp(
+			'List one',
+			{ resource: 'course', operation: 'getMany', returnAll: false, limit: 1 },
+			credentials.tokenReuse,
+		),
 	]),
 	listWithShortToken: manualWorkflow('LMS: list one course (short-lived token)', [
-		lp('List one', { resource: 'course', operation: 'getMany', returnAll: false, limit: 1 }, credentials.shortLived),
+		lp(
+			'List one',
+			{ resource: 'course', operation: 'getMany', returnAll: false, limit: 1 },
+			credentials.shortLived,
+		),
 	]),
 	listWithWrongSecret: manualWorkflow('LMS: list with a wrong client secret', [
-		lp('List one', { resource: 'course', operation: 'getMany', returnAll: false, limit: 1 }, credentials.wrongSecret),
+		lp(
+			'List one',
+			{ resource: 'course', operation: 'getMany', returnAll: false, limit: 1 },
+			credentials.wrongSecret,
+		),
 	]),
 	refusedCompletion: manualWorkflow('LMS: a completion the platform refuses', [
 		lp('Complete for an unknown user', {
@@ -263,7 +297,9 @@ function last<T>(list: T[]): T {
 }
 
 async function exportedToken(credentialId: string): Promise<unknown> {
-	const stored = (await n8n.exportCredentials()).find((credential) => credential.id === credentialId);
+	const stored = (await n8n.exportCredentials()).find(
+		(credential) => credential.id === credentialId,
+	);
 	return stored?.data.accessToken;
 }
 
@@ -311,9 +347,14 @@ describe('course upsert', () => {
 				message: 'Content created',
 			}),
 		]);
-		expect(state.courses['e2e-course-full']).toMatchObject({ ...fullCourse.body, status: 'active' });
+		expect(state.courses['e2e-course-full']).toMatchObject({
+			...fullCourse.body,
+			status: 'active',
+		});
 		// Waiting means polling the transaction after the write, before the run ended.
-		const polls = requestsSince(lms, from).filter((entry) => entry.path === `${TRANSACTION_PATH_PREFIX}${transaction!.id}`);
+		const polls = requestsSince(lms, from).filter(
+			(entry) => entry.path === `${TRANSACTION_PATH_PREFIX}${transaction!.id}`,
+		);
 		expect(polls.length).toBeGreaterThanOrEqual(1);
 	});
 });
@@ -371,7 +412,10 @@ describe('transactions', () => {
 
 			expectSuccess(execution);
 			const [accepted] = outputItems(execution.runData, 'Upsert without waiting');
-			expect(accepted).toMatchObject({ status: 'initiated', confirmation: 'accepted, not confirmed' });
+			expect(accepted).toMatchObject({
+				status: 'initiated',
+				confirmation: 'accepted, not confirmed',
+			});
 			const [waited] = outputItems(execution.runData, 'Wait for transaction');
 			expect(waited).toMatchObject({ transactionId: accepted.transactionId, status: 'success' });
 			const polls = requestsSince(lms, from).filter(
@@ -404,7 +448,13 @@ describe('course archive', () => {
 			expect.objectContaining({
 				externalId: 'e2e-archive-me',
 				status: 'success',
-				clearedFields: ['content_type', 'course_type', 'expiration_date', 'languages_attributes', 'skills'],
+				clearedFields: [
+					'content_type',
+					'course_type',
+					'expiration_date',
+					'languages_attributes',
+					'skills',
+				],
 			}),
 		]);
 		expect(lms.state().courses['e2e-archive-me']).toMatchObject({ ...created, status: 'archived' });
@@ -418,13 +468,19 @@ describe('the client-side throttle', () => {
 
 		expectSuccess(execution);
 		const log = requestsSince(lms, from);
-		const courseWrites = log.filter((entry) => entry.method === 'POST' && entry.path === COURSES_PATH);
+		const courseWrites = log.filter(
+			(entry) => entry.method === 'POST' && entry.path === COURSES_PATH,
+		);
 		// The node asked faster than the platform allows, so the platform refused some …
 		expect(courseWrites.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
 		// … and every one was sent again until accepted, none twice.
-		const accepted = acceptedWrites(log, COURSES_PATH).map((write) => (write.body as { external_id: string }).external_id);
+		const accepted = acceptedWrites(log, COURSES_PATH).map(
+			(write) => (write.body as { external_id: string }).external_id,
+		);
 		expect([...accepted].sort()).toEqual(bulkExternalIds);
-		expect(outputItems(execution.runData, 'Upsert each').map((item) => item.externalId)).toEqual(bulkExternalIds);
+		expect(outputItems(execution.runData, 'Upsert each').map((item) => item.externalId)).toEqual(
+			bulkExternalIds,
+		);
 
 		await settleTransactions(lms);
 		const state = lms.state();
@@ -454,15 +510,22 @@ describe('course getMany', () => {
 		const execution = await run('getMany');
 
 		expectSuccess(execution);
-		expect(outputItems(execution.runData, 'All courses').map((course) => course.external_id)).toEqual(catalog);
-		expect(outputItems(execution.runData, 'Five from the third').map((course) => course.external_id)).toEqual(
-			catalog.slice(2, 7),
-		);
+		expect(
+			outputItems(execution.runData, 'All courses').map((course) => course.external_id),
+		).toEqual(catalog);
+		expect(
+			outputItems(execution.runData, 'Five from the third').map((course) => course.external_id),
+		).toEqual(catalog.slice(2, 7));
 		const pages = requestsSince(lms, from)
 			.filter((entry) => entry.method === 'GET' && entry.path === COURSES_PATH)
 			.map((entry) => ({ offset: Number(entry.query.offset), limit: Number(entry.query.limit) }));
 		expect(pages.length).toBeGreaterThanOrEqual(3);
-		expect(pages).toEqual(expect.arrayContaining([{ offset: 0, limit: 100 }, { offset: 100, limit: 100 }]));
+		expect(pages).toEqual(
+			expect.arrayContaining([
+				{ offset: 0, limit: 100 },
+				{ offset: 100, limit: 100 },
+			]),
+		);
 	});
 });
 
@@ -489,7 +552,9 @@ describe('the access token', () => {
 			const firstRun = requestsSince(lms, from);
 			const lastTokenRequest = last(tokenRequests(firstRun));
 			const oldToken = last(bearerTokens(apiRequests(firstRun)));
-			await delay(Math.max(0, Date.parse(lastTokenRequest.time) + lifetimeSec * 1000 + 500 - Date.now()));
+			await delay(
+				Math.max(0, Date.parse(lastTokenRequest.time) + lifetimeSec * 1000 + 500 - Date.now()),
+			);
 
 			const second = lastSeq(lms);
 			expectSuccess(await run('listWithShortToken'));

@@ -33,7 +33,10 @@ const sdk = path.join(n8nInstallDir, 'node_modules', '@modelcontextprotocol', 's
 interface McpTool {
 	name: string;
 	description?: string;
-	inputSchema: { properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
+	inputSchema: {
+		properties?: Record<string, { type?: string; description?: string }>;
+		required?: string[];
+	};
 }
 interface McpCallResult {
 	content?: Array<{ type: string; text?: string }>;
@@ -142,7 +145,9 @@ async function connect(): Promise<McpClient> {
 	const { Client } = require(path.join(sdk, 'client', 'index.js'));
 	const { StreamableHTTPClientTransport } = require(path.join(sdk, 'client', 'streamableHttp.js'));
 	const candidate: McpClient = new Client({ name: 'lp-e2e', version: '1.0.0' });
-	await candidate.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp/${MCP_PATH}`)));
+	await candidate.connect(
+		new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp/${MCP_PATH}`)),
+	);
 	return candidate;
 }
 
@@ -150,8 +155,18 @@ describeOn2('the nodes as MCP tools (n8n MCP Server Trigger)', () => {
 	beforeAll(async () => {
 		lms = await startSandbox({ clientSecret, transactionDelayMs: 200, rateLimitPerMinute: 600 });
 		await seedCourses(lms, [
-			{ external_id: COURSE, name: 'Onboarding 101', url: 'https://learn.example.com/c/101', prices_data: [] },
-			{ external_id: 'mcp-privacy', name: 'Data Privacy', url: 'https://learn.example.com/c/p', prices_data: [] },
+			{
+				external_id: COURSE,
+				name: 'Onboarding 101',
+				url: 'https://learn.example.com/c/101',
+				prices_data: [],
+			},
+			{
+				external_id: 'mcp-privacy',
+				name: 'Data Privacy',
+				url: 'https://learn.example.com/c/p',
+				prices_data: [],
+			},
 		]);
 		n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
 		await n8n.importCredentials([
@@ -160,13 +175,18 @@ describeOn2('the nodes as MCP tools (n8n MCP Server Trigger)', () => {
 		const [id] = await n8n.importWorkflows([workflow]);
 		await n8n.activate(id);
 		server = await startN8nServer(n8n);
-		client = await waitUntil('the MCP server did not answer', 120_000, async () => {
-			try {
-				return await connect();
-			} catch {
-				return undefined;
-			}
-		}, 1000);
+		client = await waitUntil(
+			'the MCP server did not answer',
+			120_000,
+			async () => {
+				try {
+					return await connect();
+				} catch {
+					return undefined;
+				}
+			},
+			1000,
+		);
 	});
 
 	afterAll(async () => {
@@ -184,8 +204,13 @@ describeOn2('the nodes as MCP tools (n8n MCP Server Trigger)', () => {
 		expect(assign?.description).toMatch(
 			/^Assigns a course to a learner by work e-mail and course external ID.*Answers whether the platform confirmed it/,
 		);
-		expect(Object.keys(assign?.inputSchema.properties ?? {}).sort()).toEqual(['courseExternalId', 'email']);
-		expect(assign?.inputSchema.properties?.email?.description).toBe('The learner work e-mail address');
+		expect(Object.keys(assign?.inputSchema.properties ?? {}).sort()).toEqual([
+			'courseExternalId',
+			'email',
+		]);
+		expect(assign?.inputSchema.properties?.email?.description).toBe(
+			'The learner work e-mail address',
+		);
 
 		const list = byName.get('list_courses');
 		expect(list?.description).toMatch(/^Lists courses of the catalog.*10 fields each/);
@@ -222,7 +247,11 @@ describeOn2('the nodes as MCP tools (n8n MCP Server Trigger)', () => {
 		const listed = Array.isArray(courses) ? courses : [courses];
 		expect(listed.length).toBeGreaterThanOrEqual(2);
 		for (const course of listed) {
-			expect(Object.keys(course).every((key) => (SIMPLIFIED_COURSE_FIELDS as readonly string[]).includes(key))).toBe(true);
+			expect(
+				Object.keys(course).every((key) =>
+					(SIMPLIFIED_COURSE_FIELDS as readonly string[]).includes(key),
+				),
+			).toBe(true);
 		}
 	});
 

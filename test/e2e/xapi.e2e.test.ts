@@ -93,9 +93,19 @@ const workflows = {
 		xapi('Send', {
 			...completedForm,
 			activityId: activity('single'),
-			additionalFields: { scoreScaled: 0.9, success: true, completion: true, duration: 'PT30M', statementId: singleId },
+			additionalFields: {
+				scoreScaled: 0.9,
+				success: true,
+				completion: true,
+				duration: 'PT30M',
+				statementId: singleId,
+			},
 		}),
-		xapi('Get', { resource: 'statement', operation: 'get', statementId: '={{ $json.statementId }}' }),
+		xapi('Get', {
+			resource: 'statement',
+			operation: 'get',
+			statementId: '={{ $json.statementId }}',
+		}),
 	]),
 	batch: manualWorkflow('xAPI: send a batch with Basic auth', [
 		codeNode(
@@ -115,11 +125,24 @@ const workflows = {
 		),
 	]),
 	flakySend: manualWorkflow('xAPI: send when the first answer is lost', [
-		xapi('Send', { ...completedForm, activityId: activity('flaky'), additionalFields: { statementId: flakyId } }, credentials.flaky),
+		xapi(
+			'Send',
+			{
+				...completedForm,
+				activityId: activity('flaky'),
+				additionalFields: { statementId: flakyId },
+			},
+			credentials.flaky,
+		),
 	]),
 	getMany: manualWorkflow('xAPI: list statements', [
 		[
-			xapi('All', { resource: 'statement', operation: 'getMany', returnAll: true, filters: { activity: manyActivity } }),
+			xapi('All', {
+				resource: 'statement',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { activity: manyActivity },
+			}),
 			xapi('First seven', {
 				resource: 'statement',
 				operation: 'getMany',
@@ -179,9 +202,18 @@ beforeAll(async () => {
 	n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
 	await n8n.importCredentials([
 		{ ...credentials.token, data: { endpoint: lrs.endpoint, authentication: 'token', token } },
-		{ ...credentials.basic, data: { endpoint: basicLrs.endpoint, authentication: 'basic', ...basic } },
-		{ ...credentials.flaky, data: { endpoint: `${flaky.origin}/xAPI`, authentication: 'token', token } },
-		{ ...credentials.wrongToken, data: { endpoint: lrs.endpoint, authentication: 'token', token: wrongToken } },
+		{
+			...credentials.basic,
+			data: { endpoint: basicLrs.endpoint, authentication: 'basic', ...basic },
+		},
+		{
+			...credentials.flaky,
+			data: { endpoint: `${flaky.origin}/xAPI`, authentication: 'token', token },
+		},
+		{
+			...credentials.wrongToken,
+			data: { endpoint: lrs.endpoint, authentication: 'token', token: wrongToken },
+		},
 	]);
 	const keys = Object.keys(workflows) as WorkflowKey[];
 	const ids = await n8n.importWorkflows(keys.map((key) => workflows[key]));
@@ -212,16 +244,27 @@ describe('statement send and get', () => {
 					verb: expect.objectContaining({ id: COMPLETED_VERB }),
 					object: expect.objectContaining({
 						id: activity('single'),
-						definition: expect.objectContaining({ type: COURSE_TYPE, name: { 'en-US': 'xAPI end to end' } }),
+						definition: expect.objectContaining({
+							type: COURSE_TYPE,
+							name: { 'en-US': 'xAPI end to end' },
+						}),
 					}),
 					result: { score: { scaled: 0.9 }, success: true, completion: true, duration: 'PT30M' },
 				}),
 			],
 		]);
-		expect(outputItems(execution.runData, 'Send')).toEqual([expect.objectContaining({ statementId: singleId })]);
+		expect(outputItems(execution.runData, 'Send')).toEqual([
+			expect.objectContaining({ statementId: singleId }),
+		]);
 		const [read] = outputItems(execution.runData, 'Get');
-		expect(read).toMatchObject({ id: singleId, verb: { id: COMPLETED_VERB }, object: { id: activity('single') } });
-		expect((await readStore(lrs.storeEndpoint, { statementId: singleId })).body).toMatchObject({ id: singleId });
+		expect(read).toMatchObject({
+			id: singleId,
+			verb: { id: COMPLETED_VERB },
+			object: { id: activity('single') },
+		});
+		expect((await readStore(lrs.storeEndpoint, { statementId: singleId })).body).toMatchObject({
+			id: singleId,
+		});
 	});
 
 	it('does not store the same statement twice when it is sent again', async () => {
@@ -237,10 +280,16 @@ describe('statement send and get', () => {
 
 		expectSuccess(execution);
 		const sent = since(basicLrs, from);
-		expect(sent.every((request) => request.headers.authorization === basicAuthorization(basic))).toBe(true);
+		expect(
+			sent.every((request) => request.headers.authorization === basicAuthorization(basic)),
+		).toBe(true);
 		const batches = postedStatements(sent);
 		expect(batches.map((batch) => batch.length)).toEqual([BATCH_SIZE, BATCH_ITEMS - BATCH_SIZE]);
-		expect(sent.filter((request) => request.method === 'POST').map((request) => request.body.trimStart()[0])).toEqual(['[', '[']);
+		expect(
+			sent
+				.filter((request) => request.method === 'POST')
+				.map((request) => request.body.trimStart()[0]),
+		).toEqual(['[', '[']);
 
 		const outputs = outputItems(execution.runData, 'Send batch');
 		expect(outputs).toHaveLength(BATCH_ITEMS);
@@ -262,8 +311,13 @@ describe('statement send and get', () => {
 		const posts = since(lrs, from).filter((request) => request.method === 'POST');
 		// Both attempts reached the store, with the same statement (same id).
 		expect(posts.map((request) => request.status)).toEqual([200, 200]);
-		expect(postedStatements(posts).map((batch) => batch.map((statement) => statement.id))).toEqual([[flakyId], [flakyId]]);
-		expect(outputItems(execution.runData, 'Send')).toEqual([expect.objectContaining({ statementId: flakyId })]);
+		expect(postedStatements(posts).map((batch) => batch.map((statement) => statement.id))).toEqual([
+			[flakyId],
+			[flakyId],
+		]);
+		expect(outputItems(execution.runData, 'Send')).toEqual([
+			expect.objectContaining({ statementId: flakyId }),
+		]);
 		const stored = await statementsAbout(lrs.storeEndpoint, activity('flaky'));
 		expect(stored.map((statement) => statement.id)).toEqual([flakyId]);
 	});
@@ -274,7 +328,9 @@ describe('statement send and get', () => {
 
 		expect(execution.ok).toBe(false);
 		expect(execution.errorMessage).toMatch(/401|unauthori[sz]ed|authori[sz]ation/i);
-		expect(since(lrs, from).map((request) => [request.headers.authorization, request.status])).toContainEqual([wrongToken, 401]);
+		expect(
+			since(lrs, from).map((request) => [request.headers.authorization, request.status]),
+		).toContainEqual([wrongToken, 401]);
 		expect(await statementsAbout(lrs.storeEndpoint, activity('refused'))).toEqual([]);
 	});
 });
@@ -296,7 +352,9 @@ describe('statement getMany', () => {
 		// Two pages for Return All (the second one the store's `more` link), one for the limit.
 		expect(gets).toHaveLength(3);
 		expect(gets.filter((request) => request.url.includes('cursor='))).toHaveLength(1);
-		expect(gets.every((request) => request.status === 200 && request.headers.authorization === token)).toBe(true);
+		expect(
+			gets.every((request) => request.status === 200 && request.headers.authorization === token),
+		).toBe(true);
 	});
 });
 
@@ -316,9 +374,13 @@ describe('statement void', () => {
 				}),
 			],
 		]);
-		expect(outputItems(execution.runData, 'Get voided')).toEqual([expect.objectContaining({ id: voidTarget.id })]);
+		expect(outputItems(execution.runData, 'Get voided')).toEqual([
+			expect.objectContaining({ id: voidTarget.id }),
+		]);
 		expect((await readStore(lrs.storeEndpoint, { statementId: voidTarget.id })).status).toBe(404);
-		expect((await readStore(lrs.storeEndpoint, { voidedStatementId: voidTarget.id })).status).toBe(200);
+		expect((await readStore(lrs.storeEndpoint, { voidedStatementId: voidTarget.id })).status).toBe(
+			200,
+		);
 	});
 });
 
@@ -351,8 +413,17 @@ describe('the xAPI trigger', () => {
 		const activation = await poller.tick();
 		expect(activation).toEqual({ emissions: [] });
 
-		const fresh = [statementAbout(triggerActivity), statementAbout(triggerActivity), statementAbout(triggerActivity)];
-		await storeOneByOne([fresh[0], statementAbout(triggerActivity, ATTEMPTED_VERB), fresh[1], fresh[2]]);
+		const fresh = [
+			statementAbout(triggerActivity),
+			statementAbout(triggerActivity),
+			statementAbout(triggerActivity),
+		];
+		await storeOneByOne([
+			fresh[0],
+			statementAbout(triggerActivity, ATTEMPTED_VERB),
+			fresh[1],
+			fresh[2],
+		]);
 		const second = await poller.tick();
 		expect(second.error).toBeUndefined();
 		expect(second.emissions).toHaveLength(1);

@@ -81,7 +81,9 @@ describe('writes are confirmed by default', () => {
 			},
 		});
 
-		expect(String(run.items[0].json.error)).toMatch(/^User not found: nobody@unknown.test \(transaction [\w-]+ ended with status "failed"\)$/);
+		expect(String(run.items[0].json.error)).toMatch(
+			/^User not found: nobody@unknown.test \(transaction [\w-]+ ended with status "failed"\)$/,
+		);
 	});
 
 	test('with waiting off the output says, in words, that the write is not confirmed', async () => {

@@ -446,7 +446,14 @@ describe('course archive', () => {
 			courseId: '501',
 			transactionId: 'tx-a',
 			// The documented listing has none of these: the platform will clear them.
-			clearedFields: ['content_type', 'course_type', 'expiration_date', 'languages_attributes', 'level', 'skills'],
+			clearedFields: [
+				'content_type',
+				'course_type',
+				'expiration_date',
+				'languages_attributes',
+				'level',
+				'skills',
+			],
 		});
 	});
 
@@ -479,7 +486,7 @@ describe('course get', () => {
 		duration_sec: 60 * n,
 	});
 
-	test('finds each item\'s course in one read of the catalog, by external ID or picker', async () => {
+	test("finds each item's course in one read of the catalog, by external ID or picker", async () => {
 		const credentials = credentialsWithToken();
 		const pages = nock(BASE_URL)
 			.get(COURSES)
@@ -501,11 +508,13 @@ describe('course get', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(pages.isDone()).toBe(true);
-		expect(run.items.map((item) => [item.json.id, item.json.external_id, item.pairedItem])).toEqual([
-			['703', 'get-3', { item: 0 }],
-			['701', 'get-1', { item: 1 }],
-			['703', 'get-3', { item: 2 }],
-		]);
+		expect(run.items.map((item) => [item.json.id, item.json.external_id, item.pairedItem])).toEqual(
+			[
+				['703', 'get-3', { item: 0 }],
+				['701', 'get-1', { item: 1 }],
+				['703', 'get-3', { item: 2 }],
+			],
+		);
 		expect(run.items[0].json).toMatchObject({
 			name: 'Course 3',
 			url: 'https://learn.test/get/3',

@@ -75,7 +75,9 @@ describe('1. the credentials never follow a redirect to another host, whoever us
 	describe.each([302, 307])('answered %i to another host', (status) => {
 		test('the LMS credential Test fails and the other host gets nothing', async () => {
 			const foreign = await serve((_, res) => json(res, 200, { data: [], total_count: 0 }));
-			const platform = await hostilePlatform(redirectingTo(status, () => `${foreign.url}${COURSES}`));
+			const platform = await hostilePlatform(
+				redirectingTo(status, () => `${foreign.url}${COURSES}`),
+			);
 
 			const result = await runCredentialTest(
 				'learningPlatformOAuth2Api',
@@ -156,7 +158,9 @@ describe('1. the credentials never follow a redirect to another host, whoever us
 	});
 
 	test('the LMS credential Test still passes against a platform that answers', async () => {
-		const platform = await hostilePlatform((_, res) => json(res, 200, { data: [], total_count: 0 }));
+		const platform = await hostilePlatform((_, res) =>
+			json(res, 200, { data: [], total_count: 0 }),
+		);
 
 		const result = await runCredentialTest(
 			'learningPlatformOAuth2Api',
@@ -182,7 +186,11 @@ function wholeRun(run: { run: { data: unknown }; error?: unknown; items?: unknow
 const TOKEN = 'issued-Live+token/for=this';
 
 /** A platform whose token endpoint answers `answer`, and whose API answers with `handler`. */
-async function platformAnswering(answer: unknown, handler = (_req: unknown, res: import('node:http').ServerResponse) => json(res, 200, { data: [], total_count: 0 })) {
+async function platformAnswering(
+	answer: unknown,
+	handler = (_req: unknown, res: import('node:http').ServerResponse) =>
+		json(res, 200, { data: [], total_count: 0 }),
+) {
 	return serve((req, res) => {
 		if (req.url.startsWith('/api/oauth/token')) return json(res, 200, answer);
 		return handler(req, res);
@@ -191,12 +199,20 @@ async function platformAnswering(answer: unknown, handler = (_req: unknown, res:
 
 describe('2. a token answer the node refuses never shows the token', () => {
 	test.each([
-		['expires_in as text', { access_token: TOKEN, token_type: 'bearer', expires_in: '3600' }, 'expires_in'],
+		[
+			'expires_in as text',
+			{ access_token: TOKEN, token_type: 'bearer', expires_in: '3600' },
+			'expires_in',
+		],
 		['expires_in 0', { access_token: TOKEN, expires_in: 0 }, 'expires_in'],
 		['expires_in -1', { access_token: TOKEN, expires_in: -1 }, 'expires_in'],
 		['expires_in null', { access_token: TOKEN, expires_in: null }, 'expires_in'],
 		['access_token a number', { access_token: 918273645546372, expires_in: 3600 }, 'access_token'],
-		['access_token an object', { access_token: { value: TOKEN }, expires_in: 3600 }, 'access_token'],
+		[
+			'access_token an object',
+			{ access_token: { value: TOKEN }, expires_in: 3600 },
+			'access_token',
+		],
 	])('%s: the item fails naming the field, the token is nowhere', async (_, answer, field) => {
 		const platform = await platformAnswering(answer);
 
@@ -252,7 +268,12 @@ describe('4. output items never carry a credential the server echoed', () => {
 		const platform = await hostilePlatform((req, res) =>
 			json(res, 200, {
 				data: [
-					{ id: 'c1', external_id: 'one', name: 'One', description: `sent ${req.headers.authorization}` },
+					{
+						id: 'c1',
+						external_id: 'one',
+						name: 'One',
+						description: `sent ${req.headers.authorization}`,
+					},
 					{ id: 'c2', external_id: 'two', name: 'Two', tags: [platform.token, `x ${SECRET}`] },
 				],
 				total_count: 2,
@@ -279,7 +300,10 @@ describe('4. output items never carry a credential the server echoed', () => {
 		});
 		const platform = await hostilePlatform((req, res) => {
 			if (req.method === 'POST') {
-				return json(res, 202, { message: `accepted ${platform.token}`, data: { ...transaction(), status: 'initiated' } });
+				return json(res, 202, {
+					message: `accepted ${platform.token}`,
+					data: { ...transaction(), status: 'initiated' },
+				});
 			}
 			return json(res, 200, { response: { echo: req.headers.authorization }, data: transaction() });
 		});

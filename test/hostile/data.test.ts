@@ -14,7 +14,7 @@ import type { Loopback } from '../../harness/loopback';
 import { json, text } from '../../harness/loopback';
 import type { PollTick, TriggerPoller } from '../../harness/poll';
 import { xApiTriggerPoller } from '../../harness/poll';
-import { MAX_JSON_DEPTH } from '../../nodes/shared/request/answer';
+import { MAX_JSON_DEPTH } from '../../nodes/shared/request/body';
 import { MAX_ITEMS_WITHOUT_ID } from '../../nodes/shared/pacing/paging';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
 import {

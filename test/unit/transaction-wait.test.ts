@@ -1,7 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { Readable } from 'node:stream';
 
-import type { CompletionEstimate } from '../../nodes/shared/pacing/polling';
+import type { CompletionEstimate } from '../../nodes/shared/pacing/time';
 import { Deadline } from '../../nodes/shared/pacing/time';
 import type { LmsRun } from '../../nodes/LearningPlatform/transport';
 import { waitForTransaction } from '../../nodes/LearningPlatform/transport';

@@ -2,19 +2,14 @@ import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { CompletionEstimate } from '../../shared/pacing/polling';
-import type { Deadline, Throttle } from '../../shared/pacing/time';
+import type { CompletionEstimate, Deadline, Throttle } from '../../shared/pacing/time';
 import { pause, SLEEP_STEP_MS } from '../../shared/pacing/time';
 import type { Run } from '../../shared/items/operation';
 import { callApi } from '../../shared/request/call';
+import { requestTimeoutMs, apiError, HttpProblem } from '../../shared/request/failure';
 import { clientRedactor } from '../../shared/request/secrets';
 import type { Redactor } from '../../shared/request/secrets';
-import {
-	apiError,
-	documentedAnswer,
-	HttpProblem,
-	requestTimeoutMs,
-} from '../../shared/request/answer';
+import { documentedAnswer } from '../../shared/request/body';
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
 
@@ -34,7 +29,7 @@ export interface LmsRun extends Run {
 	readonly throttle: Throttle;
 	/** The catalog by external id, read once per execution when an operation first needs it. */
 	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
-	/** When to check a write's transaction first, learned per client (pacing/polling.ts). */
+	/** When to check a write's transaction first, learned per client (pacing/time.ts). */
 	readonly completion: CompletionEstimate;
 }
 

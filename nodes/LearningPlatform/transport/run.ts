@@ -2,11 +2,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { openRun } from '../../shared/items/router';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
-import { clientCompletion } from '../../shared/pacing/polling';
+import { clientCompletion } from '../../shared/pacing/time';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { originOf, setClientHoldBack } from '../../shared/request/clientCredentials';
 import { liveClientRedactor } from '../../shared/request/secrets';
-import { withFailure } from '../../shared/request/answer';
+import { withFailure } from '../../shared/request/failure';
 import type { LmsCredentials } from './credential';
 import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey } from './credential';
 import type { LmsRun } from './index';

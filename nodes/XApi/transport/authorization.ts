@@ -4,7 +4,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { requestTimeoutMs } from '../../shared/request/answer';
+import { requestTimeoutMs } from '../../shared/request/failure';
 import {
 	authorizedFor,
 	clientToken,

@@ -9,7 +9,8 @@ import type { ZodTypeAny } from 'zod';
 import type { Run } from '../../shared/items/operation';
 import type { Deadline, Throttle } from '../../shared/pacing/time';
 import { callApi } from '../../shared/request/call';
-import { apiError, documentedAnswer, HttpProblem } from '../../shared/request/answer';
+import { apiError, HttpProblem } from '../../shared/request/failure';
+import { documentedAnswer } from '../../shared/request/body';
 import type { Redactor } from '../../shared/request/secrets';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';

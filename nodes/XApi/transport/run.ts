@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { openRun } from '../../shared/items/router';
 import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
-import { requestTimeoutMs, withFailure } from '../../shared/request/answer';
+import { requestTimeoutMs, withFailure } from '../../shared/request/failure';
 import { liveClientRedactor } from '../../shared/request/secrets';
 import {
 	authorizationProblem,

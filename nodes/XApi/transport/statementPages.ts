@@ -3,7 +3,12 @@ import { z } from 'zod';
 
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
-import { DEFAULT_PAGING_LIMITS, PageGuard, PagingError, withinBounds } from '../../shared/pacing/paging';
+import {
+	DEFAULT_PAGING_LIMITS,
+	PageGuard,
+	PagingError,
+	withinBounds,
+} from '../../shared/pacing/paging';
 import { type LrsRun, tryLrsRequest } from './index';
 import { STATEMENTS_PATH } from './statements';
 

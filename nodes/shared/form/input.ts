@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { z } from 'zod';
 
-import { issueMessage, issuePath } from '../request/answer';
+import { issueMessage, issuePath } from '../request/body';
 
 type FormEntry = INodeProperties | INodePropertyCollection;
 

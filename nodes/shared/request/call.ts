@@ -10,20 +10,22 @@ import type {
 import { anySignal, pause, type Deadline, type Throttle } from '../pacing/time';
 import {
 	type BodyText,
-	type RetryPolicy,
-	HttpProblem,
 	MAX_ANSWER_BYTES,
 	MAX_ERROR_BODY_BYTES,
+	errorBodyOf,
+	jsonOf,
+	readBody,
+} from './body';
+import {
+	HttpProblem,
 	RETRY_AFTER_MAX_MS,
 	RETRY_DEFAULTS,
+	type RetryPolicy,
 	backoffDelay,
-	errorBodyOf,
 	fromRequestError,
-	jsonOf,
 	lowerCased,
-	readBody,
 	waitAfterThrottle,
-} from './answer';
+} from './failure';
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

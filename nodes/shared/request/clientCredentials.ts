@@ -10,15 +10,13 @@ import { sleep } from 'n8n-workflow';
 import {
 	type DeclaredFailure,
 	type HttpProblem,
-	MAX_ERROR_BODY_BYTES,
 	declaredFailure,
-	errorBodyOf,
 	fromRequestError,
 	messageFromBody,
-	readBody,
-	waitAfterThrottle,
 	withFailure,
-} from './answer';
+} from './failure';
+import { MAX_ERROR_BODY_BYTES, errorBodyOf, readBody } from './body';
+import { waitAfterThrottle } from './failure';
 import type { Redactor } from './secrets';
 import { clientRedactor, liveClientRedactor } from './secrets';
 

@@ -32,7 +32,10 @@ export async function startAnswerDroppingProxy(
 		// A proxy forwards the whole body.
 		readBody(request, Infinity).then(
 			(body) => {
-				const drop = options.shouldDrop({ method: request.method ?? '', url: request.url ?? '' }, index);
+				const drop = options.shouldDrop(
+					{ method: request.method ?? '', url: request.url ?? '' },
+					index,
+				);
 				forward(request, body, target).then(
 					(upstreamResponse) => {
 						if (drop) {

@@ -13,11 +13,21 @@ export function loadExample(file: string): WorkflowJson {
 }
 
 /** The node whose output is pinned (the trigger) and the `json` of its pinned items. */
-export function pinnedTrigger(workflow: WorkflowJson): { name: string; items: Array<Record<string, unknown>> } {
-	const pinData = (workflow.pinData ?? {}) as Record<string, Array<{ json?: Record<string, unknown> }>>;
+export function pinnedTrigger(workflow: WorkflowJson): {
+	name: string;
+	items: Array<Record<string, unknown>>;
+} {
+	const pinData = (workflow.pinData ?? {}) as Record<
+		string,
+		Array<{ json?: Record<string, unknown> }>
+	>;
 	const names = Object.keys(pinData);
-	if (names.length !== 1) throw new Error(`${workflow.name}: expected pinned data on one node, found ${names.length}`);
-	return { name: names[0], items: pinData[names[0]].map((item) => item.json ?? (item as Record<string, unknown>)) };
+	if (names.length !== 1)
+		throw new Error(`${workflow.name}: expected pinned data on one node, found ${names.length}`);
+	return {
+		name: names[0],
+		items: pinData[names[0]].map((item) => item.json ?? (item as Record<string, unknown>)),
+	};
 }
 
 export const MANUAL_START = 'Manual start';
@@ -33,7 +43,11 @@ export const SAMPLE_DATA = 'Sample data';
  * if it had received them, and nodes that need it as a parent (Respond to
  * Webhook) find it.
  */
-export function startingWith(workflow: WorkflowJson, triggerName: string, items: Array<Record<string, unknown>>): WorkflowJson {
+export function startingWith(
+	workflow: WorkflowJson,
+	triggerName: string,
+	items: Array<Record<string, unknown>>,
+): WorkflowJson {
 	const trigger = workflow.nodes.find((node) => node.name === triggerName);
 	if (!trigger) throw new Error(`${workflow.name} has no node "${triggerName}"`);
 	const [x, y] = trigger.position;
@@ -67,7 +81,8 @@ export function withParameters(
 	nodeName: string,
 	change: (parameters: Record<string, any>) => void,
 ): WorkflowJson {
-	if (!workflow.nodes.some((node) => node.name === nodeName)) throw new Error(`${workflow.name} has no node "${nodeName}"`);
+	if (!workflow.nodes.some((node) => node.name === nodeName))
+		throw new Error(`${workflow.name} has no node "${nodeName}"`);
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {

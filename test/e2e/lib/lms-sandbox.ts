@@ -33,7 +33,9 @@ export function bearerTokens(entries: LoggedRequest[]): string[] {
 
 /** Accepted (202) writes to `path`, i.e. the transactions the sandbox queued. */
 export function acceptedWrites(entries: LoggedRequest[], path: string): LoggedRequest[] {
-	return entries.filter((entry) => entry.method === 'POST' && entry.path === path && entry.status === 202);
+	return entries.filter(
+		(entry) => entry.method === 'POST' && entry.path === path && entry.status === 202,
+	);
 }
 
 /** Waits until no transaction is still `initiated` (they apply `transactionDelayMs` after acceptance). */
@@ -50,7 +52,10 @@ export async function settleTransactions(lms: Sandbox, timeoutMs = 10_000): Prom
  * tests that need a catalog larger than one page. Its throttle is lifted
  * meanwhile; the token it fetches is its own.
  */
-export async function seedCourses(lms: Sandbox, bodies: Array<Record<string, unknown>>): Promise<void> {
+export async function seedCourses(
+	lms: Sandbox,
+	bodies: Array<Record<string, unknown>>,
+): Promise<void> {
 	const tokenAnswer = await fetch(
 		`${lms.url}${TOKEN_PATH}?${new URLSearchParams({
 			client_id: lms.clientId,
@@ -73,7 +78,8 @@ export async function seedCourses(lms: Sandbox, bodies: Array<Record<string, unk
 				},
 				body: JSON.stringify(body),
 			});
-			if (answer.status !== 202) throw new Error(`seeding a course: ${answer.status} ${await answer.text()}`);
+			if (answer.status !== 202)
+				throw new Error(`seeding a course: ${answer.status} ${await answer.text()}`);
 		}
 	} finally {
 		lms.configure({ rateLimitPerMinute: rate });

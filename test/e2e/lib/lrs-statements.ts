@@ -14,7 +14,11 @@ export interface Statement {
 	[key: string]: unknown;
 }
 
-export function statementAbout(activityId: string, verb = COMPLETED_VERB, email = 'learner@example.com'): Statement {
+export function statementAbout(
+	activityId: string,
+	verb = COMPLETED_VERB,
+	email = 'learner@example.com',
+): Statement {
 	return {
 		id: randomUUID(),
 		actor: { objectType: 'Agent', name: 'A Learner', mbox: `mailto:${email}` },
@@ -24,13 +28,17 @@ export function statementAbout(activityId: string, verb = COMPLETED_VERB, email 
 }
 
 /** Stores statements straight in the record store (bypassing the proxy): test data, not node traffic. */
-export async function storeStatements(storeEndpoint: string, statements: Statement[]): Promise<void> {
+export async function storeStatements(
+	storeEndpoint: string,
+	statements: Statement[],
+): Promise<void> {
 	const answer = await fetch(`${storeEndpoint}/statements`, {
 		method: 'POST',
 		headers: { ...XAPI_VERSION_HEADER, 'Content-Type': 'application/json' },
 		body: JSON.stringify(statements),
 	});
-	if (answer.status !== 200) throw new Error(`storing statements: ${answer.status} ${await answer.text()}`);
+	if (answer.status !== 200)
+		throw new Error(`storing statements: ${answer.status} ${await answer.text()}`);
 }
 
 /** GET on the store itself: status and parsed body. */
@@ -46,10 +54,14 @@ export async function readStore(
 }
 
 /** Every statement the store holds about one activity (following `more`). */
-export async function statementsAbout(storeEndpoint: string, activityId: string): Promise<Statement[]> {
+export async function statementsAbout(
+	storeEndpoint: string,
+	activityId: string,
+): Promise<Statement[]> {
 	const origin = new URL(storeEndpoint).origin;
 	const statements: Statement[] = [];
-	let url: string | undefined = `${storeEndpoint}/statements?${new URLSearchParams({ activity: activityId, limit: '500' })}`;
+	let url: string | undefined =
+		`${storeEndpoint}/statements?${new URLSearchParams({ activity: activityId, limit: '500' })}`;
 	while (url) {
 		const answer = await fetch(url, { headers: XAPI_VERSION_HEADER });
 		const page = (await answer.json()) as { statements: Statement[]; more?: string };
@@ -62,7 +74,11 @@ export async function statementsAbout(storeEndpoint: string, activityId: string)
 /** The statements POSTed through the proxy, one list per request (a single statement becomes a list of one). */
 export function postedStatements(requests: RecordedRequest[]): Statement[][] {
 	return requests
-		.filter((request) => request.method === 'POST' && new URL(request.url, 'http://x').pathname.endsWith('/statements'))
+		.filter(
+			(request) =>
+				request.method === 'POST' &&
+				new URL(request.url, 'http://x').pathname.endsWith('/statements'),
+		)
 		.map((request) => {
 			const body = JSON.parse(request.body) as Statement | Statement[];
 			return Array.isArray(body) ? body : [body];
@@ -71,6 +87,7 @@ export function postedStatements(requests: RecordedRequest[]): Statement[][] {
 
 export function statementGets(requests: RecordedRequest[]): RecordedRequest[] {
 	return requests.filter(
-		(request) => request.method === 'GET' && new URL(request.url, 'http://x').pathname.endsWith('/statements'),
+		(request) =>
+			request.method === 'GET' && new URL(request.url, 'http://x').pathname.endsWith('/statements'),
 	);
 }

@@ -63,7 +63,9 @@ export class N8nSandbox {
 	static async create(options: N8nSandboxOptions = {}): Promise<N8nSandbox> {
 		for (const required of [node24Binary, n8nBin]) {
 			if (!fs.existsSync(required)) {
-				throw new Error(`missing ${required} (n8n ${N8N_VERSION}): run scripts/install-n8n.sh first`);
+				throw new Error(
+					`missing ${required} (n8n ${N8N_VERSION}): run scripts/install-n8n.sh first`,
+				);
 			}
 		}
 		const { rootDir, env: base } = prepareN8nFolder('lp-e2e-n8n-', options.customExtensions ?? []);

@@ -1,4 +1,3 @@
-
 /**
  * The secrets that occur in `text`. Short values are refused: they would match
  * by chance and prove nothing. For HTTP Basic, pass the header value's base64

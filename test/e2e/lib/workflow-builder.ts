@@ -38,8 +38,13 @@ export function codeNode(name: string, jsCode: string): NodeSpec {
  * the chain.
  */
 export function manualWorkflow(name: string, steps: Array<NodeSpec | NodeSpec[]>): WorkflowJson {
-	const nodes: WorkflowNodeJson[] = [place({ name: START, type: 'n8n-nodes-base.manualTrigger', parameters: {} }, 0, 0)];
-	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }> = {};
+	const nodes: WorkflowNodeJson[] = [
+		place({ name: START, type: 'n8n-nodes-base.manualTrigger', parameters: {} }, 0, 0),
+	];
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+	> = {};
 	let previous = START;
 	steps.forEach((step, column) => {
 		const group = Array.isArray(step) ? step : [step];

@@ -8,7 +8,7 @@ import {
 	RETRY_DEFAULTS,
 	backoffDelay,
 	waitAfterThrottle,
-} from '../../../nodes/shared/request/answer';
+} from '../../../nodes/shared/request/failure';
 
 /** What a scripted server answers: a status (with a JSON body) or a network error code. */
 type Scripted =

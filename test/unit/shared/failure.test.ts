@@ -1,4 +1,4 @@
-import { fromRequestError, parseRetryAfter } from '../../../nodes/shared/request/answer';
+import { fromRequestError, parseRetryAfter } from '../../../nodes/shared/request/failure';
 
 describe('fromRequestError: what n8n threw, read once', () => {
 	test('reads status, headers and body through n8n and axios wrappers', () => {

@@ -1,8 +1,8 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { CompletionEstimate } from '../../../nodes/shared/pacing/polling';
+import { CompletionEstimate } from '../../../nodes/shared/pacing/time';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
-import { waitAfterThrottle } from '../../../nodes/shared/request/answer';
+import { waitAfterThrottle } from '../../../nodes/shared/request/failure';
 import {
 	DECREASE_FACTOR,
 	PLATEAU_SEC,

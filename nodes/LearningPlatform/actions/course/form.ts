@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { isPlainObject, parseItemInput, additionalFields } from '../../../shared/form/input';
-import { issueMessage } from '../../../shared/request/answer';
+import { issueMessage } from '../../../shared/request/body';
 import type { CourseField, CourseOperation, CourseValues } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../coursePicker';
 import {

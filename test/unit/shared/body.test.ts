@@ -4,7 +4,7 @@ import {
 	jsonOf,
 	nestingDepth,
 	readBody,
-} from '../../../nodes/shared/request/answer';
+} from '../../../nodes/shared/request/body';
 
 const nested = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 
