@@ -7,15 +7,12 @@ import {
 	formProperty,
 	listedFieldNames,
 	spoken,
+	additionalFieldsFor,
 	unlistedFieldNames,
 } from '../../nodes/LearningPlatform/actions/course/form';
 import { description as archiveForm } from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import { description as upsertForm } from '../../nodes/LearningPlatform/actions/course/upsert.operation';
-import {
-	COURSE_FIELDS,
-	LISTED_FIELDS,
-	additionalFieldsFor,
-} from '../../nodes/LearningPlatform/transport/courses';
+import { COURSE_FIELDS, LISTED_FIELDS } from '../../nodes/LearningPlatform/transport/courses';
 
 const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
 

@@ -7,11 +7,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import {
 	COURSE_FIELDS,
 	courseBody,
-	courseValuesSchema,
 	LISTED_FIELDS,
 	valuesFromListing,
 } from '../../nodes/LearningPlatform/transport/courses';
-import { formProperty } from '../../nodes/LearningPlatform/actions/course/form';
+import { courseValuesSchema, formProperty } from '../../nodes/LearningPlatform/actions/course/form';
 import * as archive from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import * as upsert from '../../nodes/LearningPlatform/actions/course/upsert.operation';
 

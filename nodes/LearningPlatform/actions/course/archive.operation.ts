@@ -4,11 +4,11 @@ import { z } from 'zod';
 import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
-import { archiveListedCourse, courseValuesSchema, findCourse } from '../../transport/courses';
+import { archiveListedCourse, findCourse } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../coursePicker';
 import { operationForm } from '../operationForm';
 import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
-import { additionalFieldsProperty, spoken, unlistedFieldNames } from './form';
+import { additionalFieldsProperty, courseValuesSchema, spoken, unlistedFieldNames } from './form';
 
 const properties: INodeProperties[] = [
 	coursePicker(

@@ -4,17 +4,53 @@ import { z } from 'zod';
 
 import { isPlainObject, parseItemInput, additionalFields } from '../../../shared/form/input';
 import { issueMessage } from '../../../shared/request/body';
-import type { CourseField, CourseOperation, CourseValues } from '../../transport/courses';
+import type { CourseField, CourseValues } from '../../transport/courses';
+import { COURSE_FIELDS, currency, EXTERNAL_ID_FIELD, present } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../coursePicker';
-import {
-	additionalFieldsFor,
-	COURSE_FIELDS,
-	courseValuesSchema,
-	currency,
-	EXTERNAL_ID_FIELD,
-	present,
-	TOP_FIELDS,
-} from '../../transport/courses';
+
+export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
+
+export type CourseOperation = 'upsert' | 'archive';
+
+export function additionalFieldsFor(operation: CourseOperation): CourseField[] {
+	return COURSE_FIELDS.filter(
+		(f) => f.place === 'additional' && (operation === 'upsert' || !f.upsertOnly),
+	);
+}
+
+/** Issue paths name the parameter: "additionalFields.publishedAt: …". Empty values are not given. */
+export function courseValuesSchema(operation: CourseOperation, withTop: boolean) {
+	const additional = additionalFieldsFor(operation);
+	const offered = new Set(additional.map((f) => f.param));
+	const byName = z.record(z.string(), z.unknown());
+	return z.object({ top: byName, additionalFields: byName }).transform((input, ctx) => {
+		const values: CourseValues = {};
+		const check = (field: CourseField, raw: unknown, path: string[]) => {
+			// Required fields and prices are always checked; optional ones only when given.
+			if (field.place !== 'top' && !present(raw)) return;
+			const result = field.schema.safeParse(raw ?? (field.param === 'prices' ? {} : ''));
+			if (!result.success) {
+				for (const issue of result.error.issues)
+					ctx.addIssue({ ...issue, path: [...path, ...issue.path] });
+				return;
+			}
+			if (present(result.data) || field.param === 'prices') values[field.api] = result.data;
+		};
+		if (withTop)
+			for (const field of TOP_FIELDS) check(field, input.top[field.param], [field.param]);
+		for (const name of Object.keys(input.additionalFields).filter((n) => !offered.has(n))) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['additionalFields', name],
+				message: 'is not a field of this operation',
+			});
+		}
+		for (const field of additional) {
+			check(field, input.additionalFields[field.param], ['additionalFields', field.param]);
+		}
+		return values;
+	});
+}
 
 type Control = Omit<INodeProperties, 'name' | 'displayName'>;
 
