@@ -148,9 +148,9 @@ describe('the house rules of ARCHITECTURE.md', () => {
 			['nodes/Lms/actions/course/form.ts', ''],
 			[
 				'nodes/Lms/actions/course/get.operation.ts',
-				"import { f } from './form';\nimport { p } from '../coursePicker';",
+				"import { f } from './form';\nimport { p } from '../fields';",
 			],
-			['nodes/Lms/actions/coursePicker.ts', ''],
+			['nodes/Lms/actions/fields.ts', ''],
 			['nodes/Lms/actions/course/archive.operation.ts', "import { g } from './get.operation';"],
 			['nodes/Lms/actions/assignment/fields.ts', "import { f } from '../course/form';"],
 			[

@@ -5,9 +5,14 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { archiveListedCourse, findCourse } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../coursePicker';
+import {
+	coursePicker,
+	pickedCourse,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../fields';
 import { operationForm } from '../operationForm';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
 import { additionalFieldsProperty, courseValuesSchema, spoken, unlistedFieldNames } from './form';
 
 const properties: INodeProperties[] = [

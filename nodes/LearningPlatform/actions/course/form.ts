@@ -6,7 +6,7 @@ import { isPlainObject, parseItemInput, additionalFields } from '../../../shared
 import { issueMessage } from '../../../shared/request/body';
 import type { CourseField, CourseValues } from '../../transport/courses';
 import { COURSE_FIELDS, currency, EXTERNAL_ID_FIELD, present } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../coursePicker';
+import { coursePicker, pickedCourse } from '../fields';
 
 export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');
 
