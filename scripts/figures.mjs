@@ -13,6 +13,13 @@ const REACH_TARGETS = [
 	['a course upsert', 'nodes/LearningPlatform/actions/course/upsert.operation.ts'],
 	['an xAPI Send', 'nodes/XApi/actions/statement/send.operation.ts'],
 	['the LMS credential', 'credentials/LearningPlatformOAuth2Api.credentials.ts'],
+	[
+		'Assign (Start and Withdraw alike)',
+		'nodes/LearningPlatform/actions/assignment/assign.operation.ts',
+	],
+	['Archive', 'nodes/LearningPlatform/actions/course/archive.operation.ts'],
+	['Get', 'nodes/LearningPlatform/actions/course/get.operation.ts'],
+	['Transaction Wait', 'nodes/LearningPlatform/actions/transaction/wait.operation.ts'],
 ];
 // A client-credentials token request: the grant type written as a body field, query or form value.
 const CLIENT_CREDENTIALS_GRANT = /grant_type['"]?\s*[:=]\s*['"]?client_credentials/;
@@ -109,6 +116,66 @@ if (fs.existsSync(reachTool)) {
 		`${reachTool} is missing: the shared tools must sit beside the repository`,
 	);
 }
+
+if (fs.existsSync(reachTool)) {
+	const lmsOperations = filesUnder(
+		path.join(root, 'nodes', 'LearningPlatform', 'actions'),
+		(name) => name.endsWith('.operation.ts'),
+	);
+	const reaches = lmsOperations.map((file) =>
+		execFileSync(process.execPath, [reachTool, file], { cwd: root, encoding: 'utf8' })
+			.trim()
+			.split(/\s+/)
+			.map(Number),
+	);
+	const mean = (index) => reaches.reduce((sum, reach) => sum + reach[index], 0) / reaches.length;
+	say(
+		`mean reach of the ${lmsOperations.length} LMS operations`,
+		`${mean(0).toFixed(1)} files, ${Math.round(mean(1))} lines`,
+		'nodes/LearningPlatform/actions/*/*.operation.ts, each through its relative imports',
+	);
+}
+
+const linesOf = (folders, accept = (name) => name.endsWith('.ts')) =>
+	folders
+		.flatMap((folder) => filesUnder(path.join(root, folder), accept))
+		.reduce((sum, file) => sum + countLines(fs.readFileSync(file, 'utf8')).all, 0);
+say(
+	'lines of XApi and XApiTrigger',
+	linesOf(['nodes/XApi', 'nodes/XApiTrigger']),
+	'all lines of their .ts files',
+);
+say('lines of XApi/validation', linesOf(['nodes/XApi/validation']), 'all lines of its .ts files');
+
+// An API field name (snake_case, from the platform's documents) spelled as a quoted name or a key.
+const docs = path.resolve(root, '..', 'shared', 'platform-docs');
+const apiNames = fs.existsSync(docs)
+	? [
+			...new Set(
+				fs
+					.readdirSync(docs)
+					.flatMap(
+						(name) =>
+							fs.readFileSync(path.join(docs, name), 'utf8').match(/^\| ([a-z]+_[a-z_]+)/gm) ?? [],
+					)
+					.map((cell) => cell.slice(2)),
+			),
+		]
+	: [];
+const nodeSources = sources.map((file) => [relative(file), fs.readFileSync(file, 'utf8')]);
+const spelledTwice = apiNames.filter(
+	(name) =>
+		nodeSources.filter(
+			([, text]) => text.includes(`'${name}'`) || new RegExp(`\\b${name}:`).test(text),
+		).length > 1,
+);
+say(
+	'API field names spelled in more than one file',
+	fs.existsSync(docs) ? spelledTwice.length : 'NOT MEASURED',
+	fs.existsSync(docs)
+		? `${apiNames.length} snake_case field names of ../shared/platform-docs, as a quoted name or a key${spelledTwice.length ? `: ${spelledTwice.join(', ')}` : ''}`
+		: 'needs ../shared/platform-docs beside the repository',
+);
 
 const grantFiles = ['nodes', 'credentials']
 	.flatMap((folder) => filesUnder(path.join(root, folder), (name) => name.endsWith('.ts')))

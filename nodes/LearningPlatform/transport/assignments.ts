@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { LmsRun, WriteSettings } from './index';
-import { postWrite } from './index';
+import { EXTERNAL_ID_FIELD, postWrite } from './index';
 
 export const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
 
@@ -33,7 +33,7 @@ export async function sendAssignment(
 	const status = STATUS_BY_OPERATION[assignment.operation];
 	const body: IDataObject = {
 		email_id: assignment.email,
-		external_id: assignment.externalId,
+		[EXTERNAL_ID_FIELD]: assignment.externalId,
 		status,
 	};
 	if (assignment.dueDate) body.due_date = assignment.dueDate;

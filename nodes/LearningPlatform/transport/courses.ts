@@ -8,7 +8,7 @@ import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, withinBounds } from '../../shared/pacing/paging';
 import type { IndexedCourse, LmsRun, WriteSettings } from './index';
-import { lmsRequest, postWrite } from './index';
+import { EXTERNAL_ID_FIELD, lmsRequest, postWrite } from './index';
 import { flexibleDate, flexibleDateTime, httpUrl, positiveAmount } from './formats';
 
 /** The course fields, declared once (the form half is actions/course/form.ts). */
@@ -82,7 +82,7 @@ const listOf = <T extends z.ZodTypeAny>(name: string, entry: T) =>
 		.transform((l) => l[name] ?? []);
 
 export const COURSE_FIELDS: CourseField[] = [
-	field('externalId', 'external_id', 'External ID', safeId, {
+	field('externalId', EXTERNAL_ID_FIELD, 'External ID', safeId, {
 		place: 'top',
 		fromListing: (c) =>
 			c.external_id ?? (c.additional_metadata as IDataObject | undefined)?.external_id,
@@ -185,7 +185,7 @@ export const LISTING_ITEM_FIELDS = [
 	'description',
 	'images',
 	'url',
-	'external_id',
+	EXTERNAL_ID_FIELD,
 	'additional_metadata',
 	'source_id',
 	'organization_id',
@@ -202,7 +202,6 @@ export const LISTING_ITEM_FIELDS = [
 	'ecl_source_id',
 ] as const;
 
-export const EXTERNAL_ID_FIELD = 'external_id';
 export const STATUS_FIELD = 'status';
 
 /** The platform replaces the whole course: optional fields neither side supplied are cleared. */

@@ -13,6 +13,9 @@ import { documentedAnswer } from '../../shared/request/body';
 import type { LmsCredentials } from './credential';
 import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
 
+/** The course's external id, as the course and the assignment bodies name it. */
+export const EXTERNAL_ID_FIELD = 'external_id';
+
 /** Reads (a transaction, a catalog walk) end by this when the operation gives no timeout. */
 export const READ_DEADLINE_MS = 5 * 60_000;
 

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { isPlainObject, parseItemInput, additionalFields } from '../../../shared/form/input';
 import { issueMessage } from '../../../shared/request/body';
 import type { CourseField, CourseValues } from '../../transport/courses';
-import { COURSE_FIELDS, currency, EXTERNAL_ID_FIELD, present } from '../../transport/courses';
+import { EXTERNAL_ID_FIELD } from '../../transport';
+import { COURSE_FIELDS, currency, present } from '../../transport/courses';
 import { coursePicker, pickedCourse } from '../fields';
 
 export const TOP_FIELDS = COURSE_FIELDS.filter((f) => f.place === 'top');

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { EXTERNAL_ID_FIELD } from '../../transport/courses';
+import { EXTERNAL_ID_FIELD } from '../../transport';
 import { courseSyncContract } from '../../transport/courseSync';
 import { pickedCourse } from '../fields';
 import { syncOperation, syncRow } from '../syncOperation';
