@@ -398,9 +398,16 @@ describe('Schedule Trigger: catalog-sync.json', () => {
 				const finished = (await assertNoFailedExecution(ids.catalog)).filter(
 					(row) => row.status === 'success',
 				);
-				// A tick that fires while the first night still runs ends at once, writing nothing.
+				// A tick that fires while the first night still runs ends at once, writing nothing;
+				// the roster's courses were seeded before, without their prices.
 				const courses = env.lms.state().courses;
-				const written = catalogRows.every((row) => courses[row.external_id]);
+				const written = catalogRows.every(
+					(row) =>
+						JSON.stringify(courses[row.external_id]?.prices_data ?? null) ===
+						JSON.stringify(
+							Number(row.price) > 0 ? [{ amount: Number(row.price), currency: row.currency }] : [],
+						),
+				);
 				return finished.length > 0 && written ? finished : undefined;
 			},
 			1_000,

@@ -334,10 +334,14 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		const all = rows(kind, 0, 6);
 		const first = sync(all, staticData);
 		for (let i = 0; i < 400 && writes().length === 0; i++) await sleep(5);
-		// n8n gives each execution its own copy of the workflow's static data.
-		const overlapping = await sync(all, JSON.parse(JSON.stringify(staticData)) as IDataObject);
+		// n8n gives each execution its own copy of the workflow's static data, and saves it whole
+		// when the execution changed it: the overlapping run must not even create its memory there.
+		const itsOwnCopy = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		const before = JSON.stringify(itsOwnCopy);
+		const overlapping = await sync(all, itsOwnCopy);
 		expect(actions(overlapping.items)).toEqual(all.map(() => 'deferred'));
 		expect(overlapping.hints).toMatch(/Another run of this sync .* has been running/);
+		expect(JSON.stringify(itsOwnCopy)).toBe(before);
 		expect((await first).error).toBeUndefined();
 		const next = await sync(all, staticData);
 		expect(next.sent).toEqual([]);

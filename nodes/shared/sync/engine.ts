@@ -32,13 +32,6 @@ interface Batch<V, L> {
 	deferredRemovals: Array<Existing<L>>;
 }
 
-/**
- * Real runs of one memory in this process, by memory id: when did each start. Two overlapping
- * runs would both plan from the memory before the other's writes, and the one that ends last
- * would save over the other's memory: a run that finds another running writes nothing.
- */
-const running = new Map<string, number>();
-
 const defined = (values: IDataObject): IDataObject =>
 	Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 
@@ -60,13 +53,14 @@ export async function runSyncReported<V, L>(
 	const { entries } = memory;
 	const { dryRun } = settings;
 	const notes: string[] = [];
-	const busySince = dryRun ? undefined : running.get(memory.id);
-	if (busySince !== undefined) {
+	const { busySince } = memory;
+	if (busySince !== undefined && !dryRun) {
 		notes.push(
 			`Another run of this sync (same workflow, node or Memory Key, and client) has been running in this n8n since ${new Date(busySince).toISOString()}: this run wrote nothing and left the memory as it was, and its plan is deferred to the next run. A run should end before the next one starts: lower Max Writes per Run, or run less often.`,
 		);
-	} else if (!dryRun) running.set(memory.id, Date.now());
+	}
 	const keepsMemory = !dryRun && busySince === undefined;
+	const claimed = keepsMemory ? memory.claim() : undefined;
 	if (memory.dropped > 0) {
 		notes.push(
 			`${memory.dropped} remembered entries were malformed (edited by hand or by another version) and were dropped: what they stood for is decided anew.`,
@@ -74,7 +68,7 @@ export async function runSyncReported<V, L>(
 	}
 	let results: SyncResults;
 	try {
-		const retried = await settleRemovals(contract, entries, run);
+		const retried = keepsMemory ? await settleRemovals(contract, entries, run) : 0;
 		if (retried > 0) {
 			notes.push(
 				`${retried} ${words.many} ${words.removed} on an earlier run did not succeed (or could not be checked): each is ${words.removed} again while it stays out of the input.`,
@@ -130,7 +124,7 @@ export async function runSyncReported<V, L>(
 			control.stopAfterFailure,
 		);
 		const writes = tally(contract, plan, results);
-		const room = busySince !== undefined ? 0 : settings.maxWritesPerRun || Infinity;
+		const room = busySince !== undefined && !dryRun ? 0 : settings.maxWritesPerRun || Infinity;
 		const batch = bound(writes, plan.remove, room);
 		if (dryRun) {
 			planned(contract, batch, results);
@@ -161,10 +155,8 @@ export async function runSyncReported<V, L>(
 			guard: guard.message,
 		});
 	} finally {
-		if (keepsMemory) {
-			memory.save();
-			running.delete(memory.id);
-		}
+		if (keepsMemory) memory.save();
+		claimed?.release();
 	}
 	const { counts } = results;
 	if (words.removeNote && counts[words.removed] > 0) notes.push(words.removeNote);

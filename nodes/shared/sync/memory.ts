@@ -15,14 +15,25 @@ const GROUPED_PART = /^(\d+) (\S+)$/;
 export interface Memory {
 	/** Which memory this is: one workflow's node (or memory key), one slot, one client. */
 	id: string;
+	/** Since when a real run of this memory has been writing it in this process, if one is. */
+	busySince?: number;
 	/** The client the memory is kept for (a removal plan's id names it). */
 	scope: string;
 	entries: Map<string, string>;
 	/** Grouped memory compares group names in lower case and keeps the spelling last written. */
 	spelling: Map<string, string>;
 	dropped: number;
+	/** For a real run: no other run of this memory may write it until `release`. */
+	claim(): { release(): void };
 	save(): void;
 }
+
+/**
+ * The memories real runs are writing in this process. Two overlapping runs would both plan from
+ * the memory before the other's writes, and the one to end last would save over the other's: a
+ * later run reads the running run's memory as it stands, and neither changes nor saves it.
+ */
+const inUse = new Map<string, { memory: Memory; since: number }>();
 
 export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
@@ -43,13 +54,14 @@ export interface MemoryPlace {
 export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 	const { slot, grouped, sharedKey } = place;
 	const scope = sharedKey ? `${place.scope}|${sharedKey}` : place.scope;
+	const id = `${place.owner}|${slot}|${scope}`;
+	const running = inUse.get(id);
+	// Not even read from static data: n8n would save whatever the read created, over the run's save.
+	if (running) return { ...running.memory, busySince: running.since, dropped: 0 };
 	const data = store.getWorkflowStaticData(sharedKey ? 'global' : 'node');
 	let dropped = 0;
-	if (!isPlainObject(data[slot])) {
-		if (data[slot] !== undefined) dropped++;
-		data[slot] = {};
-	}
-	const scopes = data[slot] as IDataObject;
+	if (data[slot] !== undefined && !isPlainObject(data[slot])) dropped++;
+	const scopes = (isPlainObject(data[slot]) ? data[slot] : {}) as IDataObject;
 	const stored = scopes[scope];
 	if (stored !== undefined && !isPlainObject(stored)) dropped++;
 	const { [MEMBERS]: table, ...rest } = isPlainObject(stored) ? stored : {};
@@ -73,12 +85,16 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 			else dropped++;
 		}
 	}
-	return {
-		id: `${place.owner}|${slot}|${scope}`,
+	const memory: Memory = {
+		id,
 		scope,
 		entries,
 		spelling,
 		dropped,
+		claim() {
+			inUse.set(id, { memory, since: Date.now() });
+			return { release: () => inUse.delete(id) };
+		},
 		save() {
 			scopes[scope] = grouped ? encodeGroups(entries, spelling) : Object.fromEntries(entries);
 			// Set through n8n's proxy again, so the data is marked changed at the end: in n8n 2.40.7 a
@@ -86,6 +102,7 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 			data[slot] = scopes;
 		},
 	};
+	return memory;
 }
 
 function encodeGroups(entries: Map<string, string>, spelling: Map<string, string>): IDataObject {
