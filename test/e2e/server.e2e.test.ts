@@ -209,7 +209,7 @@ function deployedWorkflows(): WorkflowJson[] {
 		completionsExample,
 		env.withChatUrl(chatExample),
 		roster,
-		{ ...bounded, id: 'lpExRosterBounded1', name: `${rosterExample.name} (bounded)` },
+		{ ...bounded, id: 'lpExRosterBound1', name: `${rosterExample.name} (bounded)` },
 		review,
 	];
 }

@@ -56,6 +56,15 @@ export function newN8nId(): string {
 }
 
 /** `n8n import:workflow` rejects a workflow without an id. */
+/** n8n 1.x saves a workflow's static data only when its id has at most 16 characters. */
+export const MAX_WORKFLOW_ID_LENGTH = 16;
+
 export function withId(workflow: WorkflowJson): WorkflowJson & { id: string } {
-	return { ...workflow, id: workflow.id ?? newN8nId() };
+	const id = workflow.id ?? newN8nId();
+	if (id.length > MAX_WORKFLOW_ID_LENGTH) {
+		throw new Error(
+			`workflow id ${id} is longer than ${MAX_WORKFLOW_ID_LENGTH} characters: n8n 1.x would never save its static data`,
+		);
+	}
+	return { ...workflow, id };
 }
