@@ -51,8 +51,8 @@ export async function startingCursor(
 				action: 'Reading the newest statements',
 				deadline,
 			},
-			(page, answer) => {
-				clock.read(answer.headers);
+			(page, headers) => {
+				clock.read(headers);
 				for (const statement of page) {
 					const storedMs = storedMsOf(statement);
 					// One stored ahead of the clock is remembered, so it never counts as new; history
@@ -63,7 +63,7 @@ export async function startingCursor(
 						newestMs ??= storedMs;
 						if (storedMs < newestMs - OVERLAP_MS) return false;
 					}
-					remember(cursor, statement, isAhead ? clock.nowMs() : undefined);
+					remember(cursor, statement, clock.nowMs());
 					if (++read >= MAX_REMEMBERED_IDS) return false;
 				}
 				return newestMs !== undefined;
@@ -106,8 +106,8 @@ export async function readNewStatements(
 				action: 'Reading new statements',
 				deadline,
 			},
-			(page, answer) => {
-				clock.read(answer.headers);
+			(page, headers) => {
+				clock.read(headers);
 				for (const statement of page) {
 					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
 					const id = idOf(statement);

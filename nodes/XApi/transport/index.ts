@@ -1,44 +1,32 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
-import type { Deadline, Throttle } from '../../shared/pacing/time';
-import { callApi } from '../../shared/request/call';
+import type { Throttle } from '../../shared/pacing/time';
+import { type ApiCall, callApi } from '../../shared/request/call';
 import { apiError, HttpProblem } from '../../shared/request/failure';
 import { documentedAnswer } from '../../shared/request/body';
 import type { Redactor } from '../../shared/request/secrets';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 
-interface LrsRequest {
-	method: IHttpRequestMethods;
-	path?: string;
-	url?: string;
-	qs?: IDataObject;
-	body?: unknown;
-	/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
-	safeToRepeat: boolean;
-	action: string;
-	itemIndex?: number;
-	deadline?: Deadline;
-	answer?: { schema: ZodTypeAny; is: string };
-	allowEmpty?: boolean;
-	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
-	namesRecord?: boolean;
-}
+export type LrsRequest = Pick<ApiCall, 'method' | 'qs' | 'body' | 'allowEmpty'> &
+	Partial<Pick<ApiCall, 'url' | 'deadline'>> & {
+		path?: string;
+		/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
+		safeToRepeat: boolean;
+		action: string;
+		itemIndex?: number;
+		answer?: { schema: ZodTypeAny; is: string };
+		/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
+		namesRecord?: boolean;
+	};
 
 const CALL_DEADLINE_MS = 3 * 60_000;
 
 export interface LrsRun extends Run {
 	readonly fns: IExecuteFunctions | IPollFunctions;
 	readonly endpoint: string;
-	/** The origin the credentials belong to: requests and `more` links stay on it. */
-	readonly origin: string;
 	readonly redactor: Redactor;
 	/** False for the platform's push endpoint (OAuth2): it only takes statements. */
 	readonly canRead: boolean;
@@ -59,7 +47,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 			qs: request.qs,
 			body: request.body,
 			headers: run.headers,
-			origin: run.origin,
+			origin: new URL(run.endpoint).origin,
 			requestTimeoutMs: run.requestTimeoutMs,
 			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
 			retry: { safeToRepeat: request.safeToRepeat },
