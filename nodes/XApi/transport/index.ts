@@ -27,6 +27,8 @@ const CALL_DEADLINE_MS = 3 * 60_000;
 export interface LrsRun extends Run {
 	readonly fns: IExecuteFunctions | IPollFunctions;
 	readonly endpoint: string;
+	/** The origin the credentials belong to: requests and `more` links stay on it. */
+	readonly origin: string;
 	readonly redactor: Redactor;
 	/** False for the platform's push endpoint (OAuth2): it only takes statements. */
 	readonly canRead: boolean;
@@ -47,7 +49,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 			qs: request.qs,
 			body: request.body,
 			headers: run.headers,
-			origin: new URL(run.endpoint).origin,
+			origin: run.origin,
 			requestTimeoutMs: run.requestTimeoutMs,
 			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
 			retry: { safeToRepeat: request.safeToRepeat },

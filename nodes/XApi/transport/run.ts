@@ -57,6 +57,7 @@ export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promi
 		{ errorMasks: () => lrsRedactor(credentials), outputMasks },
 		{
 			endpoint,
+			origin: new URL(endpoint).origin,
 			// A token issued during the run is masked too: the mask is taken when it is needed.
 			get redactor() {
 				return lrsRedactor(credentials);
