@@ -6,7 +6,7 @@ import { type LrsRun, tryLrsRequest } from './index';
 import { recordedAlike, rememberRecorded } from './recordedIds';
 import { isSameStatement } from './sameStatement';
 import type { StatementWithId } from './statementIds';
-import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
+import { readStatement, storedIdsShape } from './statements';
 
 /** `batchSize`: the same for every item of a run (the first item's is taken). */
 type Sent = {
@@ -100,7 +100,6 @@ class Delivery {
 		const { canRead } = this.run;
 		const outcome = await tryLrsRequest(this.run, {
 			method: 'POST',
-			path: STATEMENTS_PATH,
 			body: batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement),
 			// Every statement carries its id from the first attempt on: a repeat cannot duplicate.
 			safeToRepeat: true,

@@ -10,9 +10,9 @@ import type { Redactor } from '../../shared/request/secrets';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 
+/** To the Statements Resource, the only one the node uses, unless `url` is a `more` link. */
 export type LrsRequest = Pick<ApiCall, 'method' | 'qs' | 'body' | 'allowEmpty'> &
 	Partial<Pick<ApiCall, 'url' | 'deadline'>> & {
-		path?: string;
 		/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
 		safeToRepeat: boolean;
 		action: string;
@@ -45,7 +45,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 		const answer = await callApi(run.fns, {
 			credentialType: CREDENTIAL_TYPE,
 			method: request.method,
-			url: request.url ?? `${run.endpoint}${request.path ?? ''}`,
+			url: request.url ?? `${run.endpoint}/statements`,
 			qs: request.qs,
 			body: request.body,
 			headers: run.headers,

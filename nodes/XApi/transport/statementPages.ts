@@ -9,7 +9,6 @@ import {
 	withinBounds,
 } from '../../shared/pacing/paging';
 import { type LrsRequest, type LrsRun, tryLrsRequest } from './index';
-import { STATEMENTS_PATH } from './statements';
 
 export class LinkGuard {
 	private readonly followed = new Set<string>();
@@ -62,7 +61,7 @@ export async function forEachStatementPage(
 		guarded(() => pages.next());
 		const outcome = await tryLrsRequest(run, {
 			method: 'GET',
-			...(url ? { url } : { path: STATEMENTS_PATH, qs: walk.qs }),
+			...(url ? { url } : { qs: walk.qs }),
 			safeToRepeat: true,
 			action,
 			itemIndex,
