@@ -101,8 +101,6 @@ class Delivery {
 		const outcome = await tryLrsRequest(this.run, {
 			method: 'POST',
 			body: batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement),
-			// Every statement carries its id from the first attempt on: a repeat cannot duplicate.
-			safeToRepeat: true,
 			action: describeBatch(batch),
 			itemIndex: batch[0].itemIndex,
 			answer: canRead

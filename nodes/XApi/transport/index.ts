@@ -13,8 +13,6 @@ export const CREDENTIAL_TYPE = 'xApiLrsApi';
 /** To the Statements Resource, the only one the node uses, unless `url` is a `more` link. */
 export type LrsRequest = Pick<ApiCall, 'method' | 'qs' | 'body' | 'allowEmpty'> &
 	Partial<Pick<ApiCall, 'url' | 'deadline'>> & {
-		/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
-		safeToRepeat: boolean;
 		action: string;
 		itemIndex?: number;
 		answer?: { schema: ZodTypeAny; is: string };
@@ -52,7 +50,9 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 			origin: run.origin,
 			requestTimeoutMs: run.requestTimeoutMs,
 			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
-			retry: { safeToRepeat: request.safeToRepeat },
+			// Every request is a read, or a POST of statements whose ids are fixed before the first
+			// attempt: the store keeps one statement per id, so a repeat cannot duplicate.
+			retry: { safeToRepeat: true },
 			throttle: run.throttle,
 			allowEmpty: request.allowEmpty,
 			stopped: () => run.stopped,

@@ -62,7 +62,6 @@ export async function forEachStatementPage(
 		const outcome = await tryLrsRequest(run, {
 			method: 'GET',
 			...(url ? { url } : { qs: walk.qs }),
-			safeToRepeat: true,
 			action,
 			itemIndex,
 			deadline: walk.deadline,

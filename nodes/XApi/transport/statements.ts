@@ -23,7 +23,6 @@ export async function readStatement(
 	const outcome = await tryLrsRequest(run, {
 		method: 'GET',
 		qs,
-		safeToRepeat: true,
 		namesRecord: true,
 		action,
 		itemIndex,
