@@ -93,12 +93,10 @@ function pollFilters(fns: IPollFunctions): { qs: IDataObject; verbs: string[] } 
 		isPlainObject(filters) ? others : filters,
 	);
 	if ('verbs' in verbs && query.success) return { qs: query.data, verbs: verbs.verbs };
-	const problems = query.success
-		? []
-		: query.error.issues.map(
-				(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
-			);
-	const problem = 'problem' in verbs ? verbs.problem : problems.join('; ');
+	const problems = query.error?.issues.map(
+		(issue) => `${issuePath(['filters', ...issue.path])}: ${issueMessage(issue)}`,
+	);
+	const problem = 'problem' in verbs ? verbs.problem : problems?.join('; ');
 	throw withFailure(new NodeOperationError(fns.getNode(), `Invalid filters: ${problem}`), {
 		cause: 'configuration-invalid',
 	});

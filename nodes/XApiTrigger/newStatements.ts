@@ -51,8 +51,8 @@ export async function startingCursor(
 				action: 'Reading the newest statements',
 				deadline,
 			},
-			(page, answer) => {
-				clock.read(answer.headers);
+			(page, headers) => {
+				clock.read(headers);
 				for (const statement of page) {
 					const storedMs = storedMsOf(statement);
 					// One stored ahead of the clock is remembered, so it never counts as new; history
@@ -63,7 +63,7 @@ export async function startingCursor(
 						newestMs ??= storedMs;
 						if (storedMs < newestMs - OVERLAP_MS) return false;
 					}
-					remember(cursor, statement, isAhead ? clock.nowMs() : undefined);
+					remember(cursor, statement, clock.nowMs());
 					if (++read >= MAX_REMEMBERED_IDS) return false;
 				}
 				return newestMs !== undefined;
@@ -88,15 +88,14 @@ export async function readNewStatements(
 	const budgetMs = pollBudgetMs(run) / 2;
 	const deadline = pollDeadline(run);
 	const clock = new StoreClock();
-	// Per query: what it found, and where a cap or the time budget stopped it (complete up to there).
-	const reads: Array<{
-		found: Array<{ statement: IDataObject; storedMs: number }>;
-		readThroughMs?: number;
-	}> = [];
+	const found: Array<{ statement: IDataObject; storedMs: number }> = [];
+	// Where a cap or the time budget stopped a query: every query is complete up to there.
+	let horizonMs = Infinity;
 	for (const [index, qs] of queries.entries()) {
 		// Each query gets its share of the time, so that the last one too reads at least a page.
 		const readUntilMs = (budgetMs * (index + 1)) / queries.length;
-		const read: (typeof reads)[number] = { found: [] };
+		const firstOfQuery = found.length;
+		const full = () => found.length - firstOfQuery >= MAX_STATEMENTS_PER_POLL;
 		// A statement without `stored` (which stores must set) keeps its place after the one before it.
 		let lastMs = sinceMs;
 		await forEachStatementPage(
@@ -106,28 +105,24 @@ export async function readNewStatements(
 				action: 'Reading new statements',
 				deadline,
 			},
-			(page, answer) => {
-				clock.read(answer.headers);
+			(page, headers) => {
+				clock.read(headers);
 				for (const statement of page) {
 					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
 					const id = idOf(statement);
 					if (id === undefined || !cursor.recent.has(id))
-						read.found.push({ statement, storedMs: lastMs });
-					if (read.found.length >= MAX_STATEMENTS_PER_POLL) break;
+						found.push({ statement, storedMs: lastMs });
+					if (full()) break;
 				}
-				const stop =
-					read.found.length >= MAX_STATEMENTS_PER_POLL ||
-					(page.length > 0 && Date.now() - startedAt >= readUntilMs);
-				if (stop) read.readThroughMs = lastMs;
+				const stop = full() || (page.length > 0 && Date.now() - startedAt >= readUntilMs);
+				if (stop) horizonMs = Math.min(horizonMs, lastMs);
 				return !stop;
 			},
 		);
-		reads.push(read);
 	}
-	const horizonMs = Math.min(...reads.map((read) => read.readThroughMs ?? Infinity));
-	const merged = reads.flatMap((read) => read.found).filter((entry) => entry.storedMs <= horizonMs);
+	const merged = found.filter((entry) => entry.storedMs <= horizonMs);
 	// A stable sort: statements stored at the same time keep the order their query gave them.
-	if (reads.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
+	if (queries.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
 	const emitted: IDataObject[] = [];
 	const ids = new Set<string>();
 	for (const { statement } of merged) {

@@ -6,10 +6,16 @@ import { type LrsRun, tryLrsRequest } from './index';
 import { recordedAlike, rememberRecorded } from './recordedIds';
 import { isSameStatement } from './sameStatement';
 import type { StatementWithId } from './statementIds';
-import { readStatement, STATEMENTS_PATH, storedIdsShape } from './statements';
+import { readStatement, storedIdsShape } from './statements';
 
 /** `batchSize`: the same for every item of a run (the first item's is taken). */
-type Sent = { statement: StatementWithId; idempotencyKey?: string; batchSize?: number };
+type Sent = {
+	statement: StatementWithId;
+	idempotencyKey?: string;
+	batchSize?: number;
+	/** Void's: the statement it voids, named in the output. */
+	voidedStatementId?: string;
+};
 
 /** `id`: the statement's id in lower case, as stores compare ids. */
 type Pending = Sent & { itemIndex: number; id: string };
@@ -32,7 +38,6 @@ export async function sendStatements(
 	run: LrsRun,
 	items: Array<PreparedItem<Sent>>,
 	{ stopAfterFailure }: { stopAfterFailure: boolean },
-	describe: (statement: StatementWithId) => IDataObject = () => ({}),
 ): Promise<Map<number, ItemOutcome>> {
 	const pending = items.map(({ itemIndex, input }) => {
 		const statement = run.canRead ? input.statement : asPushed(input.statement);
@@ -40,7 +45,7 @@ export async function sendStatements(
 	});
 	// The push endpoint documents one statement per request, no arrays.
 	const batchSize = items[0]?.input.batchSize ?? (run.canRead ? DEFAULT_BATCH_SIZE : 1);
-	const delivery = new Delivery(run, stopAfterFailure, describe);
+	const delivery = new Delivery(run, stopAfterFailure);
 	for (const batch of batchesOf(pending, batchSize)) await delivery.send(batch);
 	return delivery.outcomes;
 }
@@ -76,7 +81,6 @@ class Delivery {
 	constructor(
 		private readonly run: LrsRun,
 		private readonly stopAfterFailure: boolean,
-		private readonly describe: (statement: StatementWithId) => IDataObject,
 	) {}
 
 	async send(whole: Pending[]): Promise<void> {
@@ -96,10 +100,7 @@ class Delivery {
 		const { canRead } = this.run;
 		const outcome = await tryLrsRequest(this.run, {
 			method: 'POST',
-			path: STATEMENTS_PATH,
 			body: batch.length === 1 ? batch[0].statement : batch.map((entry) => entry.statement),
-			// Every statement carries its id from the first attempt on: a repeat cannot duplicate.
-			safeToRepeat: true,
 			action: describeBatch(batch),
 			itemIndex: batch[0].itemIndex,
 			answer: canRead
@@ -149,7 +150,7 @@ class Delivery {
 			if (canRead && (single || outcome.repeated))
 				return await this.resolveConflictByReading(batch);
 			if (!single) return await this.sendHalves(batch);
-			return this.resolveConflict(batch[0], outcome.repeated, error);
+			return this.settleConflict(batch[0], this.alike(batch[0]), outcome.repeated, error);
 		}
 		for (const entry of batch) this.fail(entry, error);
 		// Auth, server or network failures would fail every later batch too, each after its deadline.
@@ -162,15 +163,6 @@ class Delivery {
 		await this.send(batch.slice(middle));
 	}
 
-	/** 409 from the unreadable push endpoint: remembered content decides, else a retried attempt is ours. */
-	private resolveConflict(entry: Pending, repeated: boolean, cause: NodeApiError): void {
-		const alike = this.alike(entry);
-		if (alike === false) return this.done(entry, true, 'other');
-		if (alike || repeated) return this.store([entry], true);
-		if (entry.idempotencyKey !== undefined) return this.store([entry], true, 'unknown');
-		this.fail(entry, this.conflictError(entry, cause));
-	}
-
 	/** 409 from a readable store: an earlier attempt may be stored, so each statement is read back. */
 	private async resolveConflictByReading(batch: Pending[]): Promise<void> {
 		const missing: Pending[] = [];
@@ -181,15 +173,22 @@ class Delivery {
 			const read = await readStatement(this.run, id, qs, action, entry.itemIndex);
 			if (!read.ok && read.status === 404) missing.push(entry);
 			else if (!read.ok) this.fail(entry, read.error);
-			else if (isSameStatement(entry.statement, read.statement)) this.store([entry], true);
-			else if (entry.idempotencyKey !== undefined) this.done(entry, true, 'other');
-			else this.fail(entry, this.conflictError(entry));
+			else this.settleConflict(entry, isSameStatement(entry.statement, read.statement));
 		}
 		if (missing.length === 0) return;
 		if (missing.length < batch.length) return await this.send(missing);
 		// None of ours is there, so the conflict is not explained by an earlier attempt.
 		if (missing.length === 1) return this.fail(missing[0], this.conflictError(missing[0]));
 		await this.sendHalves(missing);
+	}
+
+	/** 409: the statement under the id (read back, or remembered) decides; else a repeat is ours. */
+	private settleConflict(entry: Pending, same?: boolean, repeated = false, cause?: NodeApiError) {
+		const keyed = entry.idempotencyKey !== undefined;
+		if (same || (same === undefined && repeated)) this.store([entry], true);
+		else if (keyed && same === false) this.done(entry, true, 'other');
+		else if (keyed) this.store([entry], true, 'unknown');
+		else this.fail(entry, this.conflictError(entry, cause));
 	}
 
 	/** Only statements with derived ids are remembered: for the others there is nothing to compare. */
@@ -201,29 +200,24 @@ class Delivery {
 		for (const entry of batch) {
 			this.done(entry, alreadyStored || this.alike(entry) === true, content);
 			this.storedHere.set(entry.id, entry.statement);
-			if (entry.idempotencyKey !== undefined && !content) {
+			if (entry.idempotencyKey !== undefined && !content)
 				rememberRecorded(this.run.clientKey, entry.statement);
-			}
 		}
 	}
 
 	/** `other`: other content already under this derived id (not stored, not failed); `unknown`: unreadable. */
-	private done(
-		{ itemIndex, statement, idempotencyKey }: Pending,
-		alreadyStored: boolean,
-		content?: 'other' | 'unknown',
-	): void {
+	private done(entry: Pending, alreadyStored: boolean, content?: 'other' | 'unknown'): void {
+		const { itemIndex, statement, idempotencyKey, voidedStatementId } = entry;
 		// Other content is only ever found already stored.
 		const other = content === 'other' ? ' with other content' : '';
-		const recorded = `${alreadyStored ? 'already ' : ''}recorded${other}`;
 		this.outcomes.set(itemIndex, {
 			status: 'done',
 			json: {
 				statementId: statement.id,
 				...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-				...this.describe(statement),
+				...(voidedStatementId === undefined ? {} : { voidedStatementId }),
 				alreadyStored,
-				recorded,
+				recorded: `${alreadyStored ? 'already ' : ''}recorded${other}`,
 				...(content ? { note: CONTENT_NOTES[content](statement.id) } : {}),
 				statement: statement as unknown as IDataObject,
 			},

@@ -1,36 +1,24 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import type { Run } from '../../shared/items/operation';
-import type { Deadline, Throttle } from '../../shared/pacing/time';
-import { callApi } from '../../shared/request/call';
+import type { Throttle } from '../../shared/pacing/time';
+import { type ApiCall, callApi } from '../../shared/request/call';
 import { apiError, HttpProblem } from '../../shared/request/failure';
 import { documentedAnswer } from '../../shared/request/body';
 import type { Redactor } from '../../shared/request/secrets';
 
 export const CREDENTIAL_TYPE = 'xApiLrsApi';
 
-interface LrsRequest {
-	method: IHttpRequestMethods;
-	path?: string;
-	url?: string;
-	qs?: IDataObject;
-	body?: unknown;
-	/** Reads, and POSTs of statements with fixed ids: the store keeps one statement per id. */
-	safeToRepeat: boolean;
-	action: string;
-	itemIndex?: number;
-	deadline?: Deadline;
-	answer?: { schema: ZodTypeAny; is: string };
-	allowEmpty?: boolean;
-	/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
-	namesRecord?: boolean;
-}
+/** To the Statements Resource, the only one the node uses, unless `url` is a `more` link. */
+export type LrsRequest = Pick<ApiCall, 'method' | 'qs' | 'body' | 'allowEmpty'> &
+	Partial<Pick<ApiCall, 'url' | 'deadline'>> & {
+		action: string;
+		itemIndex?: number;
+		answer?: { schema: ZodTypeAny; is: string };
+		/** A statement by id: a 404 says it is not there, not that the endpoint is wrong. */
+		namesRecord?: boolean;
+	};
 
 const CALL_DEADLINE_MS = 3 * 60_000;
 
@@ -55,14 +43,16 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 		const answer = await callApi(run.fns, {
 			credentialType: CREDENTIAL_TYPE,
 			method: request.method,
-			url: request.url ?? `${run.endpoint}${request.path ?? ''}`,
+			url: request.url ?? `${run.endpoint}/statements`,
 			qs: request.qs,
 			body: request.body,
 			headers: run.headers,
 			origin: run.origin,
 			requestTimeoutMs: run.requestTimeoutMs,
 			deadline: request.deadline ?? run.deadline(CALL_DEADLINE_MS),
-			retry: { safeToRepeat: request.safeToRepeat },
+			// Every request is a read, or a POST of statements whose ids are fixed before the first
+			// attempt: the store keeps one statement per id, so a repeat cannot duplicate.
+			retry: { safeToRepeat: true },
 			throttle: run.throttle,
 			allowEmpty: request.allowEmpty,
 			stopped: () => run.stopped,

@@ -1,7 +1,6 @@
 import { type IDataObject, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import {
 	DEFAULT_PAGING_LIMITS,
@@ -9,8 +8,7 @@ import {
 	PagingError,
 	withinBounds,
 } from '../../shared/pacing/paging';
-import { type LrsRun, tryLrsRequest } from './index';
-import { STATEMENTS_PATH } from './statements';
+import { type LrsRequest, type LrsRun, tryLrsRequest } from './index';
 
 export class LinkGuard {
 	private readonly followed = new Set<string>();
@@ -43,29 +41,16 @@ const statementResultShape = z
 // Links to another host are refused: the request would carry the credentials.
 function resolveMoreLink(endpoint: string, more: string): string | undefined {
 	const base = new URL(`${endpoint}/`);
-	let target: URL;
-	try {
-		target = new URL(more, base);
-	} catch {
-		return undefined;
-	}
+	if (!URL.canParse(more, base.href)) return undefined;
+	const target = new URL(more, base);
 	return target.origin === base.origin ? target.toString() : undefined;
 }
 
 /** Guarded so a store cannot keep the walk going forever or emit a statement twice. */
 export async function forEachStatementPage(
 	run: LrsRun,
-	walk: {
-		qs: IDataObject;
-		action: string;
-		itemIndex?: number;
-		deadline: Deadline;
-		limits?: PagingLimits;
-	},
-	visit: (
-		statements: IDataObject[],
-		answer: { headers: Record<string, unknown> },
-	) => boolean | Promise<boolean>,
+	walk: Pick<LrsRequest, 'qs' | 'action' | 'itemIndex' | 'deadline'> & { limits?: PagingLimits },
+	visit: (statements: IDataObject[], headers: Record<string, unknown>) => boolean,
 ): Promise<void> {
 	const { action, itemIndex } = walk;
 	const pages = new PageGuard(action, walk.limits ?? DEFAULT_PAGING_LIMITS);
@@ -76,8 +61,7 @@ export async function forEachStatementPage(
 		guarded(() => pages.next());
 		const outcome = await tryLrsRequest(run, {
 			method: 'GET',
-			...(url ? { url } : { path: STATEMENTS_PATH, qs: walk.qs }),
-			safeToRepeat: true,
+			...(url ? { url } : { qs: walk.qs }),
 			action,
 			itemIndex,
 			deadline: walk.deadline,
@@ -94,13 +78,9 @@ export async function forEachStatementPage(
 				statements.map(({ id }) => (typeof id === 'string' ? id.toLowerCase() : undefined)),
 			);
 			if (nextUrl) links.follow(nextUrl);
-			return admitted;
+			return statements.filter((_, i) => admitted[i]);
 		});
-		const visited = await visit(
-			statements.filter((_, i) => fresh[i]),
-			{ headers: outcome.headers },
-		);
-		if (visited === false || !more || statements.length === 0) return;
+		if (!visit(fresh, outcome.headers) || !more || statements.length === 0) return;
 		if (!nextUrl) {
 			throw new NodeOperationError(
 				run.fns.getNode(),

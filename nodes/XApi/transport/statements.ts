@@ -3,8 +3,6 @@ import { z } from 'zod';
 
 import { type LrsRun, tryLrsRequest } from './index';
 
-export const STATEMENTS_PATH = '/statements';
-
 // Answers as checked (xAPI Communication 2.1): only what the node relies on is required.
 const storedStatementShape = z.object({ id: z.string().min(1, 'is missing') }).passthrough();
 
@@ -24,9 +22,7 @@ export async function readStatement(
 ): Promise<Read> {
 	const outcome = await tryLrsRequest(run, {
 		method: 'GET',
-		path: STATEMENTS_PATH,
 		qs,
-		safeToRepeat: true,
 		namesRecord: true,
 		action,
 		itemIndex,

@@ -71,10 +71,8 @@ export async function execute(
 			limits: input.limits,
 		},
 		(page) => {
-			for (const statement of page) {
-				if (statements.length >= input.wanted) return false;
+			for (const statement of page.slice(0, input.wanted - statements.length))
 				statements.push(statementOutput.shape(statement, input.output));
-			}
 			return statements.length < input.wanted;
 		},
 	);

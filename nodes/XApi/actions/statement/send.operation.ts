@@ -104,38 +104,25 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 	const statement = fromForm
 		? statementFromForm(fns, itemIndex)
 		: statementFromJson(fns, itemIndex);
-	const keyed =
-		idempotencyKey === undefined
-			? statement
-			: withDerivedId(fns, itemIndex, statement, idempotencyKey);
+	const keyed = idempotencyKey !== undefined && isPlainObject(statement);
+	// An id given as well is refused: which should win cannot be guessed.
+	if (keyed && (statement.id ?? '') !== '') {
+		throw new NodeOperationError(
+			node,
+			`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
+			{
+				itemIndex,
+				description:
+					'The Idempotency Key derives the statement ID from the event, so it cannot be combined with an ID given otherwise. Remove the Statement ID (or the "id" of the JSON statement) to derive it, or remove the Idempotency Key to use that ID.',
+			},
+		);
+	}
+	const withId = keyed ? { ...statement, id: statementIdFor(idempotencyKey) } : statement;
 	return {
-		statement: checkedStatement(node, itemIndex, keyed, fromForm ? formLabelOf : undefined),
+		statement: checkedStatement(node, itemIndex, withId, fromForm ? formLabelOf : undefined),
 		batchSize,
 		idempotencyKey,
 	};
-}
-
-/** A copy; an id given as well is refused: which should win cannot be guessed. */
-function withDerivedId(
-	fns: IExecuteFunctions,
-	itemIndex: number,
-	statement: unknown,
-	idempotencyKey: string,
-): unknown {
-	if (!isPlainObject(statement)) return statement;
-	const { id } = statement;
-	if (id === undefined || id === null || id === '') {
-		return { ...statement, id: statementIdFor(idempotencyKey) };
-	}
-	throw new NodeOperationError(
-		fns.getNode(),
-		`Invalid input on item ${itemIndex}: the statement has a Statement ID and an Idempotency Key; set only one`,
-		{
-			itemIndex,
-			description:
-				'The Idempotency Key derives the statement ID from the event, so it cannot be combined with an ID given otherwise. Remove the Statement ID (or the "id" of the JSON statement) to derive it, or remove the Idempotency Key to use that ID.',
-		},
-	);
 }
 
 export const execute = sendStatements;

@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { randomUUID } from 'crypto';
 import { z } from 'zod';
 
@@ -172,10 +172,7 @@ const form = [
 	additionalFields(withoutAt(extraRows) as INodeProperties[]),
 ] as INodeProperties[];
 
-export const statementFormFields = form.map((property) => ({
-	...property,
-	displayOptions: { show: { inputMode: ['fields'], ...property.displayOptions?.show } },
-}));
+export const statementFormFields = updateDisplayOptions({ show: { inputMode: ['fields'] } }, form);
 
 /** Text the form needs; what an expression yields as nothing (or a number) is read as text. */
 const requiredText = z.preprocess(

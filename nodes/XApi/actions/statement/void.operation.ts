@@ -2,9 +2,7 @@ import { type IExecuteFunctions, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput } from '../../../shared/form/input';
-import type { PreparedItem } from '../../../shared/items/operation';
 import { field, STATEMENT_ID_FIELD, statementIdSchema } from '../../helpers/statementInput';
-import type { LrsRun } from '../../transport';
 import { VOIDED_VERB } from '../../validation';
 import { sendStatements } from '../../transport/delivery';
 import { actorFields, checkedStatement } from './statementForm';
@@ -49,15 +47,8 @@ export function prepare(fns: IExecuteFunctions, itemIndex: number) {
 		verb: { id: VOIDED_VERB, display: { 'en-US': 'voided' } },
 		object: { objectType: 'StatementRef', id: input.statementId },
 	};
-	return { statement: checkedStatement(fns.getNode(), itemIndex, voiding) };
+	const statement = checkedStatement(fns.getNode(), itemIndex, voiding);
+	return { statement, voidedStatementId: input.statementId };
 }
 
-export async function execute(
-	run: LrsRun,
-	items: Array<PreparedItem<ReturnType<typeof prepare>>>,
-	control: { stopAfterFailure: boolean },
-) {
-	return await sendStatements(run, items, control, (statement) => ({
-		voidedStatementId: (statement.object as { id: string }).id,
-	}));
-}
+export const execute = sendStatements;
