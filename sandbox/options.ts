@@ -1,5 +1,7 @@
 /** The sandbox's knobs: defaults, validation, and reading them from CLI flags and env vars. */
 
+import { THROTTLE_SHAPES, type ThrottleShape } from './throttle';
+
 export interface SandboxOptions {
 	port: number;
 	host: string;
@@ -17,6 +19,10 @@ export interface SandboxOptions {
 	transactionsPerSecond: number;
 	/** Per client id; 0 turns the throttle off. */
 	rateLimitPerMinute: number;
+	/** How the platform counts its minute (see throttle.ts). */
+	throttleShape: ThrottleShape;
+	/** Whether a 429 carries Retry-After. */
+	throttleRetryAfter: boolean;
 	tokenLifetimeSec: number;
 	/**
 	 * The largest page GET courses.json serves; a larger `limit` is cut to it. The platform
@@ -53,7 +59,9 @@ type OptionKind =
 	| 'list'
 	| 'integer'
 	| 'count'
-	| 'fraction';
+	| 'fraction'
+	| 'shape'
+	| 'boolean';
 
 const OPTION_KINDS: Record<OptionName, OptionKind> = {
 	port: 'port',
@@ -63,6 +71,8 @@ const OPTION_KINDS: Record<OptionName, OptionKind> = {
 	transactionDelayMs: 'milliseconds',
 	transactionsPerSecond: 'nonNegative',
 	rateLimitPerMinute: 'nonNegative',
+	throttleShape: 'shape',
+	throttleRetryAfter: 'boolean',
 	tokenLifetimeSec: 'positive',
 	maxPageSize: 'count',
 	clientId: 'text',
@@ -91,6 +101,8 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = Object.freeze({
 	transactionDelayMs: 1000,
 	transactionsPerSecond: 0,
 	rateLimitPerMinute: 300,
+	throttleShape: 'sliding-60s+bucket-1s',
+	throttleRetryAfter: true,
 	tokenLifetimeSec: 3600,
 	maxPageSize: 50,
 	clientId: 'sandbox-client',
@@ -185,6 +197,16 @@ function checkValue(name: OptionName, value: unknown): SandboxOptions[OptionName
 			const fraction = checkNumber(name, value);
 			if (fraction < 0 || fraction > 1) throw new OptionError(`${name} must be between 0 and 1`);
 			return fraction;
+		}
+		case 'shape': {
+			const shape = THROTTLE_SHAPES.find((known) => known === value);
+			if (!shape) throw new OptionError(`${name} must be one of ${THROTTLE_SHAPES.join(', ')}`);
+			return shape;
+		}
+		case 'boolean': {
+			if (value === true || value === 'true') return true;
+			if (value === false || value === 'false') return false;
+			throw new OptionError(`${name} must be true or false`);
 		}
 	}
 }

@@ -106,7 +106,7 @@ class SandboxCore {
 	) {
 		this.options = options;
 		this.delays = new Delays(clock);
-		this.throttle = new Throttle(options.rateLimitPerMinute);
+		this.throttle = new Throttle(options.rateLimitPerMinute, options.throttleShape);
 		this.faults = new FaultPicker(options.seed);
 		this.lrs = new PushEndpoint(
 			() => this.options,
@@ -129,7 +129,7 @@ class SandboxCore {
 			}
 		}
 		this.options = mergeOptions(this.options, change);
-		this.throttle.setRate(this.options.rateLimitPerMinute);
+		this.throttle.setRate(this.options.rateLimitPerMinute, this.options.throttleShape);
 		this.lrs.throttle.setRate(this.options.lrsRatePer10Sec);
 		if (change.seed !== undefined) this.reseed();
 		return { ...this.options, userDomains: [...this.options.userDomains] };
@@ -259,7 +259,9 @@ class SandboxCore {
 	private throttled(clientId: string, now: number): Reply | null {
 		const decision = this.throttle.take(clientId, now);
 		if (decision.allowed) return null;
-		const headers = { 'Retry-After': String(decision.retryAfterSec) };
+		const headers = this.options.throttleRetryAfter
+			? { 'Retry-After': String(decision.retryAfterSec) }
+			: undefined;
 		return jsonReply(429, { message: 'Too many requests' }, headers);
 	}
 

@@ -46,6 +46,19 @@ describe('options', () => {
 		expect(optionsFromArgs(['--help']).help).toBe(true);
 	});
 
+	it('reads the throttle shape and whether 429s carry Retry-After', () => {
+		expect(DEFAULT_OPTIONS.throttleShape).toBe('sliding-60s+bucket-1s');
+		expect(DEFAULT_OPTIONS.throttleRetryAfter).toBe(true);
+		const parsed = optionsFromArgs([
+			'--throttle-shape',
+			'fixed-6s',
+			'--throttle-retry-after=false',
+		]);
+		expect(parsed.options).toEqual({ throttleShape: 'fixed-6s', throttleRetryAfter: false });
+		const env = { SANDBOX_THROTTLE_SHAPE: 'bucket-1s', SANDBOX_THROTTLE_RETRY_AFTER: 'true' };
+		expect(optionsFromEnv(env)).toEqual({ throttleShape: 'bucket-1s', throttleRetryAfter: true });
+	});
+
 	it.each([
 		[['--nope', '1']],
 		[['--latency-ms']],
@@ -54,6 +67,8 @@ describe('options', () => {
 		[['--max-page-size', '0']],
 		[['--max-page-size', '12.5']],
 		[['stray']],
+		[['--throttle-shape', 'fixed-7s']],
+		[['--throttle-retry-after', 'yes']],
 	])('refuses the arguments %j', (argv) => {
 		expect(() => optionsFromArgs(argv)).toThrow(OptionError);
 	});

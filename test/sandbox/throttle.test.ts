@@ -1,5 +1,5 @@
 import { ManualClock } from '../../sandbox/clock';
-import { Throttle, THROTTLE_WINDOW_MS } from '../../sandbox/throttle';
+import { Throttle, THROTTLE_WINDOW_MS, type ThrottleShape } from '../../sandbox/throttle';
 import type { Sandbox } from '../../sandbox/server';
 import { COURSES, get, issueToken, requestToken, startTestSandbox } from './helpers';
 
@@ -79,6 +79,100 @@ describe('Throttle', () => {
 	});
 });
 
+/** When a client asking every `stepMs` for `forMs` is granted, from 0. */
+function grants(throttle: Throttle, stepMs: number, forMs: number, from = 0): number[] {
+	const granted: number[] = [];
+	for (let now = from; now < from + forMs; now += stepMs) {
+		if (throttle.take('c', now).allowed) granted.push(now);
+	}
+	return granted;
+}
+
+function mostWithin(granted: number[], windowMs: number): number {
+	let most = 0;
+	for (let first = 0, last = 0; last < granted.length; last++) {
+		while (granted[last] - granted[first] >= windowMs) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
+
+describe('Throttle shapes (throttleShape), at 300 a minute', () => {
+	it.each([
+		// The bucket's five at once, then one every 200 ms.
+		['sliding-60s+bucket-1s', 300, 9],
+		['sliding-60s', 300, 100],
+		['fixed-60s', 300, 100],
+		['fixed-6s', 300, 30],
+		['bucket-1s', 304, 9],
+	] as Array<[ThrottleShape, number, number]>)(
+		'%s: a client asking every 10 ms gets %i in a minute, %i at most in one second',
+		(shape, perMinute, perSecond) => {
+			const granted = grants(new Throttle(300, shape), 10, THROTTLE_WINDOW_MS);
+			expect(granted.length).toBe(perMinute);
+			expect(mostWithin(granted, 1_000)).toBe(perSecond);
+		},
+	);
+
+	it('fixed-6s: 30 per window; the window opens with the first request after the last closed', () => {
+		const throttle = new Throttle(300, 'fixed-6s');
+		expect(grants(throttle, 10, 6_000, 1_000)).toHaveLength(30);
+		// Closed until 7 s: Retry-After is the time left, in whole seconds, at least 1.
+		expect(throttle.take('c', 4_500)).toEqual({ allowed: false, retryAfterSec: 3 });
+		expect(throttle.take('c', 6_999)).toEqual({ allowed: false, retryAfterSec: 1 });
+		// Nothing asked until 9 s: the next window runs from 9 s to 15 s.
+		expect(grants(throttle, 100, 3_000, 9_000)).toHaveLength(30);
+		expect(throttle.take('c', 14_999).allowed).toBe(false);
+		expect(throttle.take('c', 15_000).allowed).toBe(true);
+	});
+
+	it('fixed-60s: Retry-After says when the window closes, however far', () => {
+		const throttle = new Throttle(300, 'fixed-60s');
+		expect(grants(throttle, 50, 15_000)).toHaveLength(300);
+		expect(throttle.take('c', 20_000)).toEqual({ allowed: false, retryAfterSec: 40 });
+		expect(throttle.take('c', 60_000).allowed).toBe(true);
+	});
+
+	it('sliding-60s: Retry-After says when the oldest grant leaves the minute', () => {
+		const throttle = new Throttle(300, 'sliding-60s');
+		expect(grants(throttle, 100, 30_000)).toHaveLength(300);
+		expect(throttle.take('c', 30_000)).toEqual({ allowed: false, retryAfterSec: 30 });
+		expect(throttle.take('c', 60_000).allowed).toBe(true);
+		expect(throttle.take('c', 60_050).allowed).toBe(false);
+		expect(throttle.take('c', 60_100).allowed).toBe(true);
+	});
+
+	it('bucket-1s: five at once, then one every 200 ms, and a refusal takes no token', () => {
+		const throttle = new Throttle(300, 'bucket-1s');
+		expect(grants(throttle, 1, 5)).toHaveLength(5);
+		expect(throttle.take('c', 100)).toEqual({ allowed: false, retryAfterSec: 1 });
+		expect(throttle.take('c', 199).allowed).toBe(false);
+		expect(throttle.take('c', 200).allowed).toBe(true);
+	});
+
+	it.each(['sliding-60s', 'fixed-60s', 'fixed-6s', 'bucket-1s'] as ThrottleShape[])(
+		'%s: refused requests count against no window and take no token',
+		(shape) => {
+			const hammered = new Throttle(300, shape);
+			const granted = grants(hammered, 1, THROTTLE_WINDOW_MS);
+			expect(granted.length).toBeGreaterThanOrEqual(300);
+			// A client asking only when it is granted meets the same throttle, now and later.
+			const patient = new Throttle(300, shape);
+			expect(granted.every((now) => patient.take('c', now).allowed)).toBe(true);
+			const later = THROTTLE_WINDOW_MS;
+			expect(grants(hammered, 1, later, later)).toEqual(grants(patient, 1, later, later));
+		},
+	);
+
+	it('changing the shape starts every client afresh', () => {
+		const throttle = new Throttle(300, 'fixed-60s');
+		grants(throttle, 1, 300);
+		expect(throttle.take('c', 400).allowed).toBe(false);
+		throttle.setRate(300, 'bucket-1s');
+		expect(throttle.take('c', 400).allowed).toBe(true);
+	});
+});
+
 describe('throttled API', () => {
 	const clock = new ManualClock();
 	let sandbox: Sandbox;
@@ -134,6 +228,19 @@ describe('throttled API', () => {
 		expect((await requestToken(sandbox, { client_secret: 'wrong' })).status).toBe(429);
 		for (let index = 0; index < 5; index++) {
 			expect((await requestToken(sandbox, { client_id: 'someone-else' })).status).toBe(401);
+		}
+	});
+
+	it('answers 429 without Retry-After when throttleRetryAfter is off', async () => {
+		sandbox.configure({ throttleRetryAfter: false, throttleShape: 'fixed-60s' });
+		try {
+			const token = await issueToken(sandbox);
+			for (let index = 0; index < 119; index++) await get(sandbox, COURSES, token);
+			const refused = await get(sandbox, COURSES, token);
+			expect(refused.status).toBe(429);
+			expect(refused.headers.get('retry-after')).toBeNull();
+		} finally {
+			sandbox.configure({ throttleRetryAfter: true, throttleShape: 'sliding-60s+bucket-1s' });
 		}
 	});
 
