@@ -24,7 +24,7 @@ const ALONE_ITEMS = Number(process.env.BENCH_INTERACTIVE_ALONE ?? 150);
 /** The bulk in one execution, then split over several started together (a queue-mode worker runs many). */
 const BULK_EXECUTIONS = [1, 4];
 /** The platform as the issue measured it: 300 requests a minute, transactions of about a second. */
-const SANDBOX = {
+export const INTERACTIVE_SANDBOX = {
 	rateLimitPerMinute: RATE_PER_MIN,
 	latencyMs: 50,
 	latencyJitterMs: 20,
@@ -40,7 +40,7 @@ const apiOnly = (log: LoggedRequest[]) =>
  * meanwhile five one-item executions (an HR webhook's assignment, waiting for its transaction)
  * one after another; then a bulk run alone, for the share of the budget it uses.
  */
-interface Scenario {
+export interface Scenario {
 	executions: number;
 	latencies: Array<{ webhook: number; ms: number; status: string; afterBulkStartS: number }>;
 	bulkMs: number;
@@ -51,7 +51,7 @@ interface Scenario {
 }
 
 /** BULK_ITEMS confirmed upserts split over `executions` executions, and the webhooks meanwhile. */
-async function scenario(
+export async function scenario(
 	executions: number,
 	sandbox: Awaited<ReturnType<typeof startBenchSandbox>>,
 	source: PackageSource,
@@ -130,7 +130,10 @@ async function scenario(
  * budget it uses.
  */
 export async function runInteractiveBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
-	const sandbox = await startBenchSandbox({ ...SANDBOX, clientId: 'bench-interactive' });
+	const sandbox = await startBenchSandbox({
+		...INTERACTIVE_SANDBOX,
+		clientId: 'bench-interactive',
+	});
 	const scenarios: Scenario[] = [];
 	let alone = { requests: 0, spanMs: 0, share: 0, refused: 0 };
 	try {
@@ -222,7 +225,7 @@ export async function runInteractiveBenchmark(source: PackageSource): Promise<Be
 		method: `The sandbox at the platform's 300 requests a minute (50 ± 20 ms latency, transactions of 1 s, at most 5 carried out a second), one credential at 300/min, all executions in one n8n process (one throttle for the client). ${BULK_ITEMS} courses are upserted (Wait for Completion on, the node's defaults), first in one execution, then split over ${BULK_EXECUTIONS[BULK_EXECUTIONS.length - 1]} executions started together; 15 s after the bulk started, five one-item executions assign the onboarding course to a new hire each (Wait for Completion on), one after another with 3 s between them, as an HR webhook's executions would; each one's time is from its start to its confirmed output. The throttle lets the executions sharing the client book their first requests in turn (round-robin by execution). Then, a minute later, ${ALONE_ITEMS} confirmed upserts alone: the share of the budget is the requests (writes and transaction checks) between the first and the last, over what 300 a minute allows in that span.`,
 		rows,
 		checks,
-		details: { sandbox: SANDBOX, scenarios, alone },
+		details: { sandbox: INTERACTIVE_SANDBOX, scenarios, alone },
 		notes: scenarios
 			.filter((s) => !s.overlapped)
 			.map(

@@ -25,5 +25,6 @@ export const BENCHMARK_NAMES = [
 	'xapi',
 	'overhead',
 	'stores',
+	'pace',
 ] as const;
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];

@@ -90,14 +90,14 @@ function contenderNode(
 	}
 }
 
-interface Scenario {
+export interface Scenario {
 	latencyMs: number;
 	requestsPerMinute: number;
 	items: number;
 	contenders: Contender[];
 }
 
-async function runContender(
+export async function runContender(
 	sandbox: SandboxHandle,
 	scenario: Scenario,
 	contender: Contender,

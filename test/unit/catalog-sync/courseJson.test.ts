@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not part of the n8n package */
 import { z } from 'zod';
 
-import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/course/form';
+import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/course/courseInput';
 
 const base = { external_id: 'c-1', name: 'Course', url: 'https://learn.test/c' };
 

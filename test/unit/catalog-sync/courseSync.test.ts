@@ -10,7 +10,7 @@ import type { Existing, SyncRow } from '../../../nodes/shared/sync/contract';
 import { guardRemovals, planSync as plan } from '../../../nodes/shared/sync/plan';
 import { REMOVAL_PENDING, REMOVED } from '../../../nodes/shared/sync/memory';
 import { valuesFromListing } from '../../../nodes/LearningPlatform/transport/courses';
-import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/course/form';
+import { parseCourseJson } from '../../../nodes/LearningPlatform/actions/course/courseInput';
 
 const ARCHIVED = REMOVED;
 const ARCHIVE_PENDING = REMOVAL_PENDING;

@@ -8,13 +8,8 @@ import type { LmsRun } from '../../transport';
 import { flexibleDate } from '../../transport/formats';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
-import {
-	coursePicker,
-	pickedCourse,
-	writeOptions,
-	writeOptionsSchema,
-	writeSettings,
-} from '../fields';
+import { coursePicker, pickedCourse } from '../coursePicker';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
 
 export const DATES: INodeProperties = additionalFields([
 	{

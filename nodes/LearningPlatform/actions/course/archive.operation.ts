@@ -5,13 +5,8 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import { parseItemInput, safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { archiveListedCourse, findCourse } from '../../transport/courses';
-import {
-	coursePicker,
-	pickedCourse,
-	writeOptions,
-	writeOptionsSchema,
-	writeSettings,
-} from '../fields';
+import { coursePicker, pickedCourse } from '../coursePicker';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
 import { operationForm } from '../operationForm';
 import { additionalFieldsProperty, courseValuesSchema, spoken, unlistedFieldNames } from './form';
 

@@ -5,7 +5,7 @@ import { safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
 import { findCourse } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../fields';
+import { coursePicker, pickedCourse } from '../coursePicker';
 import { operationForm } from '../operationForm';
 
 export const { description, prepare } = operationForm(

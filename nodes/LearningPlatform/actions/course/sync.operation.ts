@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { EXTERNAL_ID_FIELD } from '../../transport';
 import { courseSyncContract } from '../../transport/courseSync';
-import { pickedCourse } from '../fields';
+import { pickedCourse } from '../coursePicker';
 import { syncOperation, syncRow } from '../syncOperation';
-import { courseInputProperties, courseObject, idText, readCourse } from './form';
+import { courseInputProperties, courseObject, idText, readCourse } from './courseInput';
 
 export const kind = 'batch';
 

@@ -5,8 +5,8 @@ import type { PoolPlace } from '../../../shared/items/operation';
 import type { LmsRun } from '../../transport';
 import { upsertCourse } from '../../transport/courses';
 import { readOptions } from '../../../shared/form/input';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../fields';
-import { courseInputProperties, KEEP_CURRENT_VALUES, readCourse } from './form';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import { courseInputProperties, KEEP_CURRENT_VALUES, readCourse } from './courseInput';
 
 const properties: INodeProperties[] = [
 	{
