@@ -5,8 +5,10 @@
  * default rate, workers joining and leaving mid-run, and another system spending part of the
  * budget. Seconds per scenario; the figures to compare throttle designs before the real queue
  * bench (npm run bench:queue). `npx tsx bench/queueSim.ts [scenario …]`
- * (names containing any argument; SIM_SEED=n places the sends from a seeded random).
+ * (names containing any argument; SIM_SEED=n places the sends from a seeded random; SIM_SHAPES=a,b
+ * the limiter shapes of sandbox/throttle.ts, SIM_RETRY_AFTER=on|off|both).
  */
+import type { ThrottleShape } from '../sandbox/throttle';
 import { seededRandom, simulateSharedBudget, type SharedBudgetRun } from './queue/sharedBudget';
 
 // jest's own fake clock (no type declarations ship with it).
@@ -54,7 +56,13 @@ async function main(): Promise<void> {
 		'| scenario | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |',
 	);
 	console.log('|---|---|---|---|---|---|---|---|---|');
-	for (const name of names) {
+	const shapes = (process.env.SIM_SHAPES ?? 'sliding-60s+bucket-1s').split(',') as ThrottleShape[];
+	const told = { both: [true, false], on: [true], off: [false] }[
+		process.env.SIM_RETRY_AFTER ?? 'on'
+	]!;
+	for (const [name, shape, retryAfter] of names.flatMap((name) =>
+		shapes.flatMap((shape) => told.map((retryAfter) => [name, shape, retryAfter] as const)),
+	)) {
 		if (process.env.SIM_SEED) Math.random = seededRandom(Number(process.env.SIM_SEED));
 		const clock = FakeTimers.install({
 			toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
@@ -62,10 +70,12 @@ async function main(): Promise<void> {
 		try {
 			const r = await simulateSharedBudget({
 				...SCENARIOS[name],
+				shape,
+				retryAfter,
 				advance: (ms) => clock.tickAsync(ms),
 			});
 			console.log(
-				`| ${name} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
+				`| ${name}, ${shape}${retryAfter ? '' : ', no Retry-After'} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
 			);
 			if (process.env.SIM_TIMELINE) console.log(`  ${r.timeline}`);
 		} finally {

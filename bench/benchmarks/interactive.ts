@@ -137,25 +137,7 @@ export async function runInteractiveBenchmark(source: PackageSource): Promise<Be
 	const scenarios: Scenario[] = [];
 	let alone = { requests: 0, spanMs: 0, share: 0, refused: 0 };
 	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RATE_PER_MIN) },
-			source,
-		);
-		await fetchToken(source, helper);
-		const seeded = await runSingleNode({
-			node: courseUpsertNode(),
-			items: [
-				{
-					externalId: 'onboarding-101',
-					name: 'Onboarding',
-					url: 'https://learn.example.com/onboarding',
-				},
-			],
-			source,
-			credentialsHelper: helper,
-		});
-		if (seeded.error || seeded.errorItems.length > 0)
-			throw new Error('Seeding the onboarding course failed');
+		const helper = await withOnboardingCourse(sandbox, source);
 		for (const executions of BULK_EXECUTIONS)
 			scenarios.push(await scenario(executions, sandbox, source, helper, `bulk${executions}`));
 
@@ -233,4 +215,31 @@ export async function runInteractiveBenchmark(source: PackageSource): Promise<Be
 					`${s.executions} bulk execution(s): the bulk ended before the last webhook; raise BENCH_INTERACTIVE_BULK.`,
 			),
 	};
+}
+
+/** A credential at the platform's rate, its token fetched, and the course the webhooks assign. */
+export async function withOnboardingCourse(
+	sandbox: Awaited<ReturnType<typeof startBenchSandbox>>,
+	source: PackageSource,
+) {
+	const helper = createCredentialsHelper(
+		{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RATE_PER_MIN) },
+		source,
+	);
+	await fetchToken(source, helper);
+	const seeded = await runSingleNode({
+		node: courseUpsertNode(),
+		items: [
+			{
+				externalId: 'onboarding-101',
+				name: 'Onboarding',
+				url: 'https://learn.example.com/onboarding',
+			},
+		],
+		source,
+		credentialsHelper: helper,
+	});
+	if (seeded.error || seeded.errorItems.length > 0)
+		throw new Error('Seeding the onboarding course failed');
+	return helper;
 }

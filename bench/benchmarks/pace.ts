@@ -16,14 +16,18 @@ import path from 'node:path';
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../../sandbox/throttle';
-import { courseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
+import { LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { REPO_ROOT } from '../lib/source';
 import { check, round, type TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import { fetchToken } from '../lib/warmup';
-import { INTERACTIVE_SANDBOX, scenario as beside, type Scenario as Beside } from './interactive';
+import {
+	INTERACTIVE_SANDBOX,
+	withOnboardingCourse,
+	scenario as beside,
+	type Scenario as Beside,
+} from './interactive';
 import type { BenchmarkOutcome } from './types';
 import { runContender, type UpsertRun } from './upsert';
 
@@ -141,25 +145,7 @@ async function webhooksBeside(
 		throttleRetryAfter: variant.retryAfter,
 	});
 	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RATE_PER_MIN) },
-			source,
-		);
-		await fetchToken(source, helper);
-		const seeded = await runSingleNode({
-			node: courseUpsertNode(),
-			items: [
-				{
-					externalId: 'onboarding-101',
-					name: 'Onboarding',
-					url: 'https://learn.example.com/onboarding',
-				},
-			],
-			source,
-			credentialsHelper: helper,
-		});
-		if (seeded.error || seeded.errorItems.length > 0)
-			throw new Error('Seeding the onboarding course failed');
+		const helper = await withOnboardingCourse(sandbox, source);
 		await sandbox.reset();
 		return await beside(
 			executions,

@@ -1,4 +1,4 @@
-/* eslint-disable -- benchmark code, not part of the n8n package */
+// Benchmark code, not part of the n8n package.
 // `node --require bench/lib/otherDist.cjs`: modules of this tree's dist/ load from BENCH_OTHER_DIST
 // instead (another build of the package, e.g. main's), so one benchmark measures two builds.
 const Module = require('node:module');

@@ -17,7 +17,7 @@ import { setMaxListeners } from 'node:events';
 import { Deadline } from '../../nodes/shared/pacing/time';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
 import { waitAfterThrottle } from '../../nodes/shared/request/failure';
-import { Throttle as ServiceThrottle } from '../../sandbox/throttle';
+import { Throttle as ServiceThrottle, type ThrottleShape } from '../../sandbox/throttle';
 
 export interface SimWorker {
 	/** When it starts taking executions, ms after the start (0). */
@@ -38,6 +38,10 @@ export interface SharedBudgetRun {
 	latencyMs?: number;
 	/** Another system on the same client, sending this many requests a minute (429s not retried). */
 	otherPerMin?: number;
+	/** How the platform counts its minute (the sandbox's default unless given). */
+	shape?: ThrottleShape;
+	/** Whether its 429s carry Retry-After (true unless given). */
+	retryAfter?: boolean;
 	/** Fake-clock advance (jest.advanceTimersByTimeAsync or clock.tickAsync). */
 	advance: (ms: number) => Promise<unknown>;
 	limitMs?: number;
@@ -77,7 +81,7 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 	const latency = run.latencyMs ?? 200;
 	const concurrency =
 		run.concurrency ?? Math.max(1, Math.ceil(run.executions / run.workers.length));
-	const service = new ServiceThrottle(ceiling);
+	const service = new ServiceThrottle(ceiling, run.shape);
 	const start = Date.now();
 	const queue = Array.from({ length: run.executions }, (_, i) => i);
 	const acceptedAt: number[] = [];
@@ -130,7 +134,8 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 				gaveUp++;
 				return;
 			}
-			const pause = waitAfterThrottle(String(decision.retryAfterSec), attempt);
+			const told = run.retryAfter ?? true;
+			const pause = waitAfterThrottle(told ? String(decision.retryAfterSec) : undefined, attempt);
 			throttle.throttled('waitMs' in pause ? pause.waitMs : 1_000);
 		}
 	}
