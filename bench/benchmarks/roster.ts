@@ -46,6 +46,17 @@ const fields = {
 	externalId: '={{ $json.course }}',
 	additionalFields: { dueDate: '={{ $json.due }}' },
 };
+/** The courses the roster assigns, upserted before each night. */
+const courseNode = () =>
+	lmsNode({
+		resource: 'course',
+		operation: 'upsert',
+		externalId: '={{ $json.id }}',
+		name: '={{ $json.id }}',
+		url: '=https://learn.example.com/{{ $json.id }}',
+		options: {},
+	});
+
 const syncNode = () =>
 	lmsNode({
 		resource: 'assignment',
@@ -106,14 +117,7 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 		);
 		await fetchToken(source, helper);
 		const courses = await runSingleNode({
-			node: lmsNode({
-				resource: 'course',
-				operation: 'upsert',
-				externalId: '={{ $json.id }}',
-				name: '={{ $json.id }}',
-				url: '=https://learn.example.com/{{ $json.id }}',
-				options: {},
-			}),
+			node: courseNode(),
 			items: COURSES.map((id) => ({ id })),
 			source,
 			credentialsHelper: helper,
@@ -181,14 +185,7 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 		await sandbox.reset();
 		await fetchToken(source, helper);
 		await runSingleNode({
-			node: lmsNode({
-				resource: 'course',
-				operation: 'upsert',
-				externalId: '={{ $json.id }}',
-				name: '={{ $json.id }}',
-				url: '=https://learn.example.com/{{ $json.id }}',
-				options: {},
-			}),
+			node: courseNode(),
 			items: COURSES.map((id) => ({ id })),
 			source,
 			credentialsHelper: helper,
