@@ -513,6 +513,8 @@ describe('Schedule Trigger: roster-sync.json', () => {
 			},
 			1_000,
 		);
+		// A run that overlapped a slower one ends first with its writes deferred: wait for both.
+		await settledExecutions(ids.roster);
 		expect(assignmentsMatch(fs.readFileSync(rosterPath(), 'utf8'))).toEqual([]);
 	});
 
@@ -588,6 +590,8 @@ describe('Max Writes per Run: a first night bounded over scheduled runs', () => 
 			.filter((body) => isBounded(body.email_id))
 			.map((body) => `${body.email_id} ${body.external_id}`);
 		expect(writes.sort()).toEqual(pairs.map((pair) => `${pair.email} ${pair.course}`).sort());
+		// The run whose writes completed the roster may not have ended yet: count it once it has.
+		await settledExecutions(ids.bounded);
 		const runs = (await assertNoFailedExecution(ids.bounded)).filter(
 			(row) => row.status === 'success',
 		);
