@@ -26,6 +26,9 @@ const MIN_SHARE = 0.05;
 
 const MIN_PROBE = 0.5;
 
+/** Uncontended, a send leaves within this share of its slot: a window counted from any send holds one slot's worth. */
+const CALM_JITTER = 0.02;
+
 /** Even starts (no bursts), a sliding minute within the rate, a pace cut by 429s (CUBIC climb). */
 export class RequestThrottle implements Throttle {
 	private contendedAt: number;
@@ -37,6 +40,8 @@ export class RequestThrottle implements Throttle {
 	private readonly sentAt: number[] = [];
 
 	private readonly refusedAt: number[] = [];
+
+	private lastRefusedAt = Number.NEGATIVE_INFINITY;
 
 	private nextSlotAt = 0;
 
@@ -91,7 +96,7 @@ export class RequestThrottle implements Throttle {
 				const now = this.clock();
 				const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
 				if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
-				const horizon = Math.max(BOOKING_HORIZON_MS, 2 * intervalFor(this.currentRate()));
+				const horizon = Math.max(BOOKING_HORIZON_MS, 2 * spacingFor(this.currentRate()));
 				const far = slot - now > horizon;
 				const first = deadline !== undefined && !deadline.started;
 				if (first && (far || !this.turns.mayBook(owner))) {
@@ -100,7 +105,7 @@ export class RequestThrottle implements Throttle {
 					const step =
 						far && this.turns.size < 2
 							? horizon / 2
-							: Math.min(BOOKING_HORIZON_MS / 2, Math.max(20, intervalFor(this.currentRate())));
+							: Math.min(BOOKING_HORIZON_MS / 2, Math.max(20, spacingFor(this.currentRate())));
 					if (!(await pause(step, deadline.cancelSignal, this.clock))) return 'cancelled';
 					continue;
 				}
@@ -119,10 +124,11 @@ export class RequestThrottle implements Throttle {
 		epoch: number,
 		deadline?: Deadline,
 	): Promise<SlotRefusal | undefined | 'retry'> {
-		const interval = intervalFor(this.currentRate());
+		const interval = spacingFor(this.currentRate());
 		this.nextSlotAt = slot + interval;
-		// At random in the slot's first half, or processes paced alike hit the service in one order.
-		const sendAt = slot + (Math.random() * interval) / 2;
+		// After a 429, at random in the slot's first half: processes paced alike must not keep one order.
+		const contended = now - this.lastRefusedAt < WINDOW_MS;
+		const sendAt = slot + Math.random() * interval * (contended ? 0.5 : CALM_JITTER);
 		this.remember(sendAt);
 		const booking = { next: this.nextSlotAt };
 		this.waiting.add(booking);
@@ -156,6 +162,7 @@ export class RequestThrottle implements Throttle {
 	throttled(pauseMs: number): void {
 		const now = this.clock();
 		this.answered(this.refusedAt, now);
+		this.lastRefusedAt = now;
 		const settled = now >= this.pausedUntil;
 		this.holdAll(pauseMs);
 		if (!settled || this.ceilingPerMin <= 0) return;
@@ -230,8 +237,9 @@ class Turns extends Map<object, number> {
 	}
 }
 
-function intervalFor(requestsPerMinute: number): number {
-	return requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0;
+/** Slots a margin apart: n slots span more than n intervals, so no short window takes n + 1. */
+export function spacingFor(requestsPerMinute: number): number {
+	return requestsPerMinute > 0 ? (WINDOW_MS + WINDOW_MARGIN_MS) / requestsPerMinute : 0;
 }
 
 /** Per API client (`clientKey`) for the whole process: the platform throttles per client id. */
