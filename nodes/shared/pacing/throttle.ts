@@ -26,7 +26,7 @@ const MIN_SHARE = 0.05;
 
 const MIN_PROBE = 0.5;
 
-/** Uncontended, a send leaves within this share of its slot: a window counted from any send holds one slot's worth. */
+/** While no 429 came, a send leaves this early in its slot: no short window then counts one too many. */
 const CALM_JITTER = 0.02;
 
 /** Even starts (no bursts), a sliding minute within the rate, a pace cut by 429s (CUBIC climb). */

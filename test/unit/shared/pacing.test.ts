@@ -10,7 +10,7 @@ import {
 	spacingFor,
 	WINDOW_MARGIN_MS,
 } from '../../../nodes/shared/pacing/throttle';
-import { Throttle as ServiceThrottle } from '../../../sandbox/throttle';
+import { THROTTLE_SHAPES, Throttle as ServiceThrottle } from '../../../sandbox/throttle';
 import { seededRandom, simulateSharedBudget } from '../../../bench/queue/sharedBudget';
 
 // Time here is jest's fake clock: the tests check order, spacing and counts, not speed.
@@ -286,6 +286,31 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 			// a process left alone regains the full rate within half a minute), and none given up.
 			expect(refused / accepted.length).toBeLessThan(0.2);
 			expect(gaveUp).toBe(0);
+		},
+		60_000,
+	);
+});
+
+describe('RequestThrottle: one process on every limiter the platform may run (simulated)', () => {
+	test.each(
+		THROTTLE_SHAPES.flatMap((shape) => [true, false].map((told) => [shape, told] as const)),
+	)(
+		'%s, Retry-After %s: no 429 drawn, the whole pace kept',
+		async (shape, retryAfter) => {
+			seedRandom();
+			const result = await simulateSharedBudget({
+				workers: [{}],
+				executions: 2,
+				itemsPerExecution: 200,
+				concurrency: 2,
+				shape,
+				retryAfter,
+				advance: (ms) => jest.advanceTimersByTimeAsync(ms),
+			});
+			expect(result.accepted).toBe(400);
+			// A fixed 6 s window of 30 drew 5 429s a run when sends fell anywhere in a slot's first half.
+			expect(result.drawn429).toBe(0);
+			expect(result.ratio).toBeGreaterThanOrEqual(0.98);
 		},
 		60_000,
 	);
