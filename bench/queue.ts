@@ -55,6 +55,7 @@ import { startPostgres, startRedis, type Postgres } from './queue/services';
 import { stopProcessGroup } from '../test/e2e/lib/processes';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';
+import { limiterLabel } from './lib/limiter';
 
 const FULL_SIZE = '10x100';
 const SIZE = parseSize(process.env.QUEUE_SIZE ?? FULL_SIZE);
@@ -70,7 +71,7 @@ const TARGET_RATIO = 0.95;
 const SHAPE = limiterShape(process.env.QUEUE_SHAPE);
 const RETRY_AFTER = (process.env.QUEUE_RETRY_AFTER || 'on') !== 'off';
 /** How results.json and the table name the platform's limiter of this run. */
-const LIMITER = `${SHAPE ?? 'sliding-60s+bucket-1s'}${RETRY_AFTER ? '' : ', no Retry-After'}`;
+const LIMITER = limiterLabel(SHAPE, RETRY_AFTER);
 const NODE_NAME = 'Create or update course';
 
 type ConfigName = 'default' | 'churn' | 'rule';

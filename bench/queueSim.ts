@@ -10,6 +10,7 @@
  */
 import type { ThrottleShape } from '../sandbox/throttle';
 import { seededRandom, simulateSharedBudget, type SharedBudgetRun } from './queue/sharedBudget';
+import { limiterLabel } from './lib/limiter';
 
 // jest's own fake clock (no type declarations ship with it).
 const FakeTimers = require('@sinonjs/fake-timers') as {
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
 				advance: (ms) => clock.tickAsync(ms),
 			});
 			console.log(
-				`| ${name}, ${shape}${retryAfter ? '' : ', no Retry-After'} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
+				`| ${name}, ${limiterLabel(shape, retryAfter)} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
 			);
 			if (process.env.SIM_TIMELINE) console.log(`  ${r.timeline}`);
 		} finally {

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../../sandbox/throttle';
+import { limiterLabel } from '../lib/limiter';
 import { LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { REPO_ROOT } from '../lib/source';
@@ -40,8 +41,7 @@ export interface PaceVariant {
 	retryAfter: boolean;
 }
 
-export const variantLabel = ({ shape, retryAfter }: PaceVariant) =>
-	`${shape}${retryAfter ? '' : ', no Retry-After'}`;
+export const variantLabel = ({ shape, retryAfter }: PaceVariant) => limiterLabel(shape, retryAfter);
 
 function list(name: string, fallback: string): string[] {
 	return (process.env[name] || fallback)

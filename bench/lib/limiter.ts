@@ -1,0 +1,9 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+import { DEFAULT_OPTIONS } from '../../sandbox/options';
+import type { ThrottleShape } from '../../sandbox/throttle';
+
+/** How the benches name the platform's limiter: its shape, and whether its 429s say how long to wait. */
+export const limiterLabel = (
+	shape: ThrottleShape = DEFAULT_OPTIONS.throttleShape,
+	retryAfter = true,
+): string => `${shape}${retryAfter ? '' : ', no Retry-After'}`;
