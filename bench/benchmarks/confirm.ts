@@ -64,7 +64,7 @@ function learnedFirstCheck(
 			source === 'dist'
 				? path.join(REPO_ROOT, 'dist', 'nodes', 'shared')
 				: path.join(REPO_ROOT, 'nodes', 'shared');
-		const { clientCompletion } = require(path.join(shared, 'pacing', 'time')) as {
+		const { clientCompletion } = require(path.join(shared, 'pacing', 'completion')) as {
 			clientCompletion(key: string): { firstCheckDelayMs(): number };
 		};
 		const { clientKey } = require(path.join(shared, 'request', 'secrets')) as {

@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import { DEFAULT_OPTIONS } from '../../sandbox/options';
 import type { ThrottleShape } from '../../sandbox/throttle';
 

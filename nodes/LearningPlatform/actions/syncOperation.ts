@@ -11,9 +11,9 @@ import { openMemory } from '../../shared/sync/memory';
 import type { LmsRun, WriteSettings } from '../transport';
 import { lmsClientKey } from '../transport/credential';
 import { scopeKey } from '../transport/syncs';
-import type { WriteOptions } from './writeOptions';
+import type { WriteOptions } from './fields';
 import { readOptions } from '../../shared/form/input';
-import { writeOptions, writeOptionsSchema, writeSettings } from './writeOptions';
+import { writeOptions, writeOptionsSchema, writeSettings } from './fields';
 
 interface SyncOperationParts<V, L> {
 	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */

@@ -2,8 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Change, Existing, Reading, SyncContract } from '../../shared/sync/contract';
 import type { CourseValues } from './courses';
+import { archiveListedCourse } from './courseArchive';
 import {
-	archiveListedCourse,
 	COURSE_FIELDS,
 	forEachCoursePage,
 	indexedCourse,

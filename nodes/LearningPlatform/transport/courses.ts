@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { listOfStrings, safeId, typeMessages } from '../../shared/form/input';
-
 import type { Deadline } from '../../shared/pacing/time';
 import type { PagingLimits } from '../../shared/pacing/paging';
 import { DEFAULT_PAGING_LIMITS, PageGuard, withinBounds } from '../../shared/pacing/paging';
@@ -328,47 +326,4 @@ export async function upsertCourse(
 		echo: { externalId },
 	});
 	return { ...output, ...report };
-}
-
-/** An update must carry the whole course: the listing plus `given`, naming what will be cleared. */
-export async function archiveListedCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	current: IndexedCourse,
-	given: CourseValues,
-	write: WriteSettings,
-): Promise<IDataObject> {
-	const { values, ...report } = mergeWithListing(
-		{ ...given, [EXTERNAL_ID_FIELD]: externalId },
-		current.listed,
-	);
-	const output = await postWrite(run, itemIndex, {
-		path: COURSES_PATH,
-		body: courseBody({ ...values, [STATUS_FIELD]: 'archived' }),
-		action: `Archiving course "${externalId}"`,
-		...write,
-		echo: { externalId, courseId: current.id },
-	});
-	return { ...output, ...report };
-}
-
-/** Archive and Get look the course up in the catalog read once per execution. */
-export async function findCourse(
-	run: LmsRun,
-	itemIndex: number,
-	externalId: string,
-	deadline: Deadline,
-	operation: 'Get' | 'Archive',
-): Promise<IndexedCourse> {
-	const found = await catalogEntry(run, itemIndex, externalId, deadline);
-	if (found) return found;
-	throw new NodeOperationError(
-		run.fns.getNode(),
-		`No course with external ID "${externalId}" was found`,
-		{
-			itemIndex,
-			description: `${operation} looks the course up in the catalog of this OAuth2 app's source. Check the external ID, and that the course was created through the API.`,
-		},
-	);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import type { CompletionEstimate, Deadline, Throttle } from '../../shared/pacing/time';
 import { pause, SLEEP_STEP_MS } from '../../shared/pacing/time';
-import type { Run } from '../../shared/items/operation';
+import type { Run } from '../../shared/request/call';
 import { callApi } from '../../shared/request/call';
 import { requestTimeoutMs, apiError, HttpProblem } from '../../shared/request/failure';
 import { clientRedactor } from '../../shared/request/secrets';
@@ -196,13 +196,6 @@ export async function waitForTransaction(
 	// Continue On Fail puts these on the error item, so the workflow can poll later.
 	error.context.details = { transactionId: id, status: transaction.status };
 	throw error;
-}
-
-/** A write's transaction that ended, and not in success (e.g. "failed"): nothing was applied. */
-export function endedWithoutSuccess(error: unknown): boolean {
-	const status = (error as { context?: { details?: { status?: unknown } } })?.context?.details
-		?.status;
-	return typeof status === 'string' && status !== 'initiated' && status !== 'success';
 }
 
 export interface WriteSettings {

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { openRun } from '../../shared/items/router';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
-import { clientCompletion } from '../../shared/pacing/time';
+import { clientCompletion } from '../../shared/pacing/completion';
 import type { RequestingFunctions } from '../../shared/request/call';
 import { originOf, setClientHoldBack } from '../../shared/request/clientCredentials';
 import { liveClientRedactor } from '../../shared/request/secrets';

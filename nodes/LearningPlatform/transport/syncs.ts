@@ -2,11 +2,11 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PoolPlace } from '../../shared/items/operation';
+import type { PoolPlace } from '../../shared/pacing/time';
 import { Deadline } from '../../shared/pacing/time';
 import type { Sent } from '../../shared/sync/contract';
 import type { LmsRun, WriteSettings } from './index';
-import { confirmWrite, endedWithoutSuccess, getTransaction } from './index';
+import { confirmWrite, getTransaction } from './index';
 
 /** What both syncs share: ids and keys, and each write sent, then confirmed. */
 
@@ -66,6 +66,13 @@ async function transactionState(
 		run.deadline(60_000, { startsAtFirstSlot: true }),
 	);
 	return transaction.status as 'success' | 'failed' | 'initiated';
+}
+
+/** Read from what `waitForTransaction` puts on its error: ended, not in success; nothing applied. */
+function endedWithoutSuccess(error: unknown): boolean {
+	const status = (error as { context?: { details?: { status?: unknown } } })?.context?.details
+		?.status;
+	return typeof status === 'string' && status !== 'initiated' && status !== 'success';
 }
 
 /** The parts both syncs share: each write sent, then confirmed; earlier transactions read once. */

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
-import type { Run } from '../../shared/items/operation';
 import type { Throttle } from '../../shared/pacing/time';
-import { type ApiCall, callApi } from '../../shared/request/call';
+import { type ApiCall, callApi, type Run } from '../../shared/request/call';
 import { apiError, HttpProblem } from '../../shared/request/failure';
 import { documentedAnswer } from '../../shared/request/body';
 import type { Redactor } from '../../shared/request/secrets';

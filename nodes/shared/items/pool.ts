@@ -1,4 +1,4 @@
-import type { PoolPlace } from './operation';
+import type { PoolPlace } from '../pacing/time';
 
 /** On a failure or an abort no task starts and the started ones finish: none runs on unseen. */
 export async function mapWithConcurrency<T, R>(

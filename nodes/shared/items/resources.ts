@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemOutcome, PoolPlace, PreparedItem, Run } from './operation';
+import type { PoolPlace } from '../pacing/time';
+import type { Run } from '../request/call';
+import type { ItemOutcome, PreparedItem } from './operation';
 
 /** A node's resources and their operations, listed once: the router routes by them, the form and subtitle come from them. */
 

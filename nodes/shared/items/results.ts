@@ -2,7 +2,8 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import * as workflow from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ItemOutcome, PreparedItem, Run } from './operation';
+import type { Run } from '../request/call';
+import type { ItemOutcome, PreparedItem } from './operation';
 
 export function pairedItems(
 	data: IDataObject | IDataObject[],

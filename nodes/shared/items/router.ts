@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { Deadline } from '../pacing/time';
-import type { RequestingFunctions } from '../request/call';
+import type { RequestingFunctions, Run } from '../request/call';
 import type { Redactor } from '../request/secrets';
 
-import type { ItemOutcome, PreparedItem, Run } from './operation';
+import type { ItemOutcome, PreparedItem } from './operation';
 import type { BatchControl, BatchOperation, NodeRouting, Operation, Resource } from './resources';
 import { mapWithConcurrency } from './pool';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';

@@ -29,6 +29,19 @@ import {
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
+/** What every request of one execution carries, made by the item router before the first item; nodes add their parts. */
+export interface Run {
+	readonly fns: RequestingFunctions;
+	readonly cancelSignal?: AbortSignal;
+	/** Set once an item failed and the run will stop: nothing more may be sent. */
+	stopped: boolean;
+	mask<E>(error: E): E;
+	/** An API that echoes what it was sent must not put a credential in the output. */
+	maskOutput<T>(value: T): T;
+	/** Ends early on cancel; with `startsAtFirstSlot`, counted from the first throttle slot. */
+	deadline(budgetMs: number, options?: { startsAtFirstSlot?: boolean }): Deadline;
+}
+
 const MAX_REDIRECTS = 5;
 
 export interface ApiCall {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { PoolPlace } from '../items/operation';
+import type { PoolPlace } from '../pacing/time';
 
 /** What a sync's node gives the engine: its rows, its words, and how to read, compare and write. */
 

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOutcome, PoolPlace, Run } from '../items/operation';
+import type { ItemOutcome } from '../items/operation';
+import type { PoolPlace } from '../pacing/time';
+import type { Run } from '../request/call';
 import { mapWithConcurrency } from '../items/pool';
 import type { Existing, Reading, SyncContract, SyncRow, SyncSettings, SyncWords } from './contract';
 import type { Memory } from './memory';

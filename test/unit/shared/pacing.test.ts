@@ -1,5 +1,5 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { CompletionEstimate } from '../../../nodes/shared/pacing/time';
+import { LearnedCompletion } from '../../../nodes/shared/pacing/completion';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
 import { waitAfterThrottle } from '../../../nodes/shared/request/failure';
@@ -374,9 +374,9 @@ describe('mapWithConcurrency: a released place', () => {
 	});
 });
 
-describe('CompletionEstimate', () => {
+describe('LearnedCompletion', () => {
 	test('starts at one second, grows fast on a miss, shrinks slowly, never below what was seen running', () => {
-		const estimate = new CompletionEstimate();
+		const estimate = new LearnedCompletion();
 		expect(estimate.firstCheckDelayMs()).toBe(1_000);
 		estimate.observeFirstCheck(1_100, false);
 		expect(estimate.firstCheckDelayMs()).toBe(2_200);
@@ -390,7 +390,7 @@ describe('CompletionEstimate', () => {
 	});
 
 	test('stays within half a second and thirty seconds', () => {
-		const estimate = new CompletionEstimate(50);
+		const estimate = new LearnedCompletion(50);
 		expect(estimate.firstCheckDelayMs()).toBe(500);
 		estimate.observeFirstCheck(60_000, false);
 		expect(estimate.firstCheckDelayMs()).toBe(30_000);
@@ -398,7 +398,7 @@ describe('CompletionEstimate', () => {
 
 	test('with a fixed completion time, first checks settle above it and misses stay rare', () => {
 		const completionMs = 3_000;
-		const estimate = new CompletionEstimate();
+		const estimate = new LearnedCompletion();
 		let misses = 0;
 		for (let i = 0; i < 2_000; i++) {
 			const at = estimate.firstCheckDelayMs();

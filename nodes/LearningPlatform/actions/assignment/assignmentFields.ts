@@ -3,13 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { parseItemInput, safeId, typeMessages, additionalFields } from '../../../shared/form/input';
-import type { PoolPlace } from '../../../shared/items/operation';
+import type { PoolPlace } from '../../../shared/pacing/time';
 import type { LmsRun } from '../../transport';
 import { flexibleDate } from '../../transport/formats';
 import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
-import { coursePicker, pickedCourse } from '../coursePicker';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import {
+	coursePicker,
+	pickedCourse,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../fields';
 
 export const DATES: INodeProperties = additionalFields([
 	{

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseItemInput } from '../../../shared/form/input';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
-import { pickedCourse } from '../coursePicker';
+import { pickedCourse } from '../fields';
 import { syncOperation, syncRow } from '../syncOperation';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 

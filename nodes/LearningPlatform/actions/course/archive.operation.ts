@@ -1,14 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import type { PoolPlace } from '../../../shared/items/operation';
+import type { PoolPlace } from '../../../shared/pacing/time';
 import { parseItemInput, safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
-import { archiveListedCourse, findCourse } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../coursePicker';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import { archiveListedCourse } from '../../transport/courseArchive';
+import {
+	coursePicker,
+	pickedCourse,
+	writeOptions,
+	writeOptionsSchema,
+	writeSettings,
+} from '../fields';
 import { operationForm } from '../operationForm';
 import { additionalFieldsProperty, courseValuesSchema, spoken, unlistedFieldNames } from './form';
+import { findCourse } from './findCourse';
 
 const properties: INodeProperties[] = [
 	coursePicker(

@@ -6,7 +6,7 @@ import { issueMessage } from '../../../shared/request/body';
 import type { CourseField, CourseValues } from '../../transport/courses';
 import { EXTERNAL_ID_FIELD } from '../../transport';
 import { COURSE_FIELDS, present } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../coursePicker';
+import { coursePicker, pickedCourse } from '../fields';
 import {
 	additionalFieldsProperty,
 	courseValuesSchema,

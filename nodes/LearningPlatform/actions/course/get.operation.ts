@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { safeId } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { READ_DEADLINE_MS } from '../../transport';
-import { findCourse } from '../../transport/courses';
-import { coursePicker, pickedCourse } from '../coursePicker';
+import { coursePicker, pickedCourse } from '../fields';
 import { operationForm } from '../operationForm';
+import { findCourse } from './findCourse';
 
 export const { description, prepare } = operationForm(
 	['course', 'get'],

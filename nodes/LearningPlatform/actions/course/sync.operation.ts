@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { EXTERNAL_ID_FIELD } from '../../transport';
 import { courseSyncContract } from '../../transport/courseSync';
-import { pickedCourse } from '../coursePicker';
+import { pickedCourse } from '../fields';
 import { syncOperation, syncRow } from '../syncOperation';
 import { courseInputProperties, courseObject, idText, readCourse } from './courseInput';
 

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PoolPlace } from '../../../shared/items/operation';
+import type { PoolPlace } from '../../../shared/pacing/time';
 import type { LmsRun } from '../../transport';
 import { upsertCourse } from '../../transport/courses';
 import { readOptions } from '../../../shared/form/input';
-import { writeOptions, writeOptionsSchema, writeSettings } from '../writeOptions';
+import { writeOptions, writeOptionsSchema, writeSettings } from '../fields';
 import { courseInputProperties, KEEP_CURRENT_VALUES, readCourse } from './courseInput';
 
 const properties: INodeProperties[] = [
