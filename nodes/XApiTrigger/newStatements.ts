@@ -31,6 +31,27 @@ function pollDeadline(run: TriggerRun): Deadline {
 	return run.deadline(Math.min(POLL_DEADLINE_MS, pollBudgetMs(run) * 0.8));
 }
 
+/** Each query's pages in turn under one deadline, every answer read for the store's clock. */
+async function readQueries(
+	run: TriggerRun,
+	queries: IDataObject[],
+	{ qs, action, clock }: { qs: IDataObject; action: string; clock?: StoreClock },
+	readerOf: (index: number) => (page: IDataObject[]) => boolean,
+): Promise<void> {
+	const deadline = pollDeadline(run);
+	for (const [index, query] of queries.entries()) {
+		const read = readerOf(index);
+		await forEachStatementPage(
+			run,
+			{ qs: { ...query, ...qs }, action, deadline },
+			(page, headers) => {
+				clock?.read(headers);
+				return read(page);
+			},
+		);
+	}
+}
+
 /** After the newest matching statement, read rather than taken from a clock: history is never replayed. */
 export async function startingCursor(
 	run: TriggerRun,
@@ -38,38 +59,29 @@ export async function startingCursor(
 	key: string,
 ): Promise<Cursor> {
 	const cursor = emptyCursor(key);
-	const deadline = pollDeadline(run);
 	const clock = new StoreClock();
 	const ahead: IDataObject[] = [];
-	for (const qs of queries) {
+	const qs = { limit: STATEMENTS_PER_PAGE };
+	await readQueries(run, queries, { qs, action: 'Reading the newest statements', clock }, () => {
 		let newestMs: number | undefined;
 		let read = 0;
-		await forEachStatementPage(
-			run,
-			{
-				qs: { ...qs, limit: STATEMENTS_PER_PAGE },
-				action: 'Reading the newest statements',
-				deadline,
-			},
-			(page, headers) => {
-				clock.read(headers);
-				for (const statement of page) {
-					const storedMs = storedMsOf(statement);
-					// One stored ahead of the clock is remembered, so it never counts as new; history
-					// starts at the newest one before it.
-					const isAhead = storedMs !== undefined && storedMs > clock.nowMs();
-					if (isAhead) ahead.push(statement);
-					else if (storedMs !== undefined) {
-						newestMs ??= storedMs;
-						if (storedMs < newestMs - OVERLAP_MS) return false;
-					}
-					remember(cursor, statement, clock.nowMs());
-					if (++read >= MAX_REMEMBERED_IDS) return false;
+		return (page) => {
+			for (const statement of page) {
+				const storedMs = storedMsOf(statement);
+				// One stored ahead of the clock is remembered, so it never counts as new; history
+				// starts at the newest one before it.
+				const isAhead = storedMs !== undefined && storedMs > clock.nowMs();
+				if (isAhead) ahead.push(statement);
+				else if (storedMs !== undefined) {
+					newestMs ??= storedMs;
+					if (storedMs < newestMs - OVERLAP_MS) return false;
 				}
-				return newestMs !== undefined;
-			},
-		);
-	}
+				remember(cursor, statement, clock.nowMs());
+				if (++read >= MAX_REMEMBERED_IDS) return false;
+			}
+			return newestMs !== undefined;
+		};
+	});
 	holdBack(cursor, clock.nowMs());
 	warnAhead(run, ahead, clock);
 	return cursor;
@@ -86,40 +98,30 @@ export async function readNewStatements(
 	const startedAt = Date.now();
 	// Stop reading well inside the time n8n gives a poll, and leave the rest to the next one.
 	const budgetMs = pollBudgetMs(run) / 2;
-	const deadline = pollDeadline(run);
 	const clock = new StoreClock();
 	const found: Array<{ statement: IDataObject; storedMs: number }> = [];
 	// Where a cap or the time budget stopped a query: every query is complete up to there.
 	let horizonMs = Infinity;
-	for (const [index, qs] of queries.entries()) {
+	const qs = { ascending: true, limit: STATEMENTS_PER_PAGE, ...since };
+	await readQueries(run, queries, { qs, action: 'Reading new statements', clock }, (index) => {
 		// Each query gets its share of the time, so that the last one too reads at least a page.
 		const readUntilMs = (budgetMs * (index + 1)) / queries.length;
 		const firstOfQuery = found.length;
 		const full = () => found.length - firstOfQuery >= MAX_STATEMENTS_PER_POLL;
 		// A statement without `stored` (which stores must set) keeps its place after the one before it.
 		let lastMs = sinceMs;
-		await forEachStatementPage(
-			run,
-			{
-				qs: { ...qs, ascending: true, limit: STATEMENTS_PER_PAGE, ...since },
-				action: 'Reading new statements',
-				deadline,
-			},
-			(page, headers) => {
-				clock.read(headers);
-				for (const statement of page) {
-					lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
-					const id = idOf(statement);
-					if (id === undefined || !cursor.recent.has(id))
-						found.push({ statement, storedMs: lastMs });
-					if (full()) break;
-				}
-				const stop = full() || (page.length > 0 && Date.now() - startedAt >= readUntilMs);
-				if (stop) horizonMs = Math.min(horizonMs, lastMs);
-				return !stop;
-			},
-		);
-	}
+		return (page) => {
+			for (const statement of page) {
+				lastMs = Math.max(lastMs, storedMsOf(statement) ?? lastMs);
+				const id = idOf(statement);
+				if (id === undefined || !cursor.recent.has(id)) found.push({ statement, storedMs: lastMs });
+				if (full()) break;
+			}
+			const stop = full() || (page.length > 0 && Date.now() - startedAt >= readUntilMs);
+			if (stop) horizonMs = Math.min(horizonMs, lastMs);
+			return !stop;
+		};
+	});
 	const merged = found.filter((entry) => entry.storedMs <= horizonMs);
 	// A stable sort: statements stored at the same time keep the order their query gave them.
 	if (queries.length > 1) merged.sort((a, b) => a.storedMs - b.storedMs);
@@ -153,19 +155,13 @@ export async function latestStatement(
 	run: TriggerRun,
 	queries: IDataObject[],
 ): Promise<IDataObject | undefined> {
-	const deadline = pollDeadline(run);
 	let latest: IDataObject | undefined;
 	const storedMs = (statement: IDataObject) => storedMsOf(statement) ?? -Infinity;
-	for (const qs of queries) {
-		await forEachStatementPage(
-			run,
-			{ qs: { ...qs, limit: 1 }, action: 'Reading the latest statement', deadline },
-			([candidate]) => {
-				if (candidate && (!latest || storedMs(candidate) > storedMs(latest))) latest = candidate;
-				return false;
-			},
-		);
-	}
+	const action = 'Reading the latest statement';
+	await readQueries(run, queries, { qs: { limit: 1 }, action }, () => ([candidate]) => {
+		if (candidate && (!latest || storedMs(candidate) > storedMs(latest))) latest = candidate;
+		return false;
+	});
 	return latest;
 }
 
@@ -182,15 +178,11 @@ export const UNKNOWN_CLOCK_SLACK_MS = 24 * 60 * 60_000;
 // The later of Consistent-Through and Date: either may lag the clock that sets `stored`, and a
 // lagging bound would hold the cursor back and call statements stored meanwhile "ahead".
 export function clockOf(headers: Record<string, unknown>): number | undefined {
-	const through = msOf(firstOf(headers[CONSISTENT_THROUGH]));
-	const date = msOf(firstOf(headers.date));
-	const dateUntil = date === undefined ? undefined : date + DATE_RESOLUTION_MS - 1;
-	if (through === undefined) return dateUntil;
-	return dateUntil === undefined ? through : Math.max(through, dateUntil);
-}
-
-function firstOf(header: unknown): unknown {
-	return Array.isArray(header) ? header[0] : header;
+	// A header given twice arrives as a list: its first value counts.
+	const through = msOf([headers[CONSISTENT_THROUGH]].flat()[0]) ?? -Infinity;
+	const date = msOf([headers.date].flat()[0]) ?? -Infinity;
+	const latest = Math.max(through, date + DATE_RESOLUTION_MS - 1);
+	return latest === -Infinity ? undefined : latest;
 }
 
 export class StoreClock {

@@ -5,10 +5,10 @@ import { field } from '../XApi/helpers/statementInput';
 import { COMPLETED_VERB, COMPLETED_VERBS, IRI, VERB_OPTIONS } from '../XApi/helpers/vocabulary';
 
 /** Both completed IRIs the platform's documents use, space-separated (IRIs never contain spaces). */
-export const ANY_COMPLETED_VERB = COMPLETED_VERBS.join(' ');
+const ANY_COMPLETED_VERB = COMPLETED_VERBS.join(' ');
 
 /** More verbs than this would mean as many queries on every poll. */
-export const MAX_VERBS = 20;
+const MAX_VERBS = 20;
 
 const anyCompleted: INodePropertyOptions = {
 	name: 'Completed (Either IRI)',

@@ -10,7 +10,7 @@ import {
 } from '../../shared/form/output';
 
 /** A language map's text: en-US, else English of any region, else the first. */
-export function textOf(map: unknown): string | undefined {
+function textOf(map: unknown): string | undefined {
 	if (!map || typeof map !== 'object') return undefined;
 	const entries = Object.entries(map as Record<string, unknown>).filter(
 		([, value]) => typeof value === 'string',

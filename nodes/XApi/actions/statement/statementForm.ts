@@ -246,6 +246,8 @@ export function statementFromForm(fns: IExecuteFunctions, itemIndex: number) {
 function buildStatement(form: Text, fields: Text, timestamp: string | undefined) {
 	const language = fields.language ?? DEFAULT_LANGUAGE;
 	const inLanguage = (value: string | undefined) => (value ? { [language]: value } : undefined);
+	const definition = (name?: string, description?: string, type?: string) =>
+		compact({ type, name: inLanguage(name), description: inLanguage(description) });
 	const verbId = (form.verb === CUSTOM ? form.customVerbId : form.verb) as string;
 	const activityType = form.activityType === CUSTOM ? form.customActivityType : form.activityType;
 	const given = fields.categories as { category?: Text[] } | undefined;
@@ -253,13 +255,7 @@ function buildStatement(form: Text, fields: Text, timestamp: string | undefined)
 		.filter((category) => category.id || category.name || category.description)
 		.map((category) => ({
 			objectType: 'Activity',
-			...compact({
-				id: category.id,
-				definition: compact({
-					name: inLanguage(category.name),
-					description: inLanguage(category.description),
-				}),
-			}),
+			...compact({ id: category.id, definition: definition(category.name, category.description) }),
 		}));
 	return compact({
 		id: fields.statementId,
@@ -268,11 +264,7 @@ function buildStatement(form: Text, fields: Text, timestamp: string | undefined)
 		object: {
 			objectType: 'Activity',
 			id: withEclId(form.activityId as string, fields.eclId),
-			definition: compact({
-				type: activityType,
-				name: inLanguage(form.activityName),
-				description: inLanguage(fields.activityDescription),
-			}),
+			definition: definition(form.activityName, fields.activityDescription, activityType),
 		},
 		result: compact({
 			score: compact({ scaled: fields.scoreScaled }),
