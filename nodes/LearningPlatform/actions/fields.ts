@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { optionsCollection } from '../../shared/form/input';
+import { optionsCollection, safeId } from '../../shared/form/input';
 import type { PoolPlace } from '../../shared/pacing/time';
 import type { LmsRun, WriteSettings } from '../transport';
 
@@ -76,6 +76,14 @@ export const writeOptionsSchema = z
 	.strict();
 
 export type WriteOptions = z.infer<typeof writeOptionsSchema>;
+
+/** A write on the picked course (Archive, the assignment operations): its shape and raw values. */
+export const courseWriteShape = { externalId: safeId, options: writeOptionsSchema };
+
+export const readCourseWrite = (fns: IExecuteFunctions, itemIndex: number) => ({
+	externalId: pickedCourse(fns, itemIndex),
+	options: fns.getNodeParameter('options', itemIndex, {}),
+});
 
 /** The deadline counts from the item's first request; its pool place is given back once accepted. */
 export function writeSettings(

@@ -10,7 +10,7 @@ import type { AssignmentOperation } from '../../transport/assignments';
 import { sendAssignment } from '../../transport/assignments';
 import {
 	coursePicker,
-	pickedCourse,
+	readCourseWrite,
 	writeOptions,
 	writeOptionsSchema,
 	writeSettings,
@@ -97,9 +97,8 @@ export function assignmentOperation(
 				operation === 'complete' ? baseSchema.required({ endDate: true }) : baseSchema,
 				{
 					email: fns.getNodeParameter('email', itemIndex),
-					externalId: pickedCourse(fns, itemIndex),
+					...readCourseWrite(fns, itemIndex),
 					...readOwn(fns, itemIndex),
-					options: fns.getNodeParameter('options', itemIndex, {}),
 				},
 				'Invalid input',
 				form,

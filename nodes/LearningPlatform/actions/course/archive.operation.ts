@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { z } from 'zod';
 
 import type { PoolPlace } from '../../../shared/pacing/time';
-import { parseItemInput, safeId } from '../../../shared/form/input';
+import { parseItemInput } from '../../../shared/form/input';
 import type { LmsRun } from '../../transport';
 import { archiveListedCourse } from '../../transport/courseArchive';
 import {
+	courseWriteShape,
 	coursePicker,
-	pickedCourse,
+	readCourseWrite,
 	writeOptions,
-	writeOptionsSchema,
 	writeSettings,
 } from '../fields';
 import { operationForm } from '../operationForm';
@@ -37,11 +37,8 @@ const properties: INodeProperties[] = [
 const form = operationForm(
 	['course', 'archive'],
 	properties,
-	z.object({ externalId: safeId, options: writeOptionsSchema }),
-	(fns, itemIndex) => ({
-		externalId: pickedCourse(fns, itemIndex),
-		options: fns.getNodeParameter('options', itemIndex, {}),
-	}),
+	z.object(courseWriteShape),
+	readCourseWrite,
 );
 
 export const description = form.description;
