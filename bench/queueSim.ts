@@ -5,12 +5,22 @@
  * default rate, workers joining and leaving mid-run, and another system spending part of the
  * budget. Seconds per scenario; the figures to compare throttle designs before the real queue
  * bench (npm run bench:queue). `npx tsx bench/queueSim.ts [scenario …]`
- * (names containing any argument; SIM_SEED=n places the sends from a seeded random; SIM_SHAPES=a,b
- * the limiter shapes of sandbox/throttle.ts, SIM_RETRY_AFTER=on|off|both).
+ * (names containing any argument; SIM_SEED=n or SIM_SEEDS=1,2,3 place the sends from a seeded random;
+ * SIM_SHAPES=a,b the limiter shapes of sandbox/throttle.ts, SIM_RETRY_AFTER=on|off|both;
+ * SIM_BASELINE=<an older checkout> runs its simulation and throttle on the same seeds, labelled
+ * SIM_BASELINE_LABEL; SIM_RESULTS=write stores the grid in bench/results.json).
  */
+import path from 'node:path';
+
 import type { ThrottleShape } from '../sandbox/throttle';
-import { seededRandom, simulateSharedBudget, type SharedBudgetRun } from './queue/sharedBudget';
+import {
+	seededRandom,
+	simulateSharedBudget,
+	type SharedBudgetResult,
+	type SharedBudgetRun,
+} from './queue/sharedBudget';
 import { limiterLabel } from './lib/limiter';
+import { check } from './lib/stats';
 
 // jest's own fake clock (no type declarations ship with it).
 const FakeTimers = require('@sinonjs/fake-timers') as {
@@ -48,41 +58,160 @@ const SCENARIOS: Record<string, Scenario> = {
 	},
 };
 
+/** One cell of the grid: a scenario on one limiter, each seed's run (and the baseline tree's). */
+interface Cell {
+	scenario: string;
+	limiter: string;
+	runs: SharedBudgetResult[];
+	baselineRuns: SharedBudgetResult[];
+}
+
+async function simulate(
+	simulateWith: typeof simulateSharedBudget,
+	scenario: Scenario,
+	shape: ThrottleShape,
+	retryAfter: boolean,
+	seed: number | undefined,
+): Promise<SharedBudgetResult> {
+	if (seed !== undefined) Math.random = seededRandom(seed);
+	const clock = FakeTimers.install({
+		toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+	});
+	try {
+		return await simulateWith({
+			...scenario,
+			shape,
+			retryAfter,
+			advance: (ms) => clock.tickAsync(ms),
+		});
+	} finally {
+		clock.uninstall();
+	}
+}
+
 async function main(): Promise<void> {
+	const started = Date.now();
 	const chosen = process.argv.slice(2);
 	const names = Object.keys(SCENARIOS).filter(
 		(name) => chosen.length === 0 || chosen.some((c) => name.includes(c)),
 	);
-	console.log(
-		'| scenario | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |',
-	);
-	console.log('|---|---|---|---|---|---|---|---|---|');
 	const shapes = (process.env.SIM_SHAPES ?? 'sliding-60s+bucket-1s').split(',') as ThrottleShape[];
 	const told = { both: [true, false], on: [true], off: [false] }[
 		process.env.SIM_RETRY_AFTER ?? 'on'
 	]!;
+	const seeds = (process.env.SIM_SEEDS ?? process.env.SIM_SEED ?? '')
+		.split(',')
+		.filter(Boolean)
+		.map(Number);
+	// An older checkout's simulation (its throttle with it), run on the same seeds: the baseline.
+	const baselineDir = process.env.SIM_BASELINE;
+	const baseline = baselineDir
+		? (require(path.resolve(baselineDir, 'bench/queue/sharedBudget')) as {
+				simulateSharedBudget: typeof simulateSharedBudget;
+			})
+		: undefined;
+	console.log(
+		'| scenario | tree | seed | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |',
+	);
+	console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+	const cells: Cell[] = [];
 	for (const [name, shape, retryAfter] of names.flatMap((name) =>
 		shapes.flatMap((shape) => told.map((retryAfter) => [name, shape, retryAfter] as const)),
 	)) {
-		if (process.env.SIM_SEED) Math.random = seededRandom(Number(process.env.SIM_SEED));
-		const clock = FakeTimers.install({
-			toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-		});
-		try {
-			const r = await simulateSharedBudget({
-				...SCENARIOS[name],
-				shape,
-				retryAfter,
-				advance: (ms) => clock.tickAsync(ms),
-			});
-			console.log(
-				`| ${name}, ${limiterLabel(shape, retryAfter)} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
-			);
-			if (process.env.SIM_TIMELINE) console.log(`  ${r.timeline}`);
-		} finally {
-			clock.uninstall();
+		const cell: Cell = {
+			scenario: name,
+			limiter: limiterLabel(shape, retryAfter),
+			runs: [],
+			baselineRuns: [],
+		};
+		cells.push(cell);
+		const trees: Array<[string, typeof simulateSharedBudget, SharedBudgetResult[]]> = [
+			['this tree', simulateSharedBudget, cell.runs],
+		];
+		if (baseline) trees.push(['baseline', baseline.simulateSharedBudget, cell.baselineRuns]);
+		for (const seed of seeds.length > 0 ? seeds : [undefined]) {
+			for (const [tree, simulateWith, runs] of trees) {
+				const r = await simulate(simulateWith, SCENARIOS[name], shape, retryAfter, seed);
+				runs.push(r);
+				console.log(
+					`| ${name}, ${cell.limiter} | ${tree} | ${seed ?? '-'} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
+				);
+				if (process.env.SIM_TIMELINE) console.log(`  ${r.timeline}`);
+			}
 		}
 	}
+	if (process.env.SIM_RESULTS === 'write') await writeGrid(cells, seeds, started, baselineDir);
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const lostIn = (runs: SharedBudgetResult[]) =>
+	runs.reduce((sum, r) => sum + r.gaveUp + r.refusedSlots, 0);
+
+/** The grid as a results.json section: each cell's mean and lowest rate over the seeds. */
+async function writeGrid(
+	cells: Cell[],
+	seeds: number[],
+	started: number,
+	baselineDir: string | undefined,
+): Promise<void> {
+	const label = process.env.SIM_BASELINE_LABEL ?? baselineDir ?? 'baseline';
+	const rows = cells.map(({ scenario, limiter, runs, baselineRuns }) => {
+		const rates = runs.map((r) => r.ratio);
+		const row: Record<string, string | number> = {
+			scenario,
+			limiter,
+			'429s per 100 writes': mean(runs.map((r) => r.per100)).toFixed(1),
+			lost: lostIn(runs),
+			'rate / ceiling, mean': mean(rates).toFixed(3),
+			lowest: Math.min(...rates).toFixed(3),
+		};
+		if (baselineRuns.length > 0) {
+			const base = baselineRuns.map((r) => r.ratio);
+			row[`${label}: 429s per 100`] = mean(baselineRuns.map((r) => r.per100)).toFixed(1);
+			row[`${label}: lost`] = lostIn(baselineRuns);
+			row[`${label}: rate, mean`] = mean(base).toFixed(3);
+			row[`${label}: lowest`] = Math.min(...base).toFixed(3);
+			row['ratio to it'] = (mean(rates) / mean(base)).toFixed(3);
+		}
+		return row;
+	});
+	const checks = cells.map(({ scenario, limiter, runs }) => {
+		const rate = mean(runs.map((r) => r.ratio));
+		const lost = lostIn(runs);
+		return check(
+			`${scenario}, ${limiter}`,
+			'≥ 0.95 of the ceiling (mean), nothing lost',
+			`${rate.toFixed(3)}, ${lost} lost`,
+			rate >= 0.95 && lost === 0,
+		);
+	});
+	const { machineInfo } = await import('./lib/machine');
+	const { commandLine } = await import('./report/results');
+	const { writeResults } = await import('./report/write');
+	writeResults([
+		{
+			name: `queue-sim shapes: ${process.argv.slice(2).join(', ') || 'all'}`,
+			ranAt: new Date(started).toISOString(),
+			command: [
+				...Object.entries(process.env)
+					.filter(([name]) => name.startsWith('SIM_'))
+					.map(([name, value]) => `${name}=${value}`),
+				commandLine('bench/queueSim.ts'),
+			].join(' '),
+			durationSec: Math.round((Date.now() - started) / 1000),
+			machine: machineInfo(),
+			source: 'source',
+			outcome: {
+				title: `Queue mode simulated on every limiter shape (issue 39): ${process.argv.slice(2).join(', ') || 'every scenario'}`,
+				method: `bench/queueSim.ts: one throttle per simulated worker (no memory shared) against the sandbox's own Throttle in each shape (sandbox/throttle.ts), with and without Retry-After, on a fake clock, 200 ms latency, Requests per Minute 300 on every worker, executions queued for the workers as in the real queue bench; each 429 handled as callApi handles it. Seeds ${seeds.join(', ') || 'none (Math.random)'} place the sends; each cell gives the mean and lowest rate over them. Rate = accepted writes over the busy time as a share of the ceiling (a fixed or sliding 60 s window can exceed 1 over a short run: its first minute is granted at once). Lost = items given up after 12 429s or refused a slot.${baselineDir ? ` The baseline is ${label}'s own simulation and throttle, on the same seeds, in the same run.` : ''}`,
+				rows,
+				checks,
+			},
+		},
+	]);
+	console.log(
+		'\nWrote the "queue-sim shapes" sections of bench/results.json and regenerated bench/RESULTS.md.',
+	);
 }
 
 void main();

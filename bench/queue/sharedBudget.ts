@@ -136,7 +136,10 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 			}
 			const told = run.retryAfter ?? true;
 			const pause = waitAfterThrottle(told ? String(decision.retryAfterSec) : undefined, attempt);
-			throttle.throttled('waitMs' in pause ? pause.waitMs : 1_000);
+			const { waitMs, holdMs } = 'waitMs' in pause ? pause : { waitMs: 1_000, holdMs: 1_000 };
+			// As callApi: the client holds, the request waits alone for what the hold does not cover.
+			throttle.throttled(holdMs);
+			if (waitMs > holdMs) await wait(waitMs);
 		}
 	}
 

@@ -12,7 +12,7 @@ const MAX_WINDOW_RECORD = 6_000;
 export const DECREASE_FACTOR = 0.85;
 
 /** How long the pace stays near where contention showed before it probes above (CUBIC's K). */
-export const PLATEAU_SEC = 10;
+export const PLATEAU_SEC = 5;
 
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
@@ -37,6 +37,7 @@ export class RequestThrottle implements Throttle {
 
 	private climbFrom = Number.NEGATIVE_INFINITY;
 
+	/** Sends and 429s of the last minute: the share accepted lately, and the pace granted. */
 	private readonly sentAt: number[] = [];
 
 	private readonly refusedAt: number[] = [];
@@ -167,22 +168,27 @@ export class RequestThrottle implements Throttle {
 		this.holdAll(pauseMs);
 		if (!settled || this.ceilingPerMin <= 0) return;
 		const floor = Math.max(1, MIN_SHARE * this.ceilingPerMin);
-		const sent = this.sentAt.length;
-		const accepted = sent === 0 ? 1 : Math.max(MAX_CUT, (sent - this.refusedAt.length) / sent);
+		const lately = (times: number[]) => times.filter((t) => t > now - ACCEPTANCE_WINDOW_MS).length;
+		const sent = lately(this.sentAt);
+		const accepted = sent === 0 ? 1 : Math.max(MAX_CUT, (sent - lately(this.refusedAt)) / sent);
 		const granted = Math.max(floor, this.currentRate() * accepted);
 		// Cut again before climbing back: make room for a newcomer (CUBIC's fast convergence).
-		this.contendedAt = granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
+		const contended = granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
+		// 429s in a row (a window full for 30 s) would compound the cuts far below what the service
+		// granted over the last minute: the climb returns at least to that.
+		const span = Math.min(WINDOW_MS, Math.max(1_000, now - (this.sentAt[0] ?? now)));
+		const grantedPerMin = ((this.sentAt.length - this.refusedAt.length) * WINDOW_MS) / span;
+		this.contendedAt = Math.max(contended, grantedPerMin);
 		this.cutTo = Math.max(floor, granted * DECREASE_FACTOR);
 		this.climbFrom = this.pausedUntil;
 		// The slots booked meanwhile are taken again at the new pace (see `take`).
 		this.nextSlotAt = this.pausedUntil;
 	}
 
-	/** Keeps the sends and 429s of the last ACCEPTANCE_WINDOW_MS. */
 	private answered(times: number[], now: number): void {
 		times.push(now);
 		for (const kept of [this.sentAt, this.refusedAt]) {
-			while (kept.length > 0 && kept[0] <= now - ACCEPTANCE_WINDOW_MS) kept.shift();
+			while (kept.length > 0 && kept[0] <= now - WINDOW_MS) kept.shift();
 		}
 	}
 

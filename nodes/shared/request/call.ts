@@ -75,7 +75,7 @@ type RawAnswer = BodyText & Pick<ApiAnswer, 'status' | 'headers'>;
 type Next =
 	| { to: 'done'; answer: ApiAnswer }
 	| { to: 'redirect'; url: string }
-	| { to: 'retry'; waitMs: number; throttled: boolean };
+	| { to: 'retry'; waitMs: number; holdMs?: number };
 
 /** n8n's helper plus deadlines, no redirects, bounded JSON, safe retries; `Tries` ends the loop. */
 export async function callApi(context: RequestingFunctions, call: ApiCall): Promise<ApiAnswer> {
@@ -91,8 +91,11 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 		if (next.to === 'done') return next.answer;
 		const { deadline } = call;
 		if (next.to === 'redirect') [url, qs] = [next.url, undefined];
-		else if (next.throttled && call.throttle) call.throttle.throttled(next.waitMs);
-		else await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
+		else if (next.holdMs && call.throttle) call.throttle.throttled(next.holdMs);
+		// A 429's hold on the throttle is the wait, unless it is shorter (no Retry-After): then wait alone.
+		if (next.to === 'retry' && !(call.throttle && next.holdMs === next.waitMs)) {
+			await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
+		}
 	}
 }
 
@@ -115,16 +118,16 @@ class Tries {
 		if (transient) this.unsure++;
 		if (status === 429 && ++counts.throttled < policy.maxThrottledAttempts) {
 			const wait = waitAfterThrottle(details.headers?.['retry-after'], counts.throttled);
-			if ('waitMs' in wait) return { to: 'retry', waitMs: wait.waitMs, throttled: true };
+			if ('waitMs' in wait) return { to: 'retry', ...wait };
 			const { tooLongMs, retryAt } = wait;
 			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
 			throw new HttpProblem('retryAfterTooLong', words, { ...details, retryAt });
 		}
 		if (status === 401 && ++counts.unauthorized < policy.maxUnauthorizedAttempts) {
-			return { to: 'retry', waitMs: 0, throttled: false };
+			return { to: 'retry', waitMs: 0 };
 		}
 		if (transient && policy.safeToRepeat && ++counts.failed < policy.maxAttempts) {
-			return { to: 'retry', waitMs: backoffDelay(counts.failed, policy), throttled: false };
+			return { to: 'retry', waitMs: backoffDelay(counts.failed, policy) };
 		}
 		throw problem;
 	}

@@ -242,16 +242,16 @@ export function waitAfterThrottle(
 	retryAfterHeader: unknown,
 	throttledCount: number,
 	now = Date.now(),
-): { waitMs: number } | { tooLongMs: number; retryAt: string } {
+): { waitMs: number; holdMs: number } | { tooLongMs: number; retryAt: string } {
 	const asked = parseRetryAfter(retryAfterHeader, now);
-	if (asked === undefined) {
-		return { waitMs: Math.max(RETRY_AFTER_MIN_MS / 2, backoffDelay(throttledCount)) };
-	}
-	if (asked > RETRY_AFTER_MAX_MS) {
+	if (asked !== undefined && asked > RETRY_AFTER_MAX_MS) {
 		const at = new Date(now + asked);
 		return { tooLongMs: asked, retryAt: Number.isNaN(at.getTime()) ? 'never' : at.toISOString() };
 	}
-	return { waitMs: Math.max(RETRY_AFTER_MIN_MS, asked) };
+	const minMs = asked === undefined ? RETRY_AFTER_MIN_MS / 2 : RETRY_AFTER_MIN_MS;
+	const waitMs = Math.max(minMs, asked ?? backoffDelay(throttledCount));
+	// Untold, the whole client holds 2 s at most (a window may refuse for a minute); the request waits.
+	return { waitMs, holdMs: asked === undefined ? Math.min(waitMs, 2_000) : waitMs };
 }
 
 /** A request that has no answer within its credential's Request Timeout (or its default) times out. */

@@ -1,6 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { Readable } from 'node:stream';
 
+import { RequestThrottle, spacingFor } from '../../../nodes/shared/pacing/throttle';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import type { ApiCall, RequestingFunctions } from '../../../nodes/shared/request/call';
 import { callApi } from '../../../nodes/shared/request/call';
@@ -54,7 +55,10 @@ function call(overrides: Partial<ApiCall> = {}): ApiCall {
 }
 
 beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
-afterEach(() => jest.useRealTimers());
+afterEach(() => {
+	jest.useRealTimers();
+	jest.restoreAllMocks();
+});
 
 /** Runs a call while moving the fake clock, and settles it. */
 async function settle<T>(
@@ -102,6 +106,26 @@ describe('callApi retries as the call allows', () => {
 		await jest.advanceTimersByTimeAsync(1_500);
 		await expect(promise).resolves.toMatchObject({ status: 202 });
 		expect(sent).toHaveLength(2);
+	});
+
+	test('a 429 without Retry-After holds the client at most 2 s; the refused request backs off alone', async () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0.99); // backoffs near their caps: 1, 2, 4, 8, 16 s
+		const throttle = new RequestThrottle(600);
+		const refusedFive = [...Array(5)].map(() => ({ status: 429 }));
+		const { context, sent } = scriptedContext([...refusedFive, { status: 202, body: {} }]);
+		const refused = callApi(context, call({ throttle }));
+		for (let i = 0; i < 400 && sent.length < 5; i++) await jest.advanceTimersByTimeAsync(100);
+		const fifthAt = Date.now();
+		const other = scriptedContext([{ status: 202, body: {} }]);
+		let otherDoneAt = Number.NaN;
+		void callApi(other.context, call({ throttle })).then(() => (otherDoneAt = Date.now()));
+		await jest.advanceTimersByTimeAsync(3_500);
+		// The hold, then the first slot at the cut pace (sends land early in a slot after a 429).
+		expect(otherDoneAt - fifthAt).toBeLessThanOrEqual(2_000 + spacingFor(0.05 * 600) / 2 + 100);
+		expect(sent).toHaveLength(5); // its own backoff, near 16 s, still runs
+		await jest.advanceTimersByTimeAsync(15_000);
+		await expect(refused).resolves.toMatchObject({ status: 202 });
+		expect(sent).toHaveLength(6);
 	});
 
 	test('a 401 is repeated only as often as allowed', async () => {
@@ -172,12 +196,12 @@ describe('callApi retries as the call allows', () => {
 
 describe('Retry-After', () => {
 	test.each([
-		['3', { waitMs: 3_000 }],
-		['0', { waitMs: 1_000 }],
-		['-5', { waitMs: 1_000 }],
-		['Thu, 01 Jan 1970 00:00:00 GMT', { waitMs: 1_000 }],
-		['120', { waitMs: 120_000 }],
-	])('%s is obeyed within the documented range', (header, expected) => {
+		['3', { waitMs: 3_000, holdMs: 3_000 }],
+		['0', { waitMs: 1_000, holdMs: 1_000 }],
+		['-5', { waitMs: 1_000, holdMs: 1_000 }],
+		['Thu, 01 Jan 1970 00:00:00 GMT', { waitMs: 1_000, holdMs: 1_000 }],
+		['120', { waitMs: 120_000, holdMs: 120_000 }],
+	])('%s is obeyed within the documented range, by the whole client', (header, expected) => {
 		expect(waitAfterThrottle(header, 1, Date.parse('2026-11-23T00:00:00Z'))).toEqual(expected);
 	});
 
@@ -187,6 +211,12 @@ describe('Retry-After', () => {
 			retryAt: '2026-11-24T00:00:00.000Z',
 		});
 		expect(waitAfterThrottle('99999999999999999999', 1, 0)).toMatchObject({ retryAt: 'never' });
+	});
+
+	test('without Retry-After the request backs off, the whole client at most 2 s', () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0.99);
+		expect(waitAfterThrottle(undefined, 5)).toEqual({ waitMs: 15_840, holdMs: 2_000 });
+		expect(waitAfterThrottle('soon', 1)).toEqual({ waitMs: 990, holdMs: 990 });
 	});
 
 	test('without Retry-After: full-jitter backoff, capped', () => {

@@ -209,6 +209,20 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 		expect(throttle.currentRate()).toBe(300); // never above what the credential says
 	});
 
+	test('429s in a row cut the pace for a while, but it climbs back to what the service granted over the last minute', async () => {
+		const throttle = new RequestThrottle(300);
+		const starts = await startsOf(throttle, 100, 20_000); // 100 accepted in 20 s
+		for (let cut = 0; cut < 8; cut++) {
+			throttle.throttled(1_000); // a window full for a while: a 429 after every pause
+			await jest.advanceTimersByTimeAsync(1_000);
+		}
+		const lastCutAt = Date.now() - 1_000;
+		const granted = ((100 - 8) * 60_000) / (lastCutAt - starts[0]);
+		expect(throttle.currentRate()).toBeLessThan(granted / 2); // compounded cuts: far below it
+		await jest.advanceTimersByTimeAsync(PLATEAU_SEC * 1000);
+		expect(throttle.currentRate()).toBeCloseTo(granted);
+	});
+
 	test('the pace in force spaces the slots', async () => {
 		const throttle = new RequestThrottle(60);
 		throttle.throttled(1_000);
