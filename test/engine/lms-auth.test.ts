@@ -170,3 +170,30 @@ test('a token request refused with 429 (another process spending the budget) is 
 	expect(heldBack).toHaveBeenCalledWith(1_000);
 	heldBack.mockRestore();
 });
+
+test('a token request refused with 429 and no Retry-After holds the client 2 s at most, and itself waits out its backoff', async () => {
+	const credentials = lmsCredentials();
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	// Full jitter at 0.55 of its ceiling: 0.55 s, 1.1 s, then 2.2 s, longer than the client's hold.
+	const random = jest.spyOn(Math, 'random').mockReturnValue(0.55);
+	const refused = nock(BASE_URL)
+		.post('/api/oauth/token')
+		.query(true)
+		.times(3)
+		.reply(429, { message: 'Too many requests' });
+	const token = mockToken(clientId, 'after-backoff');
+	const api = nock(BASE_URL, { reqheaders: { authorization: 'Bearer after-backoff' } })
+		.post('/api/developer/v2/courses.json')
+		.reply(202, accepted('tx-6'));
+	const heldBack = jest.spyOn(RequestThrottle.prototype, 'throttled');
+
+	const started = Date.now();
+	const run = await runNode({ parameters: upsert('c-6'), credentials });
+	random.mockRestore();
+
+	expect(run.error).toBeUndefined();
+	expect(refused.isDone() && token.isDone() && api.isDone()).toBe(true);
+	expect(Date.now() - started).toBeGreaterThanOrEqual(550 + 1_100 + 2_200);
+	expect(heldBack.mock.calls).toEqual([[550], [1_100], [2_000]]);
+	heldBack.mockRestore();
+});

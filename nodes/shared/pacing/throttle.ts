@@ -5,7 +5,7 @@ const WINDOW_MS = 60_000;
 /** Room for timer lateness and the network between slot and arrival: 0.4 % of a minute. */
 export const WINDOW_MARGIN_MS = 250;
 
-/** Above this rate only the spacing applies: the window's record would cost memory. */
+/** Above this rate only the spacing applies, and a minute's sends are not all kept: memory. */
 const MAX_WINDOW_RECORD = 6_000;
 
 /** A 429 cuts the pace to at most this share of what the service accepted of it. */
@@ -188,7 +188,7 @@ export class RequestThrottle implements Throttle {
 	private answered(times: number[], now: number): void {
 		times.push(now);
 		for (const kept of [this.sentAt, this.refusedAt]) {
-			while (kept.length > 0 && kept[0] <= now - WINDOW_MS) kept.shift();
+			while (kept.length > MAX_WINDOW_RECORD || kept[0] <= now - WINDOW_MS) kept.shift();
 		}
 	}
 

@@ -92,8 +92,8 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 		const { deadline } = call;
 		if (next.to === 'redirect') [url, qs] = [next.url, undefined];
 		else if (next.holdMs && call.throttle) call.throttle.throttled(next.holdMs);
-		// A 429's hold on the throttle is the wait, unless it is shorter (no Retry-After): then wait alone.
-		if (next.to === 'retry' && !(call.throttle && next.holdMs === next.waitMs)) {
+		// A 429 holds the whole client; the request waits alone for what the hold does not cover.
+		if (next.to === 'retry' && next.waitMs > (call.throttle ? (next.holdMs ?? 0) : 0)) {
 			await pause(Math.min(next.waitMs, deadline.remainingMs()), deadline.cancelSignal);
 		}
 	}

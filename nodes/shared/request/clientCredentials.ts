@@ -88,8 +88,8 @@ export interface TokenEndpoint {
 	from: string;
 	refused: { statuses: number[]; check: string };
 	attempts: number;
-	/** Told each 429's wait, so that the client's other requests hold back too. */
-	throttled?: (waitMs: number) => void;
+	/** Told how long each 429 holds the client, so that its other requests hold back too. */
+	throttled?: (holdMs: number) => void;
 	timeoutMs: number;
 	redactor: Redactor;
 	/** Told every token the endpoint issues, before it is checked: a refused token is still live. */
@@ -229,7 +229,7 @@ async function requestClientToken(
 					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt)
 					: undefined;
 			if (wait && 'waitMs' in wait) {
-				endpoint.throttled?.(wait.waitMs);
+				endpoint.throttled?.(wait.holdMs);
 				await sleep(wait.waitMs);
 				continue;
 			}

@@ -223,6 +223,16 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 		expect(throttle.currentRate()).toBeCloseTo(granted);
 	});
 
+	test("at a high rate the minute's record of sends stays bounded", async () => {
+		let now = 0;
+		const clock = () => (now += 0.5); // time runs on, so every slot is taken at once
+		const throttle = new RequestThrottle(600_000, clock); // a contract far above the documented 300
+		for (let sent = 0; sent < 7_000; sent++) expect(await throttle.acquire()).toBeUndefined();
+		expect(now).toBeLessThan(60_000); // all within a minute
+		// What the throttle keeps in memory: not every send of the last minute.
+		expect((throttle as unknown as { sentAt: number[] }).sentAt.length).toBeLessThanOrEqual(6_000);
+	});
+
 	test('the pace in force spaces the slots', async () => {
 		const throttle = new RequestThrottle(60);
 		throttle.throttled(1_000);
