@@ -24,6 +24,7 @@
  * a run on another limiter writes its own section of results.json ("queue <shape>").
  */
 import { machineInfo } from './lib/machine';
+import { commandLine, saveResults } from './report/results';
 import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
 import { check, round, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
@@ -503,14 +504,6 @@ function notesFor(results: ConfigResult[]): string[] {
 	return notes;
 }
 
-function commandLine(): string {
-	const knobs = Object.entries(process.env)
-		.filter(([name]) => name.startsWith('QUEUE_'))
-		.sort(([a], [b]) => a.localeCompare(b))
-		.map(([name, value]) => `${name}=${/^[\w./:,=-]*$/.test(value ?? '') ? value : `'${value}'`}`);
-	return [...knobs, 'npx tsx bench/queue.ts'].join(' ');
-}
-
 async function main(): Promise<number> {
 	installExitHandlers();
 	checkN8nInstalled();
@@ -627,7 +620,7 @@ async function main(): Promise<number> {
 		const entry = {
 			name: SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
 			ranAt: new Date(started).toISOString(),
-			command: commandLine(),
+			command: commandLine('bench/queue.ts', ['QUEUE_']),
 			durationSec,
 			machine,
 			source: process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST),
@@ -640,7 +633,6 @@ async function main(): Promise<number> {
 				'\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.',
 			);
 		} catch (error) {
-			const { saveResults } = await import('./report/results');
 			saveResults([entry]);
 			console.log(
 				`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`,

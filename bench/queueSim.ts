@@ -192,12 +192,7 @@ async function writeGrid(
 		{
 			name: `queue-sim shapes: ${process.argv.slice(2).join(', ') || 'all'}`,
 			ranAt: new Date(started).toISOString(),
-			command: [
-				...Object.entries(process.env)
-					.filter(([name]) => name.startsWith('SIM_'))
-					.map(([name, value]) => `${name}=${value}`),
-				commandLine('bench/queueSim.ts'),
-			].join(' '),
+			command: commandLine('bench/queueSim.ts', ['SIM_']),
 			durationSec: Math.round((Date.now() - started) / 1000),
 			machine: machineInfo(),
 			source: 'source',
