@@ -618,7 +618,11 @@ async function main(): Promise<number> {
 	if (write && results.length > 0) {
 		// Both re-read results.json just before writing and replace only this section.
 		const entry = {
-			name: SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
+			// Another fleet or size is a section of its own: it must not replace the 2 × 10x100 one.
+			name: [
+				SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
+				...(WORKERS !== 2 || size !== FULL_SIZE ? [`${WORKERS} workers, ${size}`] : []),
+			].join(', '),
 			ranAt: new Date(started).toISOString(),
 			command: commandLine('bench/queue.ts', ['QUEUE_']),
 			durationSec,

@@ -12,7 +12,7 @@ const MAX_WINDOW_RECORD = 6_000;
 export const DECREASE_FACTOR = 0.85;
 
 /** How long the pace stays near where contention showed before it probes above (CUBIC's K). */
-export const PLATEAU_SEC = 5;
+export const PLATEAU_SEC = 4;
 
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
