@@ -146,54 +146,62 @@ test('a network failure at the token endpoint does not leak the secret from the 
 	expect(everything).not.toContain(encodeURIComponent(CLIENT_SECRET));
 });
 
-test('a token request refused with 429 (another process spending the budget) is tried again after its Retry-After', async () => {
+/** An upsert whose token requests are refused `times` times with 429: the holds the client took. */
+async function upsertAfterRefusedTokens(
+	times: number,
+	headers: Record<string, string>,
+	tag: string,
+) {
 	const credentials = lmsCredentials();
 	const { clientId } = credentials.learningPlatformOAuth2Api;
 	const refused = nock(BASE_URL)
 		.post('/api/oauth/token')
 		.query(true)
-		.reply(429, { message: 'Too many requests' }, { 'Retry-After': '1' });
-	const token = mockToken(clientId, 'after-429');
-	const api = nock(BASE_URL, { reqheaders: { authorization: 'Bearer after-429' } })
+		.times(times)
+		.reply(429, { message: 'Too many requests' }, headers);
+	const token = mockToken(clientId, `after-${tag}`);
+	const api = nock(BASE_URL, { reqheaders: { authorization: `Bearer after-${tag}` } })
 		.post('/api/developer/v2/courses.json')
-		.reply(202, accepted('tx-5'));
-
+		.reply(202, accepted(`tx-${tag}`));
 	const heldBack = jest.spyOn(RequestThrottle.prototype, 'throttled');
-
 	const started = Date.now();
-	const run = await runNode({ parameters: upsert('c-5'), credentials });
+	try {
+		const run = await runNode({ parameters: upsert(`c-${tag}`), credentials });
+		return {
+			run,
+			elapsed: Date.now() - started,
+			allDone: refused.isDone() && token.isDone() && api.isDone(),
+			holds: heldBack.mock.calls,
+		};
+	} finally {
+		heldBack.mockRestore();
+	}
+}
+
+test('a token request refused with 429 (another process spending the budget) is tried again after its Retry-After', async () => {
+	const { run, elapsed, allDone, holds } = await upsertAfterRefusedTokens(
+		1,
+		{ 'Retry-After': '1' },
+		'429',
+	);
 
 	expect(run.error).toBeUndefined();
-	expect(refused.isDone() && token.isDone() && api.isDone()).toBe(true);
-	expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+	expect(allDone).toBe(true);
+	expect(elapsed).toBeGreaterThanOrEqual(1_000);
 	// The client's throttle was held back for the Retry-After, so other requests wait too.
-	expect(heldBack).toHaveBeenCalledWith(1_000);
-	heldBack.mockRestore();
+	expect(holds).toEqual([[1_000]]);
 });
 
 test('a token request refused with 429 and no Retry-After holds the client 2 s at most, and itself waits out its backoff', async () => {
-	const credentials = lmsCredentials();
-	const { clientId } = credentials.learningPlatformOAuth2Api;
 	// Full jitter at 0.55 of its ceiling: 0.55 s, 1.1 s, then 2.2 s, longer than the client's hold.
 	const random = jest.spyOn(Math, 'random').mockReturnValue(0.55);
-	const refused = nock(BASE_URL)
-		.post('/api/oauth/token')
-		.query(true)
-		.times(3)
-		.reply(429, { message: 'Too many requests' });
-	const token = mockToken(clientId, 'after-backoff');
-	const api = nock(BASE_URL, { reqheaders: { authorization: 'Bearer after-backoff' } })
-		.post('/api/developer/v2/courses.json')
-		.reply(202, accepted('tx-6'));
-	const heldBack = jest.spyOn(RequestThrottle.prototype, 'throttled');
-
-	const started = Date.now();
-	const run = await runNode({ parameters: upsert('c-6'), credentials });
-	random.mockRestore();
+	const result = await upsertAfterRefusedTokens(3, {}, 'backoff').finally(() =>
+		random.mockRestore(),
+	);
+	const { run, elapsed, allDone, holds } = result;
 
 	expect(run.error).toBeUndefined();
-	expect(refused.isDone() && token.isDone() && api.isDone()).toBe(true);
-	expect(Date.now() - started).toBeGreaterThanOrEqual(550 + 1_100 + 2_200);
-	expect(heldBack.mock.calls).toEqual([[550], [1_100], [2_000]]);
-	heldBack.mockRestore();
+	expect(allDone).toBe(true);
+	expect(elapsed).toBeGreaterThanOrEqual(550 + 1_100 + 2_200);
+	expect(holds).toEqual([[550], [1_100], [2_000]]);
 });
