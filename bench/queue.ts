@@ -5,7 +5,8 @@
  * Redis and Postgres (Debian's packages, scripts/install-queue-deps.sh), the LMS sandbox at the
  * platform's 300 requests/min, and n8n (scripts/install-n8n.sh) as a main process and 2 workers,
  * all on loopback. For each configuration of the credential's Requests per Minute (300, the
- * default, on every worker; then 300 / workers, the README's rule) it starts main and workers
+ * default, on every worker; with a worker leaving and one joining (churn); then 300 / workers,
+ * the README's rule for a fixed fleet) it starts main and workers
  * afresh, posts the executions' courses to a production webhook (the main process puts each
  * execution on the queue, the workers take them), waits until Postgres says every execution has
  * finished, then measures from the sandbox: courses lost, 429s drawn, errors surfaced in n8n, and
@@ -17,7 +18,7 @@
  * Knobs: QUEUE_SIZE (<executions>x<items>, 10x100), QUEUE_WORKERS (2), QUEUE_CONCURRENCY (per
  * worker; executions / workers), QUEUE_CEILING (the sandbox's requests/min, 300),
  * QUEUE_LATENCY_MS (200), QUEUE_WAIT (0: Wait for Completion off; 1: on, one poll per item more),
- * QUEUE_CONFIGS (default,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
+ * QUEUE_CONFIGS (default,churn,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
  * QUEUE_DIST (another build of the package than dist/, e.g. one of an earlier commit) with
  * QUEUE_DIST_LABEL (how results.json names it), QUEUE_SHAPE (the sandbox's limiter shape,
  * sandbox/throttle.ts; its default unless given) and QUEUE_RETRY_AFTER (on | off; on unless given):
@@ -491,7 +492,7 @@ function notesFor(results: ConfigResult[]): string[] {
 		notes.push(
 			meets(byDefault)
 				? `With the default (${CEILING}/min on each of ${WORKERS} workers, ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package met every target: ${drawn} × 429 drawn and absorbed by its retries (Retry-After honoured, the worker's throttle paused), none surfaced, ${byDefault.ratio.toFixed(3)} of the ceiling. Queue mode needs no setting by default.`
-				: `With the default (${CEILING}/min on each of ${WORKERS} workers, up to ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package missed a target: ${byDefault.lost} lost, ${drawn} × 429 drawn, ${byDefault.surfaced429} surfaced as 429 errors, ${byDefault.errorExecutions} failed executions, ${byDefault.ratio.toFixed(3)} of the ceiling. The default does not hold in queue mode at this load: set the README's rule.`,
+				: `With the default (${CEILING}/min on each of ${WORKERS} workers, up to ${WORKERS * CEILING}/min offered to a ${CEILING}/min service) the package missed a target: ${byDefault.lost} lost, ${drawn} × 429 drawn, ${byDefault.surfaced429} surfaced as 429 errors, ${byDefault.errorExecutions} failed executions, ${byDefault.ratio.toFixed(3)} of the ceiling. The README's rule (300 / workers) suits only a fixed fleet with evenly spread work (README, Scaling out).`,
 		);
 	}
 	if (rule) {

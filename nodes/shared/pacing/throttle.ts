@@ -188,7 +188,7 @@ export class RequestThrottle implements Throttle {
 	private answered(times: number[], now: number): void {
 		times.push(now);
 		for (const kept of [this.sentAt, this.refusedAt]) {
-			while (kept.length > MAX_WINDOW_RECORD || kept[0] <= now - WINDOW_MS) kept.shift();
+			while (kept.length > MAX_WINDOW_RECORD || (kept[0] ?? now) <= now - WINDOW_MS) kept.shift();
 		}
 	}
 
