@@ -9,5 +9,7 @@ const other = process.env.BENCH_OTHER_DIST;
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
 	const file = resolve.call(this, request, parent, ...rest);
-	return other && file.startsWith(ours) ? path.join(path.resolve(other), file.slice(ours.length)) : file;
+	return other && file.startsWith(ours)
+		? path.join(path.resolve(other), file.slice(ours.length))
+		: file;
 };

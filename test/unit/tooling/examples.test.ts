@@ -25,8 +25,8 @@ describe('the example workflows', () => {
 	});
 
 	it('the e2e import refuses a longer id', () => {
-		expect(() => withId({ id: 'lpExRosterReview1', name: 'x', nodes: [], connections: {} } as never)).toThrow(
-			/longer than 16 characters/,
-		);
+		expect(() =>
+			withId({ id: 'lpExRosterReview1', name: 'x', nodes: [], connections: {} } as never),
+		).toThrow(/longer than 16 characters/);
 	});
 });
