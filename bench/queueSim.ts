@@ -38,6 +38,13 @@ const SCENARIOS: Record<string, Scenario> = {
 	'2 workers, 10x100': { workers: [{}, {}], executions: 10, itemsPerExecution: 100 },
 	'4 workers, 10x40': { workers: [{}, {}, {}, {}], executions: 10, itemsPerExecution: 40 },
 	'4 workers, 10x100': { workers: [{}, {}, {}, {}], executions: 10, itemsPerExecution: 100 },
+	// The real queue bench's churn at 2 × 400 (half of each worker's share at once).
+	'2 workers, one leaves at 40 s, one joins at 20 s, 10x40': {
+		workers: [{ leaveAtMs: 40_000 }, {}, { joinAtMs: 20_000 }],
+		executions: 10,
+		itemsPerExecution: 40,
+		concurrency: 3,
+	},
 	'2 workers, one leaves at 60 s, one joins at 30 s, 20x50': {
 		workers: [{ leaveAtMs: 60_000 }, {}, { joinAtMs: 30_000 }],
 		executions: 20,
@@ -111,7 +118,7 @@ async function main(): Promise<void> {
 			})
 		: undefined;
 	console.log(
-		'| scenario | tree | seed | accepted | 429s drawn | per 100 writes | gave up | rate / ceiling | most in a minute | wall s | per worker |',
+		'| scenario | tree | seed | accepted | 429s drawn | per 100 writes | lost | rate / ceiling | most in a minute | wall s | per worker |',
 	);
 	console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 	const cells: Cell[] = [];
@@ -134,7 +141,7 @@ async function main(): Promise<void> {
 				const r = await simulate(simulateWith, SCENARIOS[name], shape, retryAfter, seed);
 				runs.push(r);
 				console.log(
-					`| ${name}, ${cell.limiter} | ${tree} | ${seed ?? '-'} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.gaveUp + r.refusedSlots} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
+					`| ${name}, ${cell.limiter} | ${tree} | ${seed ?? '-'} | ${r.accepted} | ${r.drawn429} | ${r.per100.toFixed(1)} | ${r.lost} | ${r.ratio.toFixed(3)} | ${r.maxPerMinute} | ${r.wallSec} | ${r.perWorker.join(' / ')} |`,
 				);
 				if (process.env.SIM_TIMELINE) console.log(`  ${r.timeline}`);
 			}
@@ -144,8 +151,7 @@ async function main(): Promise<void> {
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const lostIn = (runs: SharedBudgetResult[]) =>
-	runs.reduce((sum, r) => sum + r.gaveUp + r.refusedSlots, 0);
+const lostIn = (runs: SharedBudgetResult[]) => runs.reduce((sum, r) => sum + r.lost, 0);
 
 /** The grid as a results.json section: each cell's mean and lowest rate over the seeds. */
 async function writeGrid(
@@ -198,7 +204,7 @@ async function writeGrid(
 			source: 'source',
 			outcome: {
 				title: `Queue mode simulated on every limiter shape (issue 39): ${process.argv.slice(2).join(', ') || 'every scenario'}`,
-				method: `bench/queueSim.ts: one throttle per simulated worker (no memory shared) against the sandbox's own Throttle in each shape (sandbox/throttle.ts), with and without Retry-After, on a fake clock, 200 ms latency, Requests per Minute 300 on every worker, executions queued for the workers as in the real queue bench; each 429 handled as callApi handles it. Seeds ${seeds.join(', ') || 'none (Math.random)'} place the sends; each cell gives the mean and lowest rate over them. Rate = accepted writes over the busy time as a share of the ceiling (a fixed or sliding 60 s window can exceed 1 over a short run: its first minute is granted at once). Lost = items given up after 12 429s or refused a slot.${baselineDir ? ` The baseline is ${label}'s own simulation and throttle, on the same seeds, in the same run.` : ''}`,
+				method: `bench/queueSim.ts: one throttle per simulated worker (no memory shared) against the sandbox's own Throttle in each shape (sandbox/throttle.ts), with and without Retry-After, on a fake clock, 200 ms latency, Requests per Minute 300 on every worker, executions queued for the workers as in the real queue bench; each 429 handled as callApi handles it. Seeds ${seeds.join(', ') || 'none (Math.random)'} place the sends; each cell gives the mean and lowest rate over them. Rate = accepted writes over the busy time as a share of the ceiling (a fixed or sliding 60 s window can exceed 1 over a short run: its first minute is granted at once). Lost = items whose 429s lasted past their 120 s deadline (an LMS write's default Timeout).${baselineDir ? ` The baseline is ${label}'s own simulation and throttle, on the same seeds, in the same run.` : ''}`,
 				rows,
 				checks,
 			},

@@ -19,6 +19,9 @@ import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throt
 import { waitAfterThrottle } from '../../nodes/shared/request/failure';
 import { Throttle as ServiceThrottle, type ThrottleShape } from '../../sandbox/throttle';
 
+/** An LMS write's Timeout by default (Options → Timeout): its 429s are repeated until then. */
+const WRITE_TIMEOUT_MS = 120_000;
+
 export interface SimWorker {
 	/** When it starts taking executions, ms after the start (0). */
 	joinAtMs?: number;
@@ -50,8 +53,8 @@ export interface SharedBudgetRun {
 export interface SharedBudgetResult {
 	accepted: number;
 	drawn429: number;
-	gaveUp: number;
-	refusedSlots: number;
+	/** Items whose 429s outlasted their deadline. */
+	lost: number;
 	/** Accepted writes / (last accepted − first sent + one interval) / ceiling. */
 	ratio: number;
 	per100: number;
@@ -89,8 +92,7 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 	let firstSent = Number.POSITIVE_INFINITY;
 	let drawn429 = 0;
 	const refusedAt: number[] = [];
-	let gaveUp = 0;
-	let refusedSlots = 0;
+	let lost = 0;
 	let seq = 0;
 	let otherAccepted = 0;
 	const perWorker = run.workers.map(() => 0);
@@ -112,10 +114,11 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 		signal: AbortSignal,
 		worker: number,
 	): Promise<void> {
-		const deadline = new Deadline(300_000, signal, Date.now, { startsAtFirstSlot: true });
+		const deadline = new Deadline(WRITE_TIMEOUT_MS, signal, Date.now, { startsAtFirstSlot: true });
 		for (let attempt = 1; ; attempt++) {
-			if (await throttle.acquire(deadline)) {
-				refusedSlots++;
+			// As callApi: 429s are repeated until the item's deadline; then the item is lost.
+			if (deadline.expired || (await throttle.acquire(deadline))) {
+				lost++;
 				return;
 			}
 			const decision = await send();
@@ -130,10 +133,6 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 				console.log(
 					`${((Date.now() - start) / 1000).toFixed(2)} 429 w${worker} rates ${throttles.map((t) => (t ? (t.currentRate() / 60).toFixed(2) : '-')).join(' ')}`,
 				);
-			if (attempt >= 12) {
-				gaveUp++;
-				return;
-			}
 			const told = run.retryAfter ?? true;
 			const pause = waitAfterThrottle(told ? String(decision.retryAfterSec) : undefined, attempt);
 			const { waitMs, holdMs } = 'waitMs' in pause ? pause : { waitMs: 1_000, holdMs: 1_000 };
@@ -208,8 +207,7 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 	return {
 		accepted: ours,
 		drawn429,
-		gaveUp,
-		refusedSlots,
+		lost,
 		// With another system, the budget both spent together.
 		ratio: (ours + othersInBusy) / busySec / (ceiling / 60),
 		per100: (100 * drawn429) / Math.max(1, ours),

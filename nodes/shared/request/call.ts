@@ -116,8 +116,9 @@ class Tries {
 		this.last = problem;
 		const transient = kind === 'network' || kind === 'timeout' || status >= 500;
 		if (transient) this.unsure++;
-		if (status === 429 && ++counts.throttled < policy.maxThrottledAttempts) {
-			const wait = waitAfterThrottle(details.headers?.['retry-after'], counts.throttled);
+		// Not processed: repeated until the deadline (a count ran out while a busier worker took all).
+		if (status === 429) {
+			const wait = waitAfterThrottle(details.headers?.['retry-after'], ++counts.throttled);
 			if ('waitMs' in wait) return { to: 'retry', ...wait };
 			const { tooLongMs, retryAt } = wait;
 			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
@@ -146,6 +147,7 @@ async function takeTurn(call: ApiCall, { last }: Tries): Promise<void> {
 		const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
 		throw new HttpProblem('deadline', words, { ...last?.details, last });
 	}
+	deadline.start(); // if no throttle did: it bounds the retries
 	if (call.stopped?.()) {
 		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item');
 	}

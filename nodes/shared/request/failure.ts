@@ -217,8 +217,6 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 
 export const RETRY_DEFAULTS = {
 	maxAttempts: 5,
-	/** Attempts in all for 429 answers, which are always safe: nothing was processed. */
-	maxThrottledAttempts: 12,
 	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
 	maxUnauthorizedAttempts: 1,
 	baseDelayMs: 500,

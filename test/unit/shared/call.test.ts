@@ -108,6 +108,25 @@ describe('callApi retries as the call allows', () => {
 		expect(sent).toHaveLength(2);
 	});
 
+	test('429s are repeated for as long as the deadline allows, then it ends with the last 429', async () => {
+		const refused = (n: number) =>
+			[...Array(n)].map(() => ({ status: 429, headers: { 'retry-after': '1' } }));
+		const landing = scriptedContext([...refused(20), { status: 202, body: {} }]);
+		const landed = callApi(landing.context, call({ retry: { safeToRepeat: false } }));
+		await jest.advanceTimersByTimeAsync(21_000);
+		await expect(landed).resolves.toMatchObject({ status: 202 });
+		expect(landing.sent).toHaveLength(21);
+
+		// Counted from the first slot, which no throttle gives here: the first send starts it.
+		const endless = scriptedContext(refused(100));
+		const deadline = new Deadline(30_000, undefined, Date.now, { startsAtFirstSlot: true });
+		const { error } = await settle(callApi(endless.context, call({ deadline })), 500, 100);
+		expect(error.kind).toBe('deadline');
+		expect(error.message).toMatch(/within the 30 s allowed; the last attempt: HTTP 429/);
+		expect(endless.sent.length).toBeGreaterThanOrEqual(29);
+		expect(endless.sent.length).toBeLessThanOrEqual(31);
+	});
+
 	test('a 429 without Retry-After holds the client at most 2 s; the refused request backs off alone', async () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0.99); // backoffs near their caps: 1, 2, 4, 8, 16 s
 		const throttle = new RequestThrottle(600);
