@@ -17,7 +17,7 @@ export const PLATEAU_SEC = 4;
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
 
-const ACCEPTANCE_WINDOW_MS = 5_000;
+export const ACCEPTANCE_WINDOW_MS = 5_000;
 
 /** Slots are spaced at the pace when booked: far bookings would keep a cut pace after it climbs. */
 const BOOKING_HORIZON_MS = 2_000;
@@ -43,6 +43,8 @@ export class RequestThrottle implements Throttle {
 	private readonly refusedAt: number[] = [];
 
 	private lastRefusedAt = Number.NEGATIVE_INFINITY;
+
+	private lastCutAt = Number.NEGATIVE_INFINITY;
 
 	private nextSlotAt = 0;
 
@@ -167,12 +169,22 @@ export class RequestThrottle implements Throttle {
 		const settled = now >= this.pausedUntil;
 		this.holdAll(pauseMs);
 		if (!settled || this.ceilingPerMin <= 0) return;
+		// One cut per ACCEPTANCE_WINDOW_MS: the share accepted lately still holds the 429s the last cut
+		// answered. Cut again at each pause, a worker fell to a few a minute beside one never refused.
+		if (now - this.lastCutAt >= ACCEPTANCE_WINDOW_MS) this.cut(now);
+		this.climbFrom = this.pausedUntil;
+		// The slots booked meanwhile are taken again at the new pace (see `take`).
+		this.nextSlotAt = this.pausedUntil;
+	}
+
+	private cut(now: number): void {
+		this.lastCutAt = now;
 		const floor = Math.max(1, MIN_SHARE * this.ceilingPerMin);
 		const lately = (times: number[]) => times.filter((t) => t > now - ACCEPTANCE_WINDOW_MS).length;
 		const sent = lately(this.sentAt);
 		const accepted = sent === 0 ? 1 : Math.max(MAX_CUT, (sent - lately(this.refusedAt)) / sent);
 		const granted = Math.max(floor, this.currentRate() * accepted);
-		// Cut again before climbing back: make room for a newcomer (CUBIC's fast convergence).
+		// Cut below where contention showed: lower that too, room for a newcomer (fast convergence).
 		const contended = granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
 		// 429s in a row (a window full for 30 s) would compound the cuts far below what the service
 		// granted over the last minute: the climb returns at least to that.
@@ -180,9 +192,6 @@ export class RequestThrottle implements Throttle {
 		const grantedPerMin = ((this.sentAt.length - this.refusedAt.length) * WINDOW_MS) / span;
 		this.contendedAt = Math.max(contended, grantedPerMin);
 		this.cutTo = Math.max(floor, granted * DECREASE_FACTOR);
-		this.climbFrom = this.pausedUntil;
-		// The slots booked meanwhile are taken again at the new pace (see `take`).
-		this.nextSlotAt = this.pausedUntil;
 	}
 
 	private answered(times: number[], now: number): void {
