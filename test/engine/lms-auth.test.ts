@@ -171,7 +171,7 @@ async function upsertAfterRefusedTokens(
 			run,
 			elapsed: Date.now() - started,
 			allDone: refused.isDone() && token.isDone() && api.isDone(),
-			holds: heldBack.mock.calls,
+			holds: [...heldBack.mock.calls],
 		};
 	} finally {
 		heldBack.mockRestore();
@@ -195,10 +195,9 @@ test('a token request refused with 429 (another process spending the budget) is 
 test('a token request refused with 429 and no Retry-After holds the client 2 s at most, and itself waits out its backoff', async () => {
 	// Full jitter at 0.55 of its ceiling: 0.55 s, 1.1 s, then 2.2 s, longer than the client's hold.
 	const random = jest.spyOn(Math, 'random').mockReturnValue(0.55);
-	const result = await upsertAfterRefusedTokens(3, {}, 'backoff').finally(() =>
-		random.mockRestore(),
+	const { run, elapsed, allDone, holds } = await upsertAfterRefusedTokens(3, {}, 'backoff').finally(
+		() => random.mockRestore(),
 	);
-	const { run, elapsed, allDone, holds } = result;
 
 	expect(run.error).toBeUndefined();
 	expect(allDone).toBe(true);
