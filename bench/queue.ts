@@ -56,6 +56,7 @@ import {
 import { startPostgres, startRedis, type Postgres } from './queue/services';
 import { stopProcessGroup } from '../test/e2e/lib/processes';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
+import { DEFAULT_OPTIONS } from '../sandbox/options';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';
 import { limiterLabel } from './lib/limiter';
 
@@ -120,7 +121,8 @@ function limiterShape(text: string | undefined): ThrottleShape | undefined {
 	if (!text) return undefined;
 	const shape = THROTTLE_SHAPES.find((known) => known === text.trim());
 	if (!shape) throw new Error(`QUEUE_SHAPE must be one of ${THROTTLE_SHAPES.join(', ')}`);
-	return shape;
+	// The sandbox's default is the plain run: its section and title name no limiter.
+	return shape === DEFAULT_OPTIONS.throttleShape ? undefined : shape;
 }
 
 function positive(name: string, fallback: number): number {
