@@ -41,13 +41,23 @@ interface SyncRun {
 	options?: INodeParameters;
 	continueOnFail?: boolean;
 	signal?: AbortSignal;
+	/** Another workflow than the test's own (or the same one in another n8n process). */
+	workflowId?: string;
 }
 
-async function sync({ items, staticData, options = {}, continueOnFail, signal }: SyncRun) {
+async function sync({
+	items,
+	staticData,
+	options = {},
+	continueOnFail,
+	signal,
+	workflowId,
+}: SyncRun) {
 	const result = await runNode({
 		credentials: fixture.credentials(),
 		items,
 		staticData,
+		workflowId,
 		mode: 'trigger',
 		continueOnFail,
 		signal,
@@ -206,11 +216,16 @@ describe('assignment sync', () => {
 		const compliance: IDataObject = {};
 		const onboarding: IDataObject = {};
 		await sync({ items: roster(3, ['safety']), staticData: compliance });
-		await sync({ items: roster(3, ['onboarding']), staticData: onboarding });
+		await sync({
+			items: roster(3, ['onboarding']),
+			staticData: onboarding,
+			workflowId: 'onboarding',
+		});
 		const before = writes().length;
 		const run = await sync({
 			items: roster(3, ['onboarding']).slice(0, 2),
 			staticData: onboarding,
+			workflowId: 'onboarding',
 			options: { withdrawMissing: true, maxWithdrawShare: 50 },
 		});
 		expect(run.error).toBeUndefined();
@@ -230,10 +245,11 @@ describe('assignment sync', () => {
 		const onboarding: IDataObject = {};
 		const shared = roster(2, ['safety']);
 		await sync({ items: shared, staticData: compliance });
-		await sync({ items: shared, staticData: onboarding });
+		await sync({ items: shared, staticData: onboarding, workflowId: 'onboarding' });
 		const dropped = await sync({
 			items: shared.slice(0, 1),
 			staticData: onboarding,
+			workflowId: 'onboarding',
 			options: { withdrawMissing: true, maxWithdrawShare: 50 },
 		});
 		expect(dropped.hints.join('\n')).toMatch(/withdrawn for every roster.*Skip Unchanged off/);
@@ -344,7 +360,12 @@ describe('assignment sync', () => {
 		// A run whose memory is never saved (n8n stopped before the end of the execution).
 		fixture.sandbox.configure({ transactionDelayMs: 20 });
 		const lost = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-		await sync({ items: next, staticData: lost, options: { withdrawMissing: true } });
+		await sync({
+			items: next,
+			staticData: lost,
+			options: { withdrawMissing: true },
+			workflowId: 'the same workflow in the n8n process that stopped',
+		});
 
 		const again = await sync({ items: next, staticData, options: { withdrawMissing: true } });
 		expect(again.error).toBeUndefined();

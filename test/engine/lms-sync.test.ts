@@ -30,6 +30,8 @@ interface SyncRun {
 	continueOnFail?: boolean;
 	signal?: AbortSignal;
 	parameters?: INodeParameters;
+	/** Another workflow than the test's own. */
+	workflowId?: string;
 }
 
 async function sync({
@@ -39,11 +41,13 @@ async function sync({
 	continueOnFail,
 	signal,
 	parameters,
+	workflowId,
 }: SyncRun) {
 	return await runNode({
 		credentials: fixture.credentials(),
 		items,
 		staticData,
+		workflowId,
 		mode: 'trigger',
 		continueOnFail,
 		signal,
@@ -130,7 +134,7 @@ describe('course sync', () => {
 		await sync({ items: rows, staticData: {} });
 		const before = writes().length;
 		// A fresh workflow (or a manual run): nothing remembered.
-		const run = await sync({ items: rows, staticData: {} });
+		const run = await sync({ items: rows, staticData: {}, workflowId: 'fresh' });
 		expect(actions(run.items)).toEqual(['unchanged', 'updated', 'unchanged']);
 		expect(
 			writes()

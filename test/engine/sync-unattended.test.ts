@@ -103,7 +103,7 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		items: IDataObject[],
 		staticData: IDataObject,
 		options: IDataObject = {},
-		extra: { continueOnFail?: boolean; nodeName?: string } = {},
+		extra: { continueOnFail?: boolean; nodeName?: string; workflowId?: string } = {},
 	) {
 		const before = writes().length;
 		const result = await runNode({
@@ -301,7 +301,8 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		const all = rows(kind, 0, 12);
 		await sync(all, staticData, { maxWritesPerRun: 5 });
 		const lost = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-		const lostRun = await sync(all, lost, { maxWritesPerRun: 5 });
+		// Saved in another n8n process (a queue-mode worker): this process does not know of it.
+		const lostRun = await sync(all, lost, { maxWritesPerRun: 5 }, { workflowId: 'elsewhere' });
 		const lostKeys = lostRun.sent.map(kind.keyOf);
 		expect(lostKeys).toHaveLength(5);
 		for (let night = 0; night < 3; night++) await sync(all, staticData, { maxWritesPerRun: 5 });
@@ -313,6 +314,26 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		const twice = [...new Set(keys)].filter((key) => count(keys, key) > 1);
 		expect(twice.every((key) => lostKeys.includes(key) && count(keys, key) === 2)).toBe(true);
 		if (kind.path === COURSES) expect(twice).toEqual([]);
+		else expect(twice).toHaveLength(5);
+	});
+
+	test('runs whose static data was copied before the previous runs ended write nothing twice', async () => {
+		// n8n copies the static data when an execution starts and saves it when it ends: a run
+		// started while the previous one was still ending gets the memory from before that run.
+		const all = rows(kind, 0, 12);
+		const copies: IDataObject[] = [{}];
+		for (let night = 0; night < 3; night++) {
+			const copy = JSON.parse(JSON.stringify(copies[Math.max(0, night - 1)])) as IDataObject;
+			const run = await sync(all, copy, { maxWritesPerRun: 4 });
+			expect(run.sent).toHaveLength(4);
+			copies.push(copy);
+		}
+		// Two runs behind: the copy the second run started from.
+		const done = await sync(all, JSON.parse(JSON.stringify(copies[1])) as IDataObject);
+		expect(done.sent).toEqual([]);
+		const keys = writes().map(kind.keyOf);
+		expect(keys.length).toBe(12);
+		expect(new Set(keys).size).toBe(12);
 	});
 
 	test('a grace clock survives a run whose memory was not saved (the older clock holds)', async () => {

@@ -22,6 +22,11 @@ export interface SingleNodeRun {
 	typeVersion?: number;
 	/** The workflow's static data, kept between runs as n8n keeps it for active workflows. */
 	staticData?: IDataObject;
+	/**
+	 * Names another workflow of the test (or its workflow in another n8n process): by default each
+	 * test's runs are runs of one workflow of its own.
+	 */
+	workflowId?: string;
 	mode?: RunOptions['mode'];
 	/** The node's name in the workflow ("Node" unless given). */
 	nodeName?: string;
@@ -40,6 +45,7 @@ export async function runNode(
 	const credentialType = CREDENTIAL_OF[type];
 	const result = await runWorkflow({
 		workflow: {
+			id: `${expect.getState().currentTestName ?? 'harness'} / ${options.workflowId ?? 'its workflow'}`,
 			nodes: [
 				{
 					id: 'in',

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from '../form/input';
@@ -35,6 +36,15 @@ export interface Memory {
  */
 const inUse = new Map<string, { memory: Memory; since: number }>();
 
+/**
+ * What the last real run of each memory in this process saved, and the memories it and the runs
+ * before it started from. n8n gives each execution a copy of the static data taken at its start
+ * and saves it at its end: a run that started before the previous run's execution ended would plan
+ * from that run's starting memory and repeat its writes. Such a copy is read as the last save.
+ */
+const lastSaved = new Map<string, { saved: IDataObject; earlier: string[] }>();
+const EARLIER_KEPT = 4;
+
 export type MemoryStore = Pick<IExecuteFunctions, 'getWorkflowStaticData'>;
 
 export interface MemoryPlace {
@@ -62,7 +72,9 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 	let dropped = 0;
 	if (data[slot] !== undefined && !isPlainObject(data[slot])) dropped++;
 	const scopes = (isPlainObject(data[slot]) ? data[slot] : {}) as IDataObject;
-	const stored = scopes[scope];
+	const last = lastSaved.get(id);
+	const copyHash = fingerprint(scopes[scope]);
+	const stored = last?.earlier.includes(copyHash) ? last.saved : scopes[scope];
 	if (stored !== undefined && !isPlainObject(stored)) dropped++;
 	const { [MEMBERS]: table, ...rest } = isPlainObject(stored) ? stored : {};
 	const members = grouped && typeof table === 'string' ? table.split('\n') : [];
@@ -96,7 +108,14 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 			return { release: () => inUse.delete(id) };
 		},
 		save() {
-			scopes[scope] = grouped ? encodeGroups(entries, spelling) : Object.fromEntries(entries);
+			const saved = grouped ? encodeGroups(entries, spelling) : Object.fromEntries(entries);
+			scopes[scope] = saved;
+			const savedHash = fingerprint(saved);
+			const earlier = [fingerprint(stored), ...(lastSaved.get(id)?.earlier ?? [])];
+			lastSaved.set(id, {
+				saved,
+				earlier: earlier.filter((hash) => hash !== savedHash).slice(0, EARLIER_KEPT),
+			});
 			// Set through n8n's proxy again, so the data is marked changed at the end: in n8n 2.40.7 a
 			// run overlapped by a newer run of its workflow lost the mark, and its memory was not saved.
 			data[slot] = scopes;
@@ -120,6 +139,12 @@ function encodeGroups(entries: Map<string, string>, spelling: Map<string, string
 	for (const [group, list] of groups) flat[spelling.get(group) ?? group] = list.join('|');
 	if (numbers.size > 0) flat[MEMBERS] = [...numbers.keys()].join('\n');
 	return flat;
+}
+
+function fingerprint(stored: unknown): string {
+	return createHash('sha256')
+		.update(JSON.stringify(stored) ?? '')
+		.digest('base64url');
 }
 
 export function memberKey(group: string, member: string): string {
