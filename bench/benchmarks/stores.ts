@@ -32,7 +32,15 @@ interface Measured {
  * Each is stored in a SQLite file the way n8n stores it (same tables and value shapes, read from
  * n8n 2.40.7 and 1.123.81), by n8n's own Node and sqlite3; bytes are the file's growth.
  */
-export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
+export const ROSTER_MEMORY = {
+	owner: 'bench',
+	slot: 'syncedAssignments',
+	scope: 'client',
+	grouped: true,
+};
+
+/** The 60,000-pair roster's memory as Sync Assignments saves it in the node's static data. */
+export function savedRosterMemory(): { entries: Map<string, string>; nodeData: IDataObject } {
 	const entries = new Map<string, string>();
 	for (let n = 0; n < LEARNERS; n++) {
 		for (const course of COURSES) {
@@ -43,14 +51,16 @@ export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
 			);
 		}
 	}
-	const pairs = entries.size;
 	const nodeData: IDataObject = {};
-	const memory = openMemory(
-		{ getWorkflowStaticData: () => nodeData },
-		{ owner: 'bench', slot: 'syncedAssignments', scope: 'client', grouped: true },
-	);
+	const memory = openMemory({ getWorkflowStaticData: () => nodeData }, ROSTER_MEMORY);
 	for (const [key, value] of entries) memory.entries.set(key, value);
 	memory.save();
+	return { entries, nodeData };
+}
+
+export async function runStoresBenchmark(): Promise<BenchmarkOutcome> {
+	const { entries, nodeData } = savedRosterMemory();
+	const pairs = entries.size;
 	const staticData = { 'node:Sync assignments': nodeData };
 	const jsonBytes = Buffer.byteLength(JSON.stringify(staticData));
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { sleep } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { runNode } from '../helpers/workflows';
+import { runNode, type SingleNodeRun } from '../helpers/workflows';
 
 const fixture = useSandbox();
 
@@ -35,32 +35,17 @@ async function seedCourses(ids: string[]) {
 	expect(run.error).toBeUndefined();
 }
 
-interface SyncRun {
+interface SyncRun extends Pick<SingleNodeRun, 'continueOnFail' | 'signal' | 'workflowId'> {
 	items: IDataObject[];
 	staticData: IDataObject;
 	options?: INodeParameters;
-	continueOnFail?: boolean;
-	signal?: AbortSignal;
-	/** Another workflow than the test's own (or the same one in another n8n process). */
-	workflowId?: string;
 }
 
-async function sync({
-	items,
-	staticData,
-	options = {},
-	continueOnFail,
-	signal,
-	workflowId,
-}: SyncRun) {
+async function sync({ options = {}, ...run }: SyncRun) {
 	const result = await runNode({
 		credentials: fixture.credentials(),
-		items,
-		staticData,
-		workflowId,
+		...run,
 		mode: 'trigger',
-		continueOnFail,
-		signal,
 		parameters: {
 			resource: 'assignment',
 			operation: 'sync',

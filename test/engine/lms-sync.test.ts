@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { sleep } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { runNode } from '../helpers/workflows';
+import { runNode, type SingleNodeRun } from '../helpers/workflows';
 
 const fixture = useSandbox();
 
@@ -23,34 +23,18 @@ function catalog(count: number, extra: (n: number) => IDataObject = () => ({})):
 	return Array.from({ length: count }, (_, n) => course(n, extra(n)));
 }
 
-interface SyncRun {
+interface SyncRun
+	extends Pick<SingleNodeRun, 'staticData' | 'continueOnFail' | 'signal' | 'workflowId'> {
 	items: IDataObject[];
-	staticData?: IDataObject;
 	options?: INodeParameters;
-	continueOnFail?: boolean;
-	signal?: AbortSignal;
 	parameters?: INodeParameters;
-	/** Another workflow than the test's own. */
-	workflowId?: string;
 }
 
-async function sync({
-	items,
-	staticData,
-	options = {},
-	continueOnFail,
-	signal,
-	parameters,
-	workflowId,
-}: SyncRun) {
+async function sync({ options = {}, parameters, ...run }: SyncRun) {
 	return await runNode({
 		credentials: fixture.credentials(),
-		items,
-		staticData,
-		workflowId,
+		...run,
 		mode: 'trigger',
-		continueOnFail,
-		signal,
 		parameters: {
 			resource: 'course',
 			operation: 'sync',

@@ -73,8 +73,7 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 	if (data[slot] !== undefined && !isPlainObject(data[slot])) dropped++;
 	const scopes = (isPlainObject(data[slot]) ? data[slot] : {}) as IDataObject;
 	const last = lastSaved.get(id);
-	const copyHash = fingerprint(scopes[scope]);
-	const stored = last?.earlier.includes(copyHash) ? last.saved : scopes[scope];
+	const stored = last?.earlier.includes(fingerprint(scopes[scope])) ? last.saved : scopes[scope];
 	if (stored !== undefined && !isPlainObject(stored)) dropped++;
 	const { [MEMBERS]: table, ...rest } = isPlainObject(stored) ? stored : {};
 	const members = grouped && typeof table === 'string' ? table.split('\n') : [];
