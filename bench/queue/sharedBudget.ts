@@ -121,6 +121,7 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 				lost++;
 				return;
 			}
+			const sentAt = Date.now();
 			const decision = await send();
 			if (decision.allowed) {
 				acceptedAt.push(Date.now());
@@ -134,7 +135,8 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 					`${((Date.now() - start) / 1000).toFixed(2)} 429 w${worker} rates ${throttles.map((t) => (t ? (t.currentRate() / 60).toFixed(2) : '-')).join(' ')}`,
 				);
 			const told = run.retryAfter ?? true;
-			const pause = waitAfterThrottle(told ? String(decision.retryAfterSec) : undefined, attempt);
+			const header = told ? String(decision.retryAfterSec) : undefined;
+			const pause = waitAfterThrottle(header, attempt, sentAt);
 			const { waitMs, holdMs } = 'waitMs' in pause ? pause : { waitMs: 1_000, holdMs: 1_000 };
 			// As callApi: the client holds, the request waits alone for what the hold does not cover.
 			throttle.throttled(holdMs);

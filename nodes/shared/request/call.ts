@@ -84,6 +84,7 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	let qs = call.qs;
 	for (;;) {
 		await takeTurn(call, tries);
+		tries.sentAt = Date.now();
 		const next = await sendOnce(context, call, url, qs).then(
 			(raw) => judge(call, url, raw, tries),
 			(caught: HttpProblem) => tries.after(call.deadline.cancelled ? cancelled() : caught),
@@ -104,6 +105,7 @@ class Tries {
 	unsure = 0;
 
 	last: HttpProblem | undefined;
+	sentAt = 0; // the last attempt's
 
 	readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
 
@@ -118,7 +120,8 @@ class Tries {
 		if (transient) this.unsure++;
 		// Not processed: repeated until the deadline (a count ran out while a busier worker took all).
 		if (status === 429) {
-			const wait = waitAfterThrottle(details.headers?.['retry-after'], ++counts.throttled);
+			const retryAfter = details.headers?.['retry-after'];
+			const wait = waitAfterThrottle(retryAfter, ++counts.throttled, this.sentAt);
 			if ('waitMs' in wait) return { to: 'retry', ...wait };
 			const { tooLongMs, retryAt } = wait;
 			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;

@@ -196,6 +196,7 @@ async function requestClientToken(
 	let answer: { status: number; contentType: string; text: string };
 	for (let attempt = 1; ; attempt++) {
 		const signal = AbortSignal.timeout(endpoint.timeoutMs);
+		const sentAt = Date.now();
 		try {
 			const response = (await context.helpers.httpRequest({
 				method: 'POST',
@@ -226,7 +227,7 @@ async function requestClientToken(
 					: declaredFailure(problem);
 			const wait =
 				problem.status === 429 && attempt < endpoint.attempts
-					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt)
+					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt, sentAt)
 					: undefined;
 			if (wait && 'waitMs' in wait) {
 				endpoint.throttled?.(wait.holdMs);

@@ -239,6 +239,7 @@ export function backoffDelay(attempt: number, { baseDelayMs, maxDelayMs } = RETR
 export function waitAfterThrottle(
 	retryAfterHeader: unknown,
 	throttledCount: number,
+	sentAt = Date.now(),
 	now = Date.now(),
 ): { waitMs: number; holdMs: number } | { tooLongMs: number; retryAt: string } {
 	const asked = parseRetryAfter(retryAfterHeader, now);
@@ -249,7 +250,10 @@ export function waitAfterThrottle(
 	const minMs = asked === undefined ? RETRY_AFTER_MIN_MS / 2 : RETRY_AFTER_MIN_MS;
 	const waitMs = Math.max(minMs, asked ?? backoffDelay(throttledCount));
 	// Untold, the whole client holds 2 s at most (a window may refuse for a minute); the request waits.
-	return { waitMs, holdMs: asked === undefined ? Math.min(waitMs, 2_000) : waitMs };
+	if (asked === undefined) return { waitMs, holdMs: Math.min(waitMs, 2_000) };
+	// Told, from the send (at most half earlier): the platform counts from its answer, not ours.
+	const fromSend = waitMs - Math.min(now - sentAt, waitMs / 2);
+	return { waitMs: fromSend, holdMs: fromSend };
 }
 
 /** A request that has no answer within its credential's Request Timeout (or its default) times out. */

@@ -13,19 +13,23 @@ import {
 
 /** What a scripted server answers: a status (with a JSON body) or a network error code. */
 type Scripted =
-	| { status: number; body?: unknown; headers?: Record<string, string> }
+	| { status: number; body?: unknown; headers?: Record<string, string>; answerAfterMs?: number }
 	| { code: string };
 
 /** A stand-in for n8n's request helper that answers from a script, as n8n would shape it. */
 function scriptedContext(script: Scripted[]) {
 	const sent: unknown[] = [];
+	const sentAt: number[] = [];
 	const context = {
 		helpers: {
 			async httpRequestWithAuthentication(_type: string, options: unknown) {
 				sent.push(options);
+				sentAt.push(Date.now());
 				const next = script.shift() ?? { code: 'ECONNRESET' };
 				if ('code' in next)
 					throw Object.assign(new Error(`failed ${next.code}`), { code: next.code });
+				if (next.answerAfterMs)
+					await new Promise((answer) => setTimeout(answer, next.answerAfterMs));
 				const headers = { 'content-type': 'application/json', ...(next.headers ?? {}) };
 				const body = Readable.from([
 					Buffer.from(next.body === undefined ? '' : JSON.stringify(next.body)),
@@ -38,7 +42,7 @@ function scriptedContext(script: Scripted[]) {
 			},
 		},
 	} as unknown as RequestingFunctions;
-	return { context, sent };
+	return { context, sent, sentAt };
 }
 
 function call(overrides: Partial<ApiCall> = {}): ApiCall {
@@ -106,6 +110,22 @@ describe('callApi retries as the call allows', () => {
 		await jest.advanceTimersByTimeAsync(1_500);
 		await expect(promise).resolves.toMatchObject({ status: 202 });
 		expect(sent).toHaveLength(2);
+	});
+
+	test('a Retry-After counts from the send: an answer slow to come back adds no wait', async () => {
+		const throttle = new RequestThrottle(600);
+		const { context, sentAt } = scriptedContext([
+			{ status: 429, headers: { 'retry-after': '3' }, answerAfterMs: 800 },
+			{ status: 202, body: {} },
+		]);
+		const other = scriptedContext([{ status: 202, body: {} }]);
+		const { value } = await settle(callApi(context, call({ throttle })), 100, 100);
+		expect(value).toMatchObject({ status: 202 });
+		// The refused request and the client's other requests wait 3 s from the send, not from the answer.
+		expect(sentAt[1] - sentAt[0]).toBeGreaterThanOrEqual(3_000);
+		expect(sentAt[1] - sentAt[0]).toBeLessThan(3_800);
+		await settle(callApi(other.context, call({ throttle })), 100, 100);
+		expect(other.sentAt[0] - sentAt[0]).toBeGreaterThanOrEqual(3_000);
 	});
 
 	test('429s are repeated for as long as the deadline allows, then it ends with the last 429', async () => {
@@ -221,15 +241,30 @@ describe('Retry-After', () => {
 		['Thu, 01 Jan 1970 00:00:00 GMT', { waitMs: 1_000, holdMs: 1_000 }],
 		['120', { waitMs: 120_000, holdMs: 120_000 }],
 	])('%s is obeyed within the documented range, by the whole client', (header, expected) => {
-		expect(waitAfterThrottle(header, 1, Date.parse('2026-11-23T00:00:00Z'))).toEqual(expected);
+		const now = Date.parse('2026-11-23T00:00:00Z');
+		expect(waitAfterThrottle(header, 1, now, now)).toEqual(expected);
+	});
+
+	test('counted from the send of the refused request: the round trip is taken off, at most half the wait', () => {
+		const sent = Date.parse('2026-11-23T00:00:00Z');
+		expect(waitAfterThrottle('3', 1, sent, sent + 300)).toEqual({ waitMs: 2_700, holdMs: 2_700 });
+		expect(waitAfterThrottle('0', 1, sent, sent + 300)).toEqual({ waitMs: 700, holdMs: 700 });
+		expect(waitAfterThrottle('1', 1, sent, sent + 5_000)).toEqual({ waitMs: 500, holdMs: 500 });
+		// Untold, nothing was counted by the platform: the backoff is the client's own.
+		jest.spyOn(Math, 'random').mockReturnValue(0.99);
+		expect(waitAfterThrottle(undefined, 5, sent, sent + 300)).toEqual({
+			waitMs: 15_840,
+			holdMs: 2_000,
+		});
 	});
 
 	test('beyond the range it is refused with the time it asks for', () => {
-		expect(waitAfterThrottle('86400', 1, Date.parse('2026-11-23T00:00:00Z'))).toEqual({
+		const now = Date.parse('2026-11-23T00:00:00Z');
+		expect(waitAfterThrottle('86400', 1, now, now)).toEqual({
 			tooLongMs: 86_400_000,
 			retryAt: '2026-11-24T00:00:00.000Z',
 		});
-		expect(waitAfterThrottle('99999999999999999999', 1, 0)).toMatchObject({ retryAt: 'never' });
+		expect(waitAfterThrottle('99999999999999999999', 1, 0, 0)).toMatchObject({ retryAt: 'never' });
 	});
 
 	test('without Retry-After the request backs off, the whole client at most 2 s', () => {
