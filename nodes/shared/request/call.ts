@@ -105,7 +105,7 @@ class Tries {
 	unsure = 0;
 
 	last: HttpProblem | undefined;
-	sentAt = 0; // the last attempt's
+	sentAt = 0; // the last attempt's: a 429's Retry-After counts from it
 
 	readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
 
