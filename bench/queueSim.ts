@@ -6,7 +6,8 @@
  * budget. Seconds per scenario; the figures to compare throttle designs before the real queue
  * bench (npm run bench:queue). `npx tsx bench/queueSim.ts [scenario …]`
  * (names containing any argument; SIM_SEED=n or SIM_SEEDS=1,2,3 place the sends from a seeded random;
- * SIM_SHAPES=a,b the limiter shapes of sandbox/throttle.ts, SIM_RETRY_AFTER=on|off|both;
+ * SIM_SHAPES=a,b the limiter shapes of sandbox/throttle.ts, SIM_RETRY_AFTER=on|off|both|ms or a
+ * list such as on,ms (ms: the exact wait, which HTTP's whole-second Retry-After cannot carry);
  * SIM_BASELINE=<an older checkout> runs its simulation and throttle on the same seeds, labelled
  * SIM_BASELINE_LABEL; SIM_RESULTS=write stores the grid in bench/results.json).
  */
@@ -77,7 +78,7 @@ async function simulate(
 	simulateWith: typeof simulateSharedBudget,
 	scenario: Scenario,
 	shape: ThrottleShape,
-	retryAfter: boolean,
+	retryAfter: boolean | 'ms',
 	seed: number | undefined,
 ): Promise<SharedBudgetResult> {
 	if (seed !== undefined) Math.random = seededRandom(seed);
@@ -103,9 +104,17 @@ async function main(): Promise<void> {
 		(name) => chosen.length === 0 || chosen.some((c) => name.includes(c)),
 	);
 	const shapes = (process.env.SIM_SHAPES ?? 'sliding-60s+bucket-1s').split(',') as ThrottleShape[];
-	const told = { both: [true, false], on: [true], off: [false] }[
-		process.env.SIM_RETRY_AFTER ?? 'on'
-	]!;
+	const told = (process.env.SIM_RETRY_AFTER ?? 'on').split(',').flatMap((knob) => {
+		const knobs: Record<string, Array<boolean | 'ms'>> = {
+			both: [true, false],
+			on: [true],
+			off: [false],
+			ms: ['ms'],
+		};
+		const values = knobs[knob];
+		if (!values) throw new Error('SIM_RETRY_AFTER takes on, off, both, ms or a list of them');
+		return values;
+	});
 	const seeds = (process.env.SIM_SEEDS ?? process.env.SIM_SEED ?? '')
 		.split(',')
 		.filter(Boolean)
@@ -161,6 +170,7 @@ async function writeGrid(
 	baselineDir: string | undefined,
 ): Promise<void> {
 	const label = process.env.SIM_BASELINE_LABEL ?? baselineDir ?? 'baseline';
+	const exactly = cells.some((cell) => cell.limiter.includes('in ms'));
 	const rows = cells.map(({ scenario, limiter, runs, baselineRuns }) => {
 		const rates = runs.map((r) => r.ratio);
 		const row: Record<string, string | number> = {
@@ -196,15 +206,15 @@ async function writeGrid(
 	const { writeResults } = await import('./report/write');
 	writeResults([
 		{
-			name: `queue-sim shapes: ${process.argv.slice(2).join(', ') || 'all'}`,
+			name: `queue-sim shapes: ${process.argv.slice(2).join(', ') || 'all'}${exactly ? ', Retry-After in ms' : ''}`,
 			ranAt: new Date(started).toISOString(),
 			command: commandLine('bench/queueSim.ts', ['SIM_']),
 			durationSec: Math.round((Date.now() - started) / 1000),
 			machine: machineInfo(),
 			source: 'source',
 			outcome: {
-				title: `Queue mode simulated on every limiter shape (issue 39): ${process.argv.slice(2).join(', ') || 'every scenario'}`,
-				method: `bench/queueSim.ts: one throttle per simulated worker (no memory shared) against the sandbox's own Throttle in each shape (sandbox/throttle.ts), with and without Retry-After, on a fake clock, 200 ms latency, Requests per Minute 300 on every worker, executions queued for the workers as in the real queue bench; each 429 handled as callApi handles it. Seeds ${seeds.join(', ') || 'none (Math.random)'} place the sends; each cell gives the mean and lowest rate over them. Rate = accepted writes over the busy time as a share of the ceiling (a fixed or sliding 60 s window can exceed 1 over a short run: its first minute is granted at once). Lost = items whose 429s lasted past their 120 s deadline (an LMS write's default Timeout).${baselineDir ? ` The baseline is ${label}'s own simulation and throttle, on the same seeds, in the same run.` : ''}`,
+				title: `Queue mode simulated on every limiter shape (issue 39): ${process.argv.slice(2).join(', ') || 'every scenario'}${exactly ? ', whole seconds against an exact Retry-After' : ''}`,
+				method: `bench/queueSim.ts: one throttle per simulated worker (no memory shared) against the sandbox's own Throttle in each shape (sandbox/throttle.ts), with and without Retry-After, on a fake clock, 200 ms latency, Requests per Minute 300 on every worker, executions queued for the workers as in the real queue bench; each 429 handled as callApi handles it. Seeds ${seeds.join(', ') || 'none (Math.random)'} place the sends; each cell gives the mean and lowest rate over them. Rate = accepted writes over the busy time as a share of the ceiling (a fixed or sliding 60 s window can exceed 1 over a short run: its first minute is granted at once). Lost = items whose 429s lasted past their 120 s deadline (an LMS write's default Timeout).${exactly ? " Cells 'Retry-After in ms': the platform's exact wait, which HTTP's Retry-After (whole seconds) cannot carry, taken as told and counted from the send, without callApi's 1 s floor: what the whole-second rounding costs." : ''}${baselineDir ? ` The baseline is ${label}'s own simulation and throttle, on the same seeds, in the same run.` : ''}`,
 				rows,
 				checks,
 			},

@@ -13,7 +13,10 @@
  * A refused request counts against no window and takes no token.
  */
 
-export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSec: number };
+/** A refusal's wait in whole seconds (as HTTP's Retry-After carries it) and exactly. */
+export type ThrottleDecision =
+	| { allowed: true }
+	| { allowed: false; retryAfterSec: number; waitMs: number };
 
 export const THROTTLE_SHAPES = [
 	'sliding-60s+bucket-1s',
@@ -110,7 +113,7 @@ export class Throttle {
 		this.clients.set(clientId, rules);
 		const waitMs = Math.max(...rules.map((rule) => rule.waitMs(now)));
 		if (waitMs > 0) {
-			return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(waitMs / 1000)) };
+			return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(waitMs / 1000)), waitMs };
 		}
 		for (const rule of rules) rule.grant(now);
 		return { allowed: true };

@@ -17,7 +17,11 @@ import { setMaxListeners } from 'node:events';
 import { Deadline } from '../../nodes/shared/pacing/time';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
 import { waitAfterThrottle } from '../../nodes/shared/request/failure';
-import { Throttle as ServiceThrottle, type ThrottleShape } from '../../sandbox/throttle';
+import {
+	Throttle as ServiceThrottle,
+	type ThrottleDecision,
+	type ThrottleShape,
+} from '../../sandbox/throttle';
 
 /** An LMS write's Timeout by default (Options → Timeout): its 429s are repeated until then. */
 const WRITE_TIMEOUT_MS = 120_000;
@@ -43,8 +47,11 @@ export interface SharedBudgetRun {
 	otherPerMin?: number;
 	/** How the platform counts its minute (the sandbox's default unless given). */
 	shape?: ThrottleShape;
-	/** Whether its 429s carry Retry-After (true unless given). */
-	retryAfter?: boolean;
+	/**
+	 * Whether its 429s carry Retry-After (true unless given). 'ms', which HTTP cannot send (its
+	 * Retry-After is whole seconds): the exact wait, taken as told, from the send as callApi counts.
+	 */
+	retryAfter?: boolean | 'ms';
 	/** Fake-clock advance (jest.advanceTimersByTimeAsync or clock.tickAsync). */
 	advance: (ms: number) => Promise<unknown>;
 	limitMs?: number;
@@ -99,7 +106,7 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 	const throttles: Array<RequestThrottle | undefined> = run.workers.map(() => undefined);
 	const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-	async function send(): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
+	async function send(): Promise<ThrottleDecision> {
 		firstSent = Math.min(firstSent, Date.now());
 		// Arrival a few ms apart from the slot, differing per request (timers, the network).
 		await wait(latency / 2 + ((seq++ * 7) % 5));
@@ -135,8 +142,12 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 					`${((Date.now() - start) / 1000).toFixed(2)} 429 w${worker} rates ${throttles.map((t) => (t ? (t.currentRate() / 60).toFixed(2) : '-')).join(' ')}`,
 				);
 			const told = run.retryAfter ?? true;
-			const header = told ? String(decision.retryAfterSec) : undefined;
-			const pause = waitAfterThrottle(header, attempt, sentAt);
+			const header = told === true ? String(decision.retryAfterSec) : undefined;
+			const exactMs = decision.waitMs - Math.min(Date.now() - sentAt, decision.waitMs / 2);
+			const pause =
+				told === 'ms'
+					? { waitMs: exactMs, holdMs: exactMs }
+					: waitAfterThrottle(header, attempt, sentAt);
 			const { waitMs, holdMs } = 'waitMs' in pause ? pause : { waitMs: 1_000, holdMs: 1_000 };
 			// As callApi: the client holds, the request waits alone for what the hold does not cover.
 			throttle.throttled(holdMs);
