@@ -196,14 +196,14 @@ test('a token request refused with 429 (another process spending the budget) is 
 });
 
 test('a token request refused with 429 and no Retry-After holds the client 2 s at most, and itself waits out its backoff', async () => {
-	// Full jitter at 0.55 of its ceiling: 0.55 s, 1.1 s, then 2.2 s, longer than the client's hold.
-	const random = jest.spyOn(Math, 'random').mockReturnValue(0.55);
-	const { run, elapsed, allDone, holds } = await upsertAfterRefusedTokens(3, {}, 'backoff').finally(
+	// Full jitter near its ceiling: 0.4 s, 0.8 s, 1.6 s, then 3.2 s, longer than the client's hold.
+	const random = jest.spyOn(Math, 'random').mockReturnValue(0.99);
+	const { run, elapsed, allDone, holds } = await upsertAfterRefusedTokens(4, {}, 'backoff').finally(
 		() => random.mockRestore(),
 	);
 
 	expect(run.error).toBeUndefined();
 	expect(allDone).toBe(true);
-	expect(elapsed).toBeGreaterThanOrEqual(550 + 1_100 + 2_200);
-	expect(holds).toEqual([[550], [1_100], [2_000]]);
+	expect(elapsed).toBeGreaterThanOrEqual(396 + 792 + 1_584 + 3_168);
+	expect(holds).toEqual([[396], [792], [1_584], [2_000]]);
 });

@@ -228,6 +228,9 @@ export type RetryPolicy = { safeToRepeat: boolean } & Partial<typeof RETRY_DEFAU
 
 /** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
 const RETRY_AFTER_MIN_MS = 1_000;
+
+/** Untold, a window's end is found by retrying soon, then less often: each try costs one request. */
+const UNTOLD_BACKOFF = { ...RETRY_DEFAULTS, baseDelayMs: 200 };
 export const RETRY_AFTER_MAX_MS = 120_000;
 
 /** "Full jitter": a random delay up to base × 2^attempt, capped. */
@@ -247,8 +250,8 @@ export function waitAfterThrottle(
 		const at = new Date(now + asked);
 		return { tooLongMs: asked, retryAt: Number.isNaN(at.getTime()) ? 'never' : at.toISOString() };
 	}
-	const minMs = asked === undefined ? RETRY_AFTER_MIN_MS / 2 : RETRY_AFTER_MIN_MS;
-	const waitMs = Math.max(minMs, asked ?? backoffDelay(throttledCount));
+	const minMs = asked === undefined ? UNTOLD_BACKOFF.baseDelayMs : RETRY_AFTER_MIN_MS;
+	const waitMs = Math.max(minMs, asked ?? backoffDelay(throttledCount, UNTOLD_BACKOFF));
 	// Untold, the whole client holds 2 s at most (a window may refuse for a minute); the request waits.
 	if (asked === undefined) return { waitMs, holdMs: Math.min(waitMs, 2_000) };
 	// Told, from the send (at most half earlier): the platform counts from its answer, not ours.

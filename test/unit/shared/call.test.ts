@@ -148,7 +148,7 @@ describe('callApi retries as the call allows', () => {
 	});
 
 	test('a 429 without Retry-After holds the client at most 2 s; the refused request backs off alone', async () => {
-		jest.spyOn(Math, 'random').mockReturnValue(0.99); // backoffs near their caps: 1, 2, 4, 8, 16 s
+		jest.spyOn(Math, 'random').mockReturnValue(0.99); // backoffs near their caps: 0.4, 0.8, 1.6, 3.2, 6.4 s
 		const throttle = new RequestThrottle(600);
 		const refusedFive = [...Array(5)].map(() => ({ status: 429 }));
 		const { context, sent } = scriptedContext([...refusedFive, { status: 202, body: {} }]);
@@ -161,7 +161,7 @@ describe('callApi retries as the call allows', () => {
 		await jest.advanceTimersByTimeAsync(3_500);
 		// The hold, then the first slot at the cut pace (sends land early in a slot after a 429).
 		expect(otherDoneAt - fifthAt).toBeLessThanOrEqual(2_000 + spacingFor(0.05 * 600) / 2 + 100);
-		expect(sent).toHaveLength(5); // its own backoff, near 16 s, still runs
+		expect(sent).toHaveLength(5); // its own backoff, near 6.4 s, still runs
 		await jest.advanceTimersByTimeAsync(15_000);
 		await expect(refused).resolves.toMatchObject({ status: 202 });
 		expect(sent).toHaveLength(6);
@@ -253,7 +253,7 @@ describe('Retry-After', () => {
 		// Untold, nothing was counted by the platform: the backoff is the client's own.
 		jest.spyOn(Math, 'random').mockReturnValue(0.99);
 		expect(waitAfterThrottle(undefined, 5, sent, sent + 300)).toEqual({
-			waitMs: 15_840,
+			waitMs: 6_336,
 			holdMs: 2_000,
 		});
 	});
@@ -267,10 +267,12 @@ describe('Retry-After', () => {
 		expect(waitAfterThrottle('99999999999999999999', 1, 0, 0)).toMatchObject({ retryAt: 'never' });
 	});
 
-	test('without Retry-After the request backs off, the whole client at most 2 s', () => {
+	test('without Retry-After the request backs off from 0.2 s, the whole client at most 2 s', () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0.99);
-		expect(waitAfterThrottle(undefined, 5)).toEqual({ waitMs: 15_840, holdMs: 2_000 });
-		expect(waitAfterThrottle('soon', 1)).toEqual({ waitMs: 990, holdMs: 990 });
+		expect(waitAfterThrottle(undefined, 5)).toEqual({ waitMs: 6_336, holdMs: 2_000 });
+		expect(waitAfterThrottle('soon', 1)).toEqual({ waitMs: 396, holdMs: 396 });
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		expect(waitAfterThrottle(undefined, 1)).toEqual({ waitMs: 200, holdMs: 200 });
 	});
 
 	test('without Retry-After: full-jitter backoff, capped', () => {
