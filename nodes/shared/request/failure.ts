@@ -228,10 +228,10 @@ export type RetryPolicy = { safeToRepeat: boolean } & Partial<typeof RETRY_DEFAU
 
 /** Shorter Retry-After values wait the minimum; longer ones fail the item, not hold the client. */
 const RETRY_AFTER_MIN_MS = 1_000;
+export const RETRY_AFTER_MAX_MS = 120_000;
 
 /** Untold, a window's end is found by retrying soon, then less often: each try costs one request. */
 const UNTOLD_BACKOFF = { ...RETRY_DEFAULTS, baseDelayMs: 200 };
-export const RETRY_AFTER_MAX_MS = 120_000;
 
 /** "Full jitter": a random delay up to base × 2^attempt, capped. */
 export function backoffDelay(attempt: number, { baseDelayMs, maxDelayMs } = RETRY_DEFAULTS) {
