@@ -104,13 +104,13 @@ async function main(): Promise<void> {
 		(name) => chosen.length === 0 || chosen.some((c) => name.includes(c)),
 	);
 	const shapes = (process.env.SIM_SHAPES ?? 'sliding-60s+bucket-1s').split(',') as ThrottleShape[];
+	const knobs: Record<string, Array<boolean | 'ms'>> = {
+		both: [true, false],
+		on: [true],
+		off: [false],
+		ms: ['ms'],
+	};
 	const told = (process.env.SIM_RETRY_AFTER ?? 'on').split(',').flatMap((knob) => {
-		const knobs: Record<string, Array<boolean | 'ms'>> = {
-			both: [true, false],
-			on: [true],
-			off: [false],
-			ms: ['ms'],
-		};
 		const values = knobs[knob];
 		if (!values) throw new Error('SIM_RETRY_AFTER takes on, off, both, ms or a list of them');
 		return values;

@@ -16,7 +16,7 @@ import { setMaxListeners } from 'node:events';
 
 import { Deadline } from '../../nodes/shared/pacing/time';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
-import { waitAfterThrottle } from '../../nodes/shared/request/failure';
+import { countedFromSend, waitAfterThrottle } from '../../nodes/shared/request/failure';
 import {
 	Throttle as ServiceThrottle,
 	type ThrottleDecision,
@@ -143,9 +143,10 @@ export async function simulateSharedBudget(run: SharedBudgetRun): Promise<Shared
 				);
 			const told = run.retryAfter ?? true;
 			const header = told === true ? String(decision.retryAfterSec) : undefined;
-			const exactMs = decision.waitMs - Math.min(Date.now() - sentAt, decision.waitMs / 2);
+			// The exact wait skips waitAfterThrottle's 1 s floor, which would round it up again.
+			const exactMs = told === 'ms' ? countedFromSend(decision.waitMs, sentAt) : undefined;
 			const pause =
-				told === 'ms'
+				exactMs !== undefined
 					? { waitMs: exactMs, holdMs: exactMs }
 					: waitAfterThrottle(header, attempt, sentAt);
 			const { waitMs, holdMs } = 'waitMs' in pause ? pause : { waitMs: 1_000, holdMs: 1_000 };

@@ -254,9 +254,13 @@ export function waitAfterThrottle(
 	const waitMs = Math.max(minMs, asked ?? backoffDelay(throttledCount, UNTOLD_BACKOFF));
 	// Untold, the whole client holds 2 s at most (a window may refuse for a minute); the request waits.
 	if (asked === undefined) return { waitMs, holdMs: Math.min(waitMs, 2_000) };
-	// Told, from the send (at most half earlier): the platform counts from its answer, not ours.
-	const fromSend = waitMs - Math.min(now - sentAt, waitMs / 2);
+	const fromSend = countedFromSend(waitMs, sentAt, now);
 	return { waitMs: fromSend, holdMs: fromSend };
+}
+
+/** Told, from the send (at most half earlier): the platform counts from its answer, not ours. */
+export function countedFromSend(waitMs: number, sentAt: number, now = Date.now()): number {
+	return waitMs - Math.min(now - sentAt, waitMs / 2);
 }
 
 /** A request that has no answer within its credential's Request Timeout (or its default) times out. */
