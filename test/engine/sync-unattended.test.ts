@@ -26,6 +26,8 @@ interface Kind {
 	missing: string;
 	share: string;
 	after: string;
+	/** The verb in the options' names: "Archive Missing", "Max Withdraw Share". */
+	verb: string;
 	seed(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ const KINDS: Record<'catalog' | 'roster', Kind> = {
 		missing: 'archiveMissing',
 		share: 'maxArchiveShare',
 		after: 'archiveAfterDays',
+		verb: 'Archive',
 		seed: async () => {},
 	},
 	roster: {
@@ -70,6 +73,7 @@ const KINDS: Record<'catalog' | 'roster', Kind> = {
 		missing: 'withdrawMissing',
 		share: 'maxWithdrawShare',
 		after: 'withdrawAfterDays',
+		verb: 'Withdraw',
 		seed: async () => {
 			const run = await runNode({
 				credentials: fixture.credentials(),
@@ -103,7 +107,12 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		items: IDataObject[],
 		staticData: IDataObject,
 		options: IDataObject = {},
-		extra: { continueOnFail?: boolean; nodeName?: string; workflowId?: string } = {},
+		extra: {
+			continueOnFail?: boolean;
+			nodeName?: string;
+			nodeId?: string;
+			workflowId?: string;
+		} = {},
 	) {
 		const before = writes().length;
 		const result = await runNode({
@@ -432,6 +441,60 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		// A dry run never saves: the real node's memory is as it left it.
 		const real = await sync(rows(kind, 0, 6), staticData, shared, { nodeName: 'Sync' });
 		expect(real.sent).toEqual([]);
+	});
+
+	test.each([
+		['1e9 days', 1e9],
+		['an expression giving Infinity', '={{ 1/0 }}'],
+	])('%s of grace is refused by name before anything is written', async (_, after) => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const run = await sync([...rows(kind, 0, 9), kind.row(10)], staticData, {
+			[kind.after]: after,
+			[kind.share]: 20,
+		});
+		expect(run.error?.message).toBe(
+			`Invalid options on item 0: Options → ${kind.verb} After (Days): must be at most 36500 days (a century)`,
+		);
+		expect(run.sent).toEqual([]);
+	});
+
+	test.each([
+		['{verb} After (Days)', (kind: Kind) => kind.after],
+		['Max Writes per Run', () => 'maxWritesPerRun'],
+		['Max {verb} Share (%)', (kind: Kind) => kind.share],
+		['Approved Plan', () => 'approvedPlan'],
+		['Dry Run', () => 'dryRun'],
+		['Memory Key', () => 'memoryKey'],
+	])(
+		'a safety option whose expression gives nothing (%s) is an error, not its default',
+		async (label, option) => {
+			const staticData: IDataObject = {};
+			await sync(rows(kind, 0, 10), staticData);
+			const input = [...rows(kind, 0, 9), ...rows(kind, 10, 13)];
+			const run = await sync(input, staticData, {
+				[kind.share]: 20,
+				maxWritesPerRun: 1,
+				[option(kind)]: '={{ $json.none }}',
+			});
+			expect(run.error?.message).toBe(
+				`Invalid options on item 0: Options → ${label.replace('{verb}', kind.verb)}: its expression gave no value`,
+			);
+			expect(run.sent).toEqual([]);
+		},
+	);
+
+	test.each([
+		['null', '={{ null }}'],
+		['empty text', "={{ '' }}"],
+		['NaN', '={{ 0/0 }}'],
+		['an empty expression', '='],
+	])('an expression giving %s for a safety option is the same error', async (_, expression) => {
+		const run = await sync(rows(kind, 0, 3), {}, { maxWritesPerRun: expression });
+		expect(run.error?.message).toBe(
+			'Invalid options on item 0: Options → Max Writes per Run: its expression gave no value',
+		);
+		expect(run.sent).toEqual([]);
 	});
 });
 
