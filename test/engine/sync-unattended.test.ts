@@ -95,6 +95,7 @@ const rows = (kind: Kind, from: number, to: number) =>
 const actions = (items: INodeExecutionData[]) => items.map((i) => i.json.action);
 const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
 const SECOND_IN_DAYS = 1 / 86_400;
+const DAY_MS = 86_400_000;
 
 describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 	const writes = () =>
@@ -442,6 +443,39 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		const real = await sync(rows(kind, 0, 6), staticData, shared, { nodeName: 'Sync' });
 		expect(real.sent).toEqual([]);
 	});
+
+	test.each([
+		['in the far future', 'zzzzzzzzz'],
+		['at 0', '0'],
+		['before 1970', '-1'],
+		['before any sync could have started it', '1'],
+		['unreadable', 'x.y'],
+	])(
+		'a grace clock %s is damage: dropped with a hint, its grace starts again, nothing written',
+		async (_, clock) => {
+			const staticData: IDataObject = {};
+			const grace = { [kind.after]: 2, [kind.share]: 20 };
+			await sync(rows(kind, 0, 10), staticData);
+			await sync(rows(kind, 0, 9), staticData, grace);
+			const stored = JSON.stringify(staticData);
+			expect(stored.match(/~[0-9a-z]+/g)).toHaveLength(1);
+			const damaged = JSON.parse(stored.replace(/~[0-9a-z]+/, `~${clock}`)) as IDataObject;
+			const started = Date.now();
+			const run = await sync(rows(kind, 0, 9), damaged, grace);
+			expect(run.error).toBeUndefined();
+			expect(run.sent).toEqual([]);
+			const missing = run.items.filter((i) => i.json.action === 'missing');
+			expect(missing).toHaveLength(1);
+			const removeAfter = Date.parse(String(missing[0].json.removeAfter));
+			expect(removeAfter).toBeGreaterThanOrEqual(started - 1_000 + 2 * DAY_MS);
+			expect(removeAfter).toBeLessThanOrEqual(Date.now() + 2 * DAY_MS);
+			expect(run.hints).toMatch(/1 remembered entries were malformed .* dropped/);
+			// The clock started again is kept: the next run reads it as a time, with no hint.
+			const next = await sync(rows(kind, 0, 9), damaged, grace);
+			expect(next.sent).toEqual([]);
+			expect(next.hints).not.toMatch(/malformed/);
+		},
+	);
 
 	test.each([
 		['1e9 days', 1e9],

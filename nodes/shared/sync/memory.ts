@@ -55,6 +55,8 @@ export interface MemoryPlace {
 	grouped: boolean;
 	/** Sync nodes of a workflow that give the same key share one memory; else it is the node's. */
 	sharedKey?: string;
+	/** Now, to tell a grace clock that cannot be a time (the run's clock; tests pass their own). */
+	now?: number;
 }
 
 /**
@@ -80,9 +82,21 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 	if (table !== undefined && !grouped) dropped++;
 	const entries = new Map<string, string>();
 	const spelling = new Map<string, string>();
+	const now = place.now ?? Date.now();
+	const keep = (key: string, value: string) => {
+		if (plausibleClock(value, now)) {
+			entries.set(key, value);
+			return;
+		}
+		// A clock that cannot be a time is damage: dropped, so its grace starts again from now.
+		dropped++;
+		const kept = clockOf(value).value;
+		if (kept !== undefined) entries.set(key, kept);
+		else if (grouped) entries.set(key, OURS_UNCONFIRMED);
+	};
 	for (const [key, value] of Object.entries(rest)) {
 		if (!grouped) {
-			if (typeof value === 'string' && VALUE.test(value)) entries.set(key, value);
+			if (typeof value === 'string' && VALUE.test(value)) keep(key, value);
 			else dropped++;
 			continue;
 		}
@@ -91,8 +105,7 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 		for (const part of typeof value === 'string' ? value.split('|') : ['']) {
 			const [, index, remembered] = GROUPED_PART.exec(part) ?? [];
 			const member = members[Number(index)];
-			if (member && VALUE.test(remembered ?? ''))
-				entries.set(group + SEPARATOR + member, remembered);
+			if (member && VALUE.test(remembered ?? '')) keep(group + SEPARATOR + member, remembered);
 			else dropped++;
 		}
 	}
@@ -156,16 +169,33 @@ export function splitKey(key: string): [string, string] {
 }
 
 const CLOCK = '~';
+const CLOCK_DIGITS = /^[0-9a-z]{1,9}$/;
+
+/**
+ * The earliest a grace clock can be: no sync of this package remembered one before 2025. A clock
+ * before it, or after now (beyond five minutes, the most another worker's clock may run ahead),
+ * cannot be when its entry went missing.
+ */
+const EARLIEST_CLOCK = Date.UTC(2025, 0, 1);
+const CLOCK_AHEAD_MS = 5 * 60_000;
 
 /** A remembered value, and since when its entry has been missing from the input (ms). */
 export function clockOf(remembered: string | undefined): { value?: string; since?: number } {
 	const cut = remembered?.lastIndexOf(CLOCK) ?? -1;
 	if (cut < 0) return { value: remembered };
-	const since = parseInt(remembered!.slice(cut + 1), 36) * 1000;
+	const digits = remembered!.slice(cut + 1);
+	const since = CLOCK_DIGITS.test(digits) ? parseInt(digits, 36) * 1000 : NaN;
 	return {
 		value: remembered!.slice(0, cut) || undefined,
 		since: Number.isFinite(since) ? since : undefined,
 	};
+}
+
+/** Whether a value's clock is a time its entry can have gone missing at (no clock: it is). */
+function plausibleClock(remembered: string, now: number): boolean {
+	if (!remembered.includes(CLOCK)) return true;
+	const { since } = clockOf(remembered);
+	return since !== undefined && since >= EARLIEST_CLOCK && since <= now + CLOCK_AHEAD_MS;
 }
 
 /** The value with its clock: whole seconds in base 36, 7 bytes. */
