@@ -96,6 +96,7 @@ const actions = (items: INodeExecutionData[]) => items.map((i) => i.json.action)
 const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
 const SECOND_IN_DAYS = 1 / 86_400;
 const DAY_MS = 86_400_000;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 	const writes = () =>
@@ -477,6 +478,104 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		},
 	);
 
+	test('an approval is spent once carried out: given again it is refused as used; a new review approves', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const dry = await sync(rows(kind, 0, 6), staticData, { dryRun: true, output: 'summary' });
+		const planId = String(dry.items[0].json.planId);
+		const approved = await sync(rows(kind, 0, 6), staticData, { approvedPlan: planId });
+		expect(approved.error).toBeUndefined();
+		expect(approved.sent.filter(kind.removes)).toHaveLength(4);
+
+		// The roster's four come back and leave again; archived courses cannot come back, so
+		// three more courses leave.
+		const roster = kind.path === USER_COURSES;
+		if (roster) expect((await sync(rows(kind, 0, 10), staticData)).sent).toHaveLength(4);
+		const leaving = roster ? rows(kind, 0, 6) : rows(kind, 0, 3);
+		const again = await sync(leaving, staticData, { approvedPlan: planId });
+		expect(again.error?.message).toMatch(
+			new RegExp(
+				`^Nothing was written: .*; Approved Plan ${escaped(planId)} was already carried out`,
+			),
+		);
+		expect(String((again.error as { description?: string }).description)).toMatch(
+			/An approval goes ahead once/,
+		);
+		expect(again.sent).toEqual([]);
+
+		const review = await sync(leaving, staticData, { dryRun: true });
+		const fresh = String(review.items[0].json.planId);
+		expect(fresh).not.toBe(planId);
+		const next = await sync(leaving, staticData, { approvedPlan: fresh });
+		expect(next.error).toBeUndefined();
+		expect(next.sent.filter(kind.removes)).toHaveLength(roster ? 4 : 3);
+	});
+
+	test('a stale approval says it was given, does not match, and by how many removals', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 20), staticData);
+		const dry = await sync(rows(kind, 0, 15), staticData, { dryRun: true });
+		const planId = String(dry.items[0].json.planId);
+		const many = kind.path === COURSES ? 'courses' : 'assignments';
+		const remove = kind.verb.toLowerCase();
+
+		const more = await sync(rows(kind, 0, 12), staticData, { approvedPlan: planId });
+		expect(more.error?.message).toBe(
+			`Nothing was written: the sync would ${remove} 8 of 20 ${many} (40 %), more than Max ${kind.verb} Share (10 %); Approved Plan ${planId} does not match this run's plan: this run would ${remove} 3 ${many} more than the approved plan (8, not 5)`,
+		);
+		const fewer = await sync(rows(kind, 0, 17), staticData, { approvedPlan: planId });
+		expect(fewer.error?.message).toMatch(
+			/; Approved Plan \S+ does not match this run's plan: .* 2 \w+ fewer than the approved plan \(3, not 5\)$/,
+		);
+		expect([...more.sent, ...fewer.sent]).toEqual([]);
+	});
+
+	test.each([
+		[
+			'Max Share',
+			(kind: Kind) => ({ [kind.share]: 30 }),
+			'the same number (4)',
+			'Max {verb} Share',
+		],
+		[
+			'the Missing switch',
+			(kind: Kind) => ({ [kind.missing]: false }),
+			'(4, not 0)',
+			'{verb} Missing',
+		],
+		['grace', (kind: Kind) => ({ [kind.after]: 2 }), '(4, not 0)', '{verb} After (Days)'],
+		['Memory Key', () => ({ memoryKey: 'review' }), '', 'Memory Key'],
+	])(
+		"an approved plan from a dry-run node with another %s is refused, saying the nodes' options differ",
+		async (_, dryOptions, count, option) => {
+			const staticData: IDataObject = {};
+			const shared = { memoryKey: 'nightly' };
+			await sync(rows(kind, 0, 10), staticData, shared);
+			const dry = await sync(
+				rows(kind, 0, 6),
+				staticData,
+				{ ...shared, dryRun: true, ...dryOptions(kind) },
+				{ nodeName: 'Plan the night' },
+			);
+			const planId = String(dry.items[0].json.planId);
+			const run = await sync(rows(kind, 0, 6), staticData, { ...shared, approvedPlan: planId });
+			const named = option.replace('{verb}', kind.verb);
+			expect(run.error?.message).toContain(
+				`Approved Plan ${planId} does not match this run's plan`,
+			);
+			expect(run.error?.message).toContain(count);
+			expect(run.error?.message).toMatch(
+				new RegExp(
+					`the approved plan was made with another ${escaped(named)}(, another [^,]+)* than this node's$`,
+				),
+			);
+			expect(String((run.error as { description?: string }).description)).toMatch(
+				/A dry-run node's plan matches the real node's only when both nodes have the same/,
+			);
+			expect(run.sent).toEqual([]);
+		},
+	);
+
 	test.each([
 		['1e9 days', 1e9],
 		['an expression giving Infinity', '={{ 1/0 }}'],
@@ -530,6 +629,71 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		);
 		expect(run.sent).toEqual([]);
 	});
+
+	test('two real syncs on one Memory Key: the second is refused, naming both; a dry run stays allowed', async () => {
+		const staticData: IDataObject = {};
+		const shared = { memoryKey: 'nightly', [kind.share]: 100 };
+		const first = await sync(rows(kind, 0, 4), staticData, shared, { nodeName: 'Roster A' });
+		expect(first.sent).toHaveLength(4);
+		const second = await sync(rows(kind, 4, 8), staticData, shared, { nodeName: 'Roster B' });
+		expect(second.error?.message).toBe(
+			'Nothing was written: Memory Key "nightly" is the memory of the real sync "Roster A", and this node, "Roster B", is a real sync too',
+		);
+		expect(String((second.error as { description?: string }).description)).toMatch(
+			/Give "Roster B" a Memory Key of its own \(or none\), or turn on its Dry Run.*If "Roster A" was deleted and "Roster B" replaces it, rename "Roster B" to "Roster A" once/,
+		);
+		expect(second.sent).toEqual([]);
+		// Night after night: the first keeps its entries, the second stays refused.
+		expect(
+			(await sync(rows(kind, 0, 4), staticData, shared, { nodeName: 'Roster A' })).sent,
+		).toEqual([]);
+		expect(
+			(await sync(rows(kind, 4, 8), staticData, shared, { nodeName: 'Roster B' })).error,
+		).toBeDefined();
+		const dry = await sync(
+			rows(kind, 0, 4),
+			staticData,
+			{ ...shared, dryRun: true },
+			{ nodeName: 'Plan' },
+		);
+		expect(dry.error).toBeUndefined();
+		expect(actions(dry.items)).toEqual(Array(4).fill('unchanged'));
+		expect(writes().filter(kind.removes)).toEqual([]);
+	});
+
+	test('a real sync on a Memory Key may be renamed, or replaced by a node of its name', async () => {
+		const staticData: IDataObject = {};
+		const shared = { memoryKey: 'nightly' };
+		await sync(rows(kind, 0, 4), staticData, shared, { nodeName: 'Sync', nodeId: 'n-1' });
+		// Renamed: n8n keeps its id.
+		const renamed = await sync(rows(kind, 0, 4), staticData, shared, {
+			nodeName: 'Roster',
+			nodeId: 'n-1',
+		});
+		expect(renamed.error).toBeUndefined();
+		expect(renamed.sent).toEqual([]);
+		// Deleted and replaced by a new node of another name: refused, until it takes the old name.
+		const other = await sync(rows(kind, 0, 5), staticData, shared, {
+			nodeName: 'New sync',
+			nodeId: 'n-2',
+		});
+		expect(other.error?.message).toMatch(
+			/is the memory of the real sync "Roster", and this node, "New sync"/,
+		);
+		const replaced = await sync(rows(kind, 0, 5), staticData, shared, {
+			nodeName: 'Roster',
+			nodeId: 'n-2',
+		});
+		expect(replaced.error).toBeUndefined();
+		expect(actions(replaced.items)).toEqual([...Array(4).fill('unchanged'), kind.created]);
+		// Kept by its id from then on, whatever its name.
+		const back = await sync(rows(kind, 0, 5), staticData, shared, {
+			nodeName: 'New sync',
+			nodeId: 'n-2',
+		});
+		expect(back.error).toBeUndefined();
+		expect(back.sent).toEqual([]);
+	});
 });
 
 /** The body key a removal of row `n` (or of a row object) names. */
@@ -537,3 +701,28 @@ function removedKey(kind: Kind, row: number | IDataObject): IDataObject {
 	const value = typeof row === 'number' ? kind.row(row) : row;
 	return kind.path === COURSES ? { external_id: value.external_id } : { email_id: value.email };
 }
+
+describe('Sync Catalog with a dry-run node of its own memory', () => {
+	const kind = KINDS.catalog;
+
+	test('plans the real node’s plan ID when nothing changed, and its approval carries', async () => {
+		const staticData: IDataObject = {};
+		const run = async (items: IDataObject[], nodeName: string, options: IDataObject = {}) =>
+			await runNode({
+				credentials: fixture.credentials(),
+				items,
+				staticData,
+				mode: 'trigger',
+				nodeName,
+				parameters: { ...kind.parameters, options: { archiveMissing: true, ...options } },
+			});
+		await run(rows(kind, 0, 10), 'Sync');
+		const dry = await run(rows(kind, 0, 6), 'Dry run', { dryRun: true });
+		const planId = String(dry.items[0].json.planId);
+		const refused = await run(rows(kind, 0, 6), 'Sync');
+		expect(String((refused.error as { description?: string }).description)).toContain(planId);
+		const approved = await run(rows(kind, 0, 6), 'Sync', { approvedPlan: planId });
+		expect(approved.error).toBeUndefined();
+		expect(approved.items.filter((i) => i.json.action === 'archived')).toHaveLength(4);
+	});
+});

@@ -177,12 +177,14 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 			'memoryKey',
 		]);
 		const chosen = readOptions(fns, 0, schema, [property]);
+		const node = fns.getNode();
 		const memory = openMemory(fns, {
 			owner: `${fns.getWorkflow().id}|${chosen.memoryKey ? `key ${chosen.memoryKey}` : `node ${fns.getNode().name}`}`,
 			slot: words.slot,
 			scope: scopeKey(lmsClientKey(run.credentials)),
 			grouped: words.grouped,
 			sharedKey: chosen.memoryKey || undefined,
+			node: { id: node.id, name: node.name },
 		});
 		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
 		// A row that could not even be read names nothing: then nothing may be removed.
@@ -200,6 +202,7 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 				maxWritesPerRun: chosen.maxWritesPerRun,
 				removeAfterDays: chosen[after] as number,
 				approvedPlan: chosen.approvedPlan,
+				memoryKey: chosen.memoryKey,
 				output: chosen.output,
 			},
 			{ ...control, run },

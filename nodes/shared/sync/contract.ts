@@ -100,5 +100,7 @@ export interface SyncSettings {
 	removeAfterDays?: number;
 	/** The plan id a run past the share guard must have to go ahead. */
 	approvedPlan?: string;
+	/** The Memory Key the memory was opened with ('' for the node's own): part of a plan's shape. */
+	memoryKey?: string;
 	output?: SyncOutput;
 }

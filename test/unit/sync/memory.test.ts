@@ -87,7 +87,7 @@ describe('the memory’s two layouts', () => {
 	});
 });
 
-describe('grace clocks', () => {
+describe('grace clocks and the memory’s own record', () => {
 	const NOW = Date.UTC(2026, 5, 1);
 	const place = { owner: 'test', slot: 'slot', scope: 'scope', grouped: false, now: NOW };
 	const clock = (ms: number) => Math.floor(ms / 1000).toString(36);
@@ -120,5 +120,33 @@ describe('grace clocks', () => {
 		);
 		expect(memory.dropped).toBe(1);
 		expect([...memory.entries.values()]).toEqual(['*']);
+	});
+
+	test('a shared memory names its real sync, and spent approvals, in its own record', () => {
+		const node: IDataObject = {};
+		const store = { getWorkflowStaticData: () => node };
+		const shared = { ...place, sharedKey: 'nightly' };
+		const first = openMemory(store, { ...shared, node: { id: 'n-1', name: 'Sync' } });
+		expect(first.keptBy).toBeUndefined();
+		first.claim().release();
+		first.spend('ABCDEFGHIJKLMNOP');
+		first.save();
+		const other = openMemory(store, { ...shared, node: { id: 'n-2', name: 'Copy' } });
+		expect(other.keptBy).toEqual({ id: 'n-1', name: 'Sync' });
+		expect(other.spent.map((p) => p.planId)).toEqual(['ABCDEFGHIJKLMNOP']);
+		expect(
+			openMemory(store, { ...shared, node: { id: 'n-1', name: 'Renamed' } }).keptBy,
+		).toBeUndefined();
+		expect(
+			openMemory(store, { ...shared, node: { id: 'n-3', name: 'Sync' } }).keptBy,
+		).toBeUndefined();
+	});
+
+	test('a record of another shape is dropped and counted, never read', () => {
+		const memory = open({ '@': { node: { name: 3 }, spent: ['short~1', 7] }, a: 'fp' });
+		expect(memory.dropped).toBe(3);
+		expect(memory.spent).toEqual([]);
+		expect(memory.entries).toEqual(new Map([['a', 'fp']]));
+		expect(open({ '@': 'nonsense' }).dropped).toBe(1);
 	});
 });
