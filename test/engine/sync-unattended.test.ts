@@ -694,6 +694,26 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		expect(back.error).toBeUndefined();
 		expect(back.sent).toEqual([]);
 	});
+
+	test('the share in force is in the hints and the summary', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const run = await sync(rows(kind, 0, 9), staticData, { output: 'summary', [kind.share]: 15 });
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({
+			[kind.share]: 15,
+			guard: expect.stringContaining(`(10 %), within Max ${kind.verb} Share (15 %)`),
+		});
+		expect(run.hints).toContain(`(10 %), within Max ${kind.verb} Share (15 %)`);
+		const off = await sync(rows(kind, 0, 9), staticData, {
+			[kind.missing]: false,
+			output: 'summary',
+		});
+		expect(off.items[0].json[kind.share]).toBe(10);
+		expect(off.hints).toContain(
+			`${kind.verb} Missing is off: nothing is ${kind.removed}, and Max ${kind.verb} Share (10 %) has nothing to guard.`,
+		);
+	});
 });
 
 /** The body key a removal of row `n` (or of a row object) names. */

@@ -48,7 +48,7 @@ function optionNames(words: SyncWords) {
 		maxRemoveShare: words.guardOption,
 		memoryKey: 'Memory Key',
 	};
-	return names;
+	return { ...names, shareField: `max${verb}Share` };
 }
 
 /** Two real syncs on one Memory Key would take each other's entries for their own. */
@@ -164,7 +164,11 @@ export async function runSyncReported<V, L>(
 			notes.push(
 				`${dryRun ? 'A real run would go ahead' : 'Went ahead'} past ${words.guardOption} with the approved plan ${planId}: it ${guard.message}. An approval goes ahead once: a later run needs a new review.`,
 			);
-		}
+		} else if (!settings.removeMissing) {
+			notes.push(
+				`${names.removeMissing} is off: nothing is ${words.removed}, and ${words.guardOption} (${settings.maxRemoveShare} %) has nothing to guard.`,
+			);
+		} else if (guard.allowed) notes.push(`The plan ${guard.message}.`);
 		results = new SyncResults(
 			words,
 			settings.output ?? 'all',
@@ -206,6 +210,7 @@ export async function runSyncReported<V, L>(
 			planId,
 			needsApproval: !guard.allowed && !approved,
 			guard: guard.message,
+			[names.shareField]: settings.maxRemoveShare,
 		});
 	} finally {
 		if (keepsMemory) memory.save();

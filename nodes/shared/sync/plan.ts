@@ -334,8 +334,8 @@ export function guardRemovals(
 	const shown = count === 0 ? '0' : plan.size === 0 ? '100' : percentShown(count, size, maxShare);
 	return {
 		allowed,
-		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %)${
-			allowed ? '' : `, more than ${words.guardOption} (${maxShare} %)`
-		}`,
+		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %), ${
+			allowed ? 'within' : 'more than'
+		} ${words.guardOption} (${maxShare} %)`,
 	};
 }
