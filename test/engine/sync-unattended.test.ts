@@ -722,6 +722,83 @@ function removedKey(kind: Kind, row: number | IDataObject): IDataObject {
 	return kind.path === COURSES ? { external_id: value.external_id } : { email_id: value.email };
 }
 
+describe('a dry run of Sync Assignments', () => {
+	const kind = KINDS.roster;
+	const requests = () => fixture.sandbox.requests();
+
+	beforeEach(async () => await kind.seed());
+
+	test('says what it did not check, and flags pairs whose course the catalog does not have', async () => {
+		const before = requests().length;
+		const input = [
+			kind.row(0),
+			{ ...kind.row(1), course: 'safety-2027' },
+			{ ...kind.row(2), course: 'SAFETY' },
+			{ ...kind.row(3), course: 'safety-2027' },
+		];
+		const dry = await runNode({
+			credentials: fixture.credentials(),
+			items: input,
+			mode: 'trigger',
+			parameters: { ...kind.parameters, options: { dryRun: true } },
+		});
+		expect(dry.error).toBeUndefined();
+		expect(dry.items.map((i) => [i.json.action, i.json.warning])).toEqual([
+			['assigned', undefined],
+			['assigned', expect.stringContaining('has no course "safety-2027"')],
+			['assigned', expect.stringContaining('has no course "SAFETY" (it has "safety")')],
+			['assigned', expect.stringContaining('has no course "safety-2027"')],
+		]);
+		const hints = (dry.run.data.resultData.runData.Node[0].hints ?? [])
+			.map((h) => h.message)
+			.join('\n');
+		expect(hints).toContain(
+			`3 planned assignments name a course the platform's catalog does not have: "safety-2027" (2), "SAFETY" (1).`,
+		);
+		expect(hints).toMatch(
+			/sends no assignment: it does not find out whether each learner has an account/,
+		);
+		const sent = requests().slice(before);
+		expect(sent.filter((r) => r.method === 'POST' && r.path === USER_COURSES)).toEqual([]);
+		expect(sent.filter((r) => r.path === COURSES).map((r) => r.method)).toEqual(['GET']);
+
+		const summary = await runNode({
+			credentials: fixture.credentials(),
+			items: input,
+			mode: 'trigger',
+			parameters: { ...kind.parameters, options: { dryRun: true, output: 'summary' } },
+		});
+		const changes = summary.items[0].json.changes as IDataObject[];
+		expect(changes.filter((c) => c.warning !== undefined)).toHaveLength(3);
+	});
+
+	test('lists nothing when it plans no assignment', async () => {
+		const staticData: IDataObject = {};
+		const all = rows(kind, 0, 3);
+		await runNode({
+			credentials: fixture.credentials(),
+			items: all,
+			staticData,
+			mode: 'trigger',
+			parameters: kind.parameters,
+		});
+		const before = requests().length;
+		const dry = await runNode({
+			credentials: fixture.credentials(),
+			items: all,
+			staticData,
+			mode: 'trigger',
+			parameters: { ...kind.parameters, options: { dryRun: true } },
+		});
+		expect(actions(dry.items)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+		expect(
+			requests()
+				.slice(before)
+				.filter((r) => r.path === COURSES),
+		).toEqual([]);
+	});
+});
+
 describe('Sync Catalog with a dry-run node of its own memory', () => {
 	const kind = KINDS.catalog;
 

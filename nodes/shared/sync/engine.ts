@@ -4,7 +4,15 @@ import type { ItemOutcome } from '../items/operation';
 import type { PoolPlace } from '../pacing/time';
 import type { Run } from '../request/call';
 import { mapWithConcurrency } from '../items/pool';
-import type { Existing, Reading, SyncContract, SyncRow, SyncSettings, SyncWords } from './contract';
+import type {
+	DryRunFindings,
+	Existing,
+	Reading,
+	SyncContract,
+	SyncRow,
+	SyncSettings,
+	SyncWords,
+} from './contract';
 import type { Memory } from './memory';
 import { OURS_UNCONFIRMED, REMOVAL_PENDING, REMOVED } from './memory';
 import type { Decision, PlanShape, ShapeOption, SyncPlan } from './plan';
@@ -179,9 +187,17 @@ export async function runSyncReported<V, L>(
 		const room = busySince !== undefined && !dryRun ? 0 : settings.maxWritesPerRun || Infinity;
 		const batch = bound(writes, plan.remove, room);
 		if (dryRun) {
-			planned(contract, batch, results);
-			deferred(contract, batch, results);
-			notes.push('Dry run: nothing was written and nothing remembered.');
+			const planned = [...batch.writes, ...batch.deferredWrites];
+			const found: DryRunFindings =
+				contract.checkPlanned && planned.length > 0
+					? await contract.checkPlanned(planned)
+					: { warnings: new Map(), notes: [] };
+			plannedItems(contract, batch, results, found.warnings);
+			deferred(contract, batch, results, found.warnings);
+			notes.push(...found.notes);
+			notes.push(
+				`Dry run: nothing was written and nothing remembered.${words.dryRunUnchecked ? ` ${words.dryRunUnchecked}` : ''}`,
+			);
 		} else if (control.stopAfterFailure && results.counts.failed > 0) {
 			// Without Continue On Fail, a row that cannot be written stops the run before any write.
 			for (const { row } of writes) results.notSent(row.itemIndex);
@@ -289,15 +305,22 @@ function written<V>(words: SyncWords, decision: Write<V>, output: IDataObject): 
 	return { action, ...output, changedFields: decision.changed, ...note };
 }
 
+const warned = (warnings: ReadonlyMap<string, string>, id: string): IDataObject => {
+	const warning = warnings.get(id);
+	return warning === undefined ? {} : { warning };
+};
+
 /** A dry run reports each write and removal as a real run would make it. */
-function planned<V, L>(
+function plannedItems<V, L>(
 	contract: SyncContract<V, L>,
 	batch: Batch<V, L>,
 	results: SyncResults,
+	warnings: ReadonlyMap<string, string>,
 ): void {
 	for (const decision of batch.writes) {
 		const keys = contract.echo(decision.id, undefined);
-		results.row(decision.row.itemIndex, written(contract.words, decision, keys), defined(keys));
+		const json = { ...written(contract.words, decision, keys), ...warned(warnings, decision.id) };
+		results.row(decision.row.itemIndex, json, defined(keys));
 	}
 	for (const entry of batch.removals) {
 		const keys = defined(contract.echo(entry.id, entry.listed));
@@ -310,11 +333,13 @@ function deferred<V, L>(
 	contract: SyncContract<V, L>,
 	batch: Batch<V, L>,
 	results: SyncResults,
+	warnings: ReadonlyMap<string, string> = new Map(),
 ): void {
 	const { words } = contract;
 	for (const decision of batch.deferredWrites) {
 		const keys = defined(contract.echo(decision.id, undefined));
-		const json = { action: 'deferred', planned: actionOf(words, decision), ...keys };
+		const planned = actionOf(words, decision);
+		const json = { action: 'deferred', planned, ...keys, ...warned(warnings, decision.id) };
 		results.row(decision.row.itemIndex, json, keys);
 	}
 	for (const entry of batch.deferredRemovals) {
