@@ -296,7 +296,7 @@ export function approvalMismatch(
 	const listed =
 		options.length === 0
 			? ''
-			: `, and the approved plan was made with another ${options.join(', another ')} than this node's`;
+			: `, and it was planned with other options than this node's: ${options.join(', ')}`;
 	const since =
 		more === 0 && differ.length === 0 && spent.length > 0
 			? ' (or an approval was carried out since it was made)'
@@ -306,7 +306,7 @@ export function approvalMismatch(
 		message: `${given} does not match this run's plan: this run would ${words.remove} ${by}${since}${listed}`,
 		advice: `${
 			options.length > 0
-				? `A dry-run node's plan matches the real node's only when both nodes have the same ${same.slice(0, -1).join(', ')} and ${same[same.length - 1]}. `
+				? `A dry-run node's plan matches the real node's only when both nodes have the same options: ${same.slice(0, -1).join(', ')} and ${same[same.length - 1]}. `
 				: ''
 		}${review}`,
 	};
