@@ -26,6 +26,8 @@ interface Kind {
 	missing: string;
 	share: string;
 	after: string;
+	/** The verb in the options' names: "Archive Missing", "Max Withdraw Share". */
+	verb: string;
 	seed(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ const KINDS: Record<'catalog' | 'roster', Kind> = {
 		missing: 'archiveMissing',
 		share: 'maxArchiveShare',
 		after: 'archiveAfterDays',
+		verb: 'Archive',
 		seed: async () => {},
 	},
 	roster: {
@@ -70,6 +73,7 @@ const KINDS: Record<'catalog' | 'roster', Kind> = {
 		missing: 'withdrawMissing',
 		share: 'maxWithdrawShare',
 		after: 'withdrawAfterDays',
+		verb: 'Withdraw',
 		seed: async () => {
 			const run = await runNode({
 				credentials: fixture.credentials(),
@@ -91,6 +95,8 @@ const rows = (kind: Kind, from: number, to: number) =>
 const actions = (items: INodeExecutionData[]) => items.map((i) => i.json.action);
 const count = (list: unknown[], value: unknown) => list.filter((v) => v === value).length;
 const SECOND_IN_DAYS = 1 / 86_400;
+const DAY_MS = 86_400_000;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 	const writes = () =>
@@ -103,7 +109,12 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		items: IDataObject[],
 		staticData: IDataObject,
 		options: IDataObject = {},
-		extra: { continueOnFail?: boolean; nodeName?: string; workflowId?: string } = {},
+		extra: {
+			continueOnFail?: boolean;
+			nodeName?: string;
+			nodeId?: string;
+			workflowId?: string;
+		} = {},
 	) {
 		const before = writes().length;
 		const result = await runNode({
@@ -433,6 +444,276 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 		const real = await sync(rows(kind, 0, 6), staticData, shared, { nodeName: 'Sync' });
 		expect(real.sent).toEqual([]);
 	});
+
+	test.each([
+		['in the far future', 'zzzzzzzzz'],
+		['at 0', '0'],
+		['before 1970', '-1'],
+		['before any sync could have started it', '1'],
+		['unreadable', 'x.y'],
+	])(
+		'a grace clock %s is damage: dropped with a hint, its grace starts again, nothing written',
+		async (_, clock) => {
+			const staticData: IDataObject = {};
+			const grace = { [kind.after]: 2, [kind.share]: 20 };
+			await sync(rows(kind, 0, 10), staticData);
+			await sync(rows(kind, 0, 9), staticData, grace);
+			const stored = JSON.stringify(staticData);
+			expect(stored.match(/~[0-9a-z]+/g)).toHaveLength(1);
+			const damaged = JSON.parse(stored.replace(/~[0-9a-z]+/, `~${clock}`)) as IDataObject;
+			const started = Date.now();
+			const run = await sync(rows(kind, 0, 9), damaged, grace);
+			expect(run.error).toBeUndefined();
+			expect(run.sent).toEqual([]);
+			const missing = run.items.filter((i) => i.json.action === 'missing');
+			expect(missing).toHaveLength(1);
+			const removeAfter = Date.parse(String(missing[0].json.removeAfter));
+			expect(removeAfter).toBeGreaterThanOrEqual(started - 1_000 + 2 * DAY_MS);
+			expect(removeAfter).toBeLessThanOrEqual(Date.now() + 2 * DAY_MS);
+			expect(run.hints).toMatch(/1 remembered entries were malformed .* dropped/);
+			// The clock started again is kept: the next run reads it as a time, with no hint.
+			const next = await sync(rows(kind, 0, 9), damaged, grace);
+			expect(next.sent).toEqual([]);
+			expect(next.hints).not.toMatch(/malformed/);
+		},
+	);
+
+	test('an approval is spent once carried out: given again it is refused as used; a new review approves', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const dry = await sync(rows(kind, 0, 6), staticData, { dryRun: true, output: 'summary' });
+		const planId = String(dry.items[0].json.planId);
+		const approved = await sync(rows(kind, 0, 6), staticData, { approvedPlan: planId });
+		expect(approved.error).toBeUndefined();
+		expect(approved.sent.filter(kind.removes)).toHaveLength(4);
+
+		// The roster's four come back and leave again; archived courses cannot come back, so
+		// three more courses leave.
+		const roster = kind.path === USER_COURSES;
+		if (roster) expect((await sync(rows(kind, 0, 10), staticData)).sent).toHaveLength(4);
+		const leaving = roster ? rows(kind, 0, 6) : rows(kind, 0, 3);
+		const again = await sync(leaving, staticData, { approvedPlan: planId });
+		expect(again.error?.message).toMatch(
+			new RegExp(
+				`^Nothing was written: .*; Approved Plan ${escaped(planId)} was already carried out`,
+			),
+		);
+		expect(String((again.error as { description?: string }).description)).toMatch(
+			/An approval goes ahead once/,
+		);
+		expect(again.sent).toEqual([]);
+
+		const review = await sync(leaving, staticData, { dryRun: true });
+		const fresh = String(review.items[0].json.planId);
+		expect(fresh).not.toBe(planId);
+		const next = await sync(leaving, staticData, { approvedPlan: fresh });
+		expect(next.error).toBeUndefined();
+		expect(next.sent.filter(kind.removes)).toHaveLength(roster ? 4 : 3);
+	});
+
+	test('a stale approval says it was given, does not match, and by how many removals', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 20), staticData);
+		const dry = await sync(rows(kind, 0, 15), staticData, { dryRun: true });
+		const planId = String(dry.items[0].json.planId);
+		const many = kind.path === COURSES ? 'courses' : 'assignments';
+		const remove = kind.verb.toLowerCase();
+
+		const more = await sync(rows(kind, 0, 12), staticData, { approvedPlan: planId });
+		expect(more.error?.message).toBe(
+			`Nothing was written: the sync would ${remove} 8 of 20 ${many} (40 %), more than Max ${kind.verb} Share (10 %); Approved Plan ${planId} does not match this run's plan: this run would ${remove} 3 ${many} more than the approved plan (8, not 5)`,
+		);
+		const fewer = await sync(rows(kind, 0, 17), staticData, { approvedPlan: planId });
+		expect(fewer.error?.message).toMatch(
+			/; Approved Plan \S+ does not match this run's plan: .* 2 \w+ fewer than the approved plan \(3, not 5\)$/,
+		);
+		expect([...more.sent, ...fewer.sent]).toEqual([]);
+	});
+
+	test.each([
+		[
+			'Max Share',
+			(kind: Kind) => ({ [kind.share]: 30 }),
+			'the same number (4)',
+			'Max {verb} Share',
+		],
+		[
+			'the Missing switch',
+			(kind: Kind) => ({ [kind.missing]: false }),
+			'(4, not 0)',
+			'{verb} Missing',
+		],
+		['grace', (kind: Kind) => ({ [kind.after]: 2 }), '(4, not 0)', '{verb} After (Days)'],
+		['Memory Key', () => ({ memoryKey: 'review' }), '', 'Memory Key'],
+	])(
+		"an approved plan from a dry-run node with another %s is refused, saying the nodes' options differ",
+		async (_, dryOptions, count, option) => {
+			const staticData: IDataObject = {};
+			const shared = { memoryKey: 'nightly' };
+			await sync(rows(kind, 0, 10), staticData, shared);
+			const dry = await sync(
+				rows(kind, 0, 6),
+				staticData,
+				{ ...shared, dryRun: true, ...dryOptions(kind) },
+				{ nodeName: 'Plan the night' },
+			);
+			const planId = String(dry.items[0].json.planId);
+			const run = await sync(rows(kind, 0, 6), staticData, { ...shared, approvedPlan: planId });
+			const named = option.replace('{verb}', kind.verb);
+			expect(run.error?.message).toContain(
+				`Approved Plan ${planId} does not match this run's plan`,
+			);
+			expect(run.error?.message).toContain(count);
+			expect(run.error?.message).toMatch(
+				new RegExp(
+					`, and it was planned with other options than this node's: (.+, )?${escaped(named)}(, .+)?$`,
+				),
+			);
+			expect(String((run.error as { description?: string }).description)).toMatch(
+				/A dry-run node's plan matches the real node's only when both nodes have the same options/,
+			);
+			expect(run.sent).toEqual([]);
+		},
+	);
+
+	test.each([
+		['1e9 days', 1e9],
+		['an expression giving Infinity', '={{ 1/0 }}'],
+	])('%s of grace is refused by name before anything is written', async (_, after) => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const run = await sync([...rows(kind, 0, 9), kind.row(10)], staticData, {
+			[kind.after]: after,
+			[kind.share]: 20,
+		});
+		expect(run.error?.message).toBe(
+			`Invalid options on item 0: Options → ${kind.verb} After (Days): must be at most 36500 days (a century)`,
+		);
+		expect(run.sent).toEqual([]);
+	});
+
+	test.each([
+		['{verb} After (Days)', (kind: Kind) => kind.after],
+		['Max Writes per Run', () => 'maxWritesPerRun'],
+		['Max {verb} Share (%)', (kind: Kind) => kind.share],
+		['Approved Plan', () => 'approvedPlan'],
+		['Dry Run', () => 'dryRun'],
+		['Memory Key', () => 'memoryKey'],
+	])(
+		'a safety option whose expression gives nothing (%s) is an error, not its default',
+		async (label, option) => {
+			const staticData: IDataObject = {};
+			await sync(rows(kind, 0, 10), staticData);
+			const input = [...rows(kind, 0, 9), ...rows(kind, 10, 13)];
+			const run = await sync(input, staticData, {
+				[kind.share]: 20,
+				maxWritesPerRun: 1,
+				[option(kind)]: '={{ $json.none }}',
+			});
+			expect(run.error?.message).toBe(
+				`Invalid options on item 0: Options → ${label.replace('{verb}', kind.verb)}: its expression gave no value`,
+			);
+			expect(run.sent).toEqual([]);
+		},
+	);
+
+	test.each([
+		['null', '={{ null }}'],
+		['empty text', "={{ '' }}"],
+		['NaN', '={{ 0/0 }}'],
+		['an empty expression', '='],
+	])('an expression giving %s for a safety option is the same error', async (_, expression) => {
+		const run = await sync(rows(kind, 0, 3), {}, { maxWritesPerRun: expression });
+		expect(run.error?.message).toBe(
+			'Invalid options on item 0: Options → Max Writes per Run: its expression gave no value',
+		);
+		expect(run.sent).toEqual([]);
+	});
+
+	test('two real syncs on one Memory Key: the second is refused, naming both; a dry run stays allowed', async () => {
+		const staticData: IDataObject = {};
+		const shared = { memoryKey: 'nightly', [kind.share]: 100 };
+		const first = await sync(rows(kind, 0, 4), staticData, shared, { nodeName: 'Roster A' });
+		expect(first.sent).toHaveLength(4);
+		const second = await sync(rows(kind, 4, 8), staticData, shared, { nodeName: 'Roster B' });
+		expect(second.error?.message).toBe(
+			'Nothing was written: Memory Key "nightly" is the memory of the real sync "Roster A", and this node, "Roster B", is a real sync too',
+		);
+		expect(String((second.error as { description?: string }).description)).toMatch(
+			/Give "Roster B" a Memory Key of its own \(or none\), or turn on its Dry Run.*If "Roster A" was deleted and "Roster B" replaces it, rename "Roster B" to "Roster A" once/,
+		);
+		expect(second.sent).toEqual([]);
+		// Night after night: the first keeps its entries, the second stays refused.
+		expect(
+			(await sync(rows(kind, 0, 4), staticData, shared, { nodeName: 'Roster A' })).sent,
+		).toEqual([]);
+		expect(
+			(await sync(rows(kind, 4, 8), staticData, shared, { nodeName: 'Roster B' })).error,
+		).toBeDefined();
+		const dry = await sync(
+			rows(kind, 0, 4),
+			staticData,
+			{ ...shared, dryRun: true },
+			{ nodeName: 'Plan' },
+		);
+		expect(dry.error).toBeUndefined();
+		expect(actions(dry.items)).toEqual(Array(4).fill('unchanged'));
+		expect(writes().filter(kind.removes)).toEqual([]);
+	});
+
+	test('a real sync on a Memory Key may be renamed, or replaced by a node of its name', async () => {
+		const staticData: IDataObject = {};
+		const shared = { memoryKey: 'nightly' };
+		await sync(rows(kind, 0, 4), staticData, shared, { nodeName: 'Sync', nodeId: 'n-1' });
+		// Renamed: n8n keeps its id.
+		const renamed = await sync(rows(kind, 0, 4), staticData, shared, {
+			nodeName: 'Roster',
+			nodeId: 'n-1',
+		});
+		expect(renamed.error).toBeUndefined();
+		expect(renamed.sent).toEqual([]);
+		// Deleted and replaced by a new node of another name: refused, until it takes the old name.
+		const other = await sync(rows(kind, 0, 5), staticData, shared, {
+			nodeName: 'New sync',
+			nodeId: 'n-2',
+		});
+		expect(other.error?.message).toMatch(
+			/is the memory of the real sync "Roster", and this node, "New sync"/,
+		);
+		const replaced = await sync(rows(kind, 0, 5), staticData, shared, {
+			nodeName: 'Roster',
+			nodeId: 'n-2',
+		});
+		expect(replaced.error).toBeUndefined();
+		expect(actions(replaced.items)).toEqual([...Array(4).fill('unchanged'), kind.created]);
+		// Kept by its id from then on, whatever its name.
+		const back = await sync(rows(kind, 0, 5), staticData, shared, {
+			nodeName: 'New sync',
+			nodeId: 'n-2',
+		});
+		expect(back.error).toBeUndefined();
+		expect(back.sent).toEqual([]);
+	});
+
+	test('the share in force is in the hints and the summary', async () => {
+		const staticData: IDataObject = {};
+		await sync(rows(kind, 0, 10), staticData);
+		const run = await sync(rows(kind, 0, 9), staticData, { output: 'summary', [kind.share]: 15 });
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({
+			[kind.share]: 15,
+			guard: expect.stringContaining(`(10 %), within Max ${kind.verb} Share (15 %)`),
+		});
+		expect(run.hints).toContain(`(10 %), within Max ${kind.verb} Share (15 %)`);
+		const off = await sync(rows(kind, 0, 9), staticData, {
+			[kind.missing]: false,
+			output: 'summary',
+		});
+		expect(off.items[0].json[kind.share]).toBe(10);
+		expect(off.hints).toContain(
+			`${kind.verb} Missing is off: nothing is ${kind.removed}, and Max ${kind.verb} Share (10 %) has nothing to guard.`,
+		);
+	});
 });
 
 /** The body key a removal of row `n` (or of a row object) names. */
@@ -440,3 +721,105 @@ function removedKey(kind: Kind, row: number | IDataObject): IDataObject {
 	const value = typeof row === 'number' ? kind.row(row) : row;
 	return kind.path === COURSES ? { external_id: value.external_id } : { email_id: value.email };
 }
+
+describe('a dry run of Sync Assignments', () => {
+	const kind = KINDS.roster;
+	const requests = () => fixture.sandbox.requests();
+
+	beforeEach(async () => await kind.seed());
+
+	test('says what it did not check, and flags pairs whose course the catalog does not have', async () => {
+		const before = requests().length;
+		const input = [
+			kind.row(0),
+			{ ...kind.row(1), course: 'safety-2027' },
+			{ ...kind.row(2), course: 'SAFETY' },
+			{ ...kind.row(3), course: 'safety-2027' },
+		];
+		const dry = await runNode({
+			credentials: fixture.credentials(),
+			items: input,
+			mode: 'trigger',
+			parameters: { ...kind.parameters, options: { dryRun: true } },
+		});
+		expect(dry.error).toBeUndefined();
+		expect(dry.items.map((i) => [i.json.action, i.json.warning])).toEqual([
+			['assigned', undefined],
+			['assigned', expect.stringContaining('has no course "safety-2027"')],
+			['assigned', expect.stringContaining('has no course "SAFETY" (it has "safety")')],
+			['assigned', expect.stringContaining('has no course "safety-2027"')],
+		]);
+		const hints = (dry.run.data.resultData.runData.Node[0].hints ?? [])
+			.map((h) => h.message)
+			.join('\n');
+		expect(hints).toContain(
+			`3 planned assignments name a course the platform's catalog does not have: "safety-2027" (2), "SAFETY" (1).`,
+		);
+		expect(hints).toMatch(
+			/sends no assignment: it does not find out whether each learner has an account/,
+		);
+		const sent = requests().slice(before);
+		expect(sent.filter((r) => r.method === 'POST' && r.path === USER_COURSES)).toEqual([]);
+		expect(sent.filter((r) => r.path === COURSES).map((r) => r.method)).toEqual(['GET']);
+
+		const summary = await runNode({
+			credentials: fixture.credentials(),
+			items: input,
+			mode: 'trigger',
+			parameters: { ...kind.parameters, options: { dryRun: true, output: 'summary' } },
+		});
+		const changes = summary.items[0].json.changes as IDataObject[];
+		expect(changes.filter((c) => c.warning !== undefined)).toHaveLength(3);
+	});
+
+	test('lists nothing when it plans no assignment', async () => {
+		const staticData: IDataObject = {};
+		const all = rows(kind, 0, 3);
+		await runNode({
+			credentials: fixture.credentials(),
+			items: all,
+			staticData,
+			mode: 'trigger',
+			parameters: kind.parameters,
+		});
+		const before = requests().length;
+		const dry = await runNode({
+			credentials: fixture.credentials(),
+			items: all,
+			staticData,
+			mode: 'trigger',
+			parameters: { ...kind.parameters, options: { dryRun: true } },
+		});
+		expect(actions(dry.items)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+		expect(
+			requests()
+				.slice(before)
+				.filter((r) => r.path === COURSES),
+		).toEqual([]);
+	});
+});
+
+describe('Sync Catalog with a dry-run node of its own memory', () => {
+	const kind = KINDS.catalog;
+
+	test('plans the real node’s plan ID when nothing changed, and its approval carries', async () => {
+		const staticData: IDataObject = {};
+		const run = async (items: IDataObject[], nodeName: string, options: IDataObject = {}) =>
+			await runNode({
+				credentials: fixture.credentials(),
+				items,
+				staticData,
+				mode: 'trigger',
+				nodeName,
+				parameters: { ...kind.parameters, options: { archiveMissing: true, ...options } },
+			});
+		await run(rows(kind, 0, 10), 'Sync');
+		const dry = await run(rows(kind, 0, 6), 'Dry run', { dryRun: true });
+		const planId = String(dry.items[0].json.planId);
+		const refused = await run(rows(kind, 0, 6), 'Sync');
+		expect(String((refused.error as { description?: string }).description)).toContain(planId);
+		const approved = await run(rows(kind, 0, 6), 'Sync', { approvedPlan: planId });
+		expect(approved.error).toBeUndefined();
+		expect(approved.items.filter((i) => i.json.action === 'archived')).toHaveLength(4);
+	});
+});

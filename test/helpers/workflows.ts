@@ -30,6 +30,11 @@ export interface SingleNodeRun {
 	mode?: RunOptions['mode'];
 	/** The node's name in the workflow ("Node" unless given). */
 	nodeName?: string;
+	/**
+	 * The node's id (n8n's node id, kept when the node is renamed): by default one per name, as
+	 * n8n gives every node of a workflow its own.
+	 */
+	nodeId?: string;
 }
 
 const CREDENTIAL_OF: Record<string, string> = {
@@ -56,7 +61,7 @@ export async function runNode(
 					parameters: {},
 				},
 				{
-					id: 'node',
+					id: options.nodeId ?? (options.nodeName ? `node ${options.nodeName}` : 'node'),
 					name: options.nodeName ?? 'Node',
 					type,
 					typeVersion: options.typeVersion ?? 1,

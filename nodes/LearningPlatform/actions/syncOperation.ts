@@ -1,4 +1,5 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
@@ -144,7 +145,12 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 			dryRun: z.boolean().default(false),
 			[missing]: z.boolean().default(false),
 			[share]: z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100').default(10),
-			[after]: z.number().min(0, 'must be 0 or more').default(0),
+			// Beyond it a removal's time would not be a date; a century is past any grace a roster needs.
+			[after]: z
+				.number()
+				.min(0, 'must be 0 or more')
+				.max(MAX_GRACE_DAYS, `must be at most ${MAX_GRACE_DAYS} days (a century)`)
+				.default(0),
 			maxWritesPerRun: z
 				.number()
 				.int('must be a whole number')
@@ -162,13 +168,23 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	): Promise<Map<number, ItemOutcome>> => {
 		const fns = run.fns as IExecuteFunctions;
 		// The run's settings, read once: per-item values would make one plan of several runs.
+		refuseEmptySafeties(fns, property, [
+			'dryRun',
+			share,
+			after,
+			'maxWritesPerRun',
+			'approvedPlan',
+			'memoryKey',
+		]);
 		const chosen = readOptions(fns, 0, schema, [property]);
+		const node = fns.getNode();
 		const memory = openMemory(fns, {
 			owner: `${fns.getWorkflow().id}|${chosen.memoryKey ? `key ${chosen.memoryKey}` : `node ${fns.getNode().name}`}`,
 			slot: words.slot,
 			scope: scopeKey(lmsClientKey(run.credentials)),
 			grouped: words.grouped,
 			sharedKey: chosen.memoryKey || undefined,
+			node: { id: node.id, name: node.name },
 		});
 		const write = () => writeSettings(run, { ...chosen, keepCurrentValues: false });
 		// A row that could not even be read names nothing: then nothing may be removed.
@@ -186,12 +202,48 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 				maxWritesPerRun: chosen.maxWritesPerRun,
 				removeAfterDays: chosen[after] as number,
 				approvedPlan: chosen.approvedPlan,
+				memoryKey: chosen.memoryKey,
 				output: chosen.output,
 			},
 			{ ...control, run },
 		);
 	};
 	return { property, schema, execute };
+}
+
+/** The longest Archive / Withdraw After (Days): 100 years. */
+const MAX_GRACE_DAYS = 36_500;
+
+const isNothing = (value: unknown) =>
+	value === undefined ||
+	value === null ||
+	(typeof value === 'string' && value.trim() === '') ||
+	(typeof value === 'number' && Number.isNaN(value));
+
+/**
+ * An option that keeps a night safe (a dry run, a bound, a grace, the share, the approval, the
+ * memory), set by an expression that gives nothing, is an error: n8n drops such a value, and its
+ * default (a real run, no bound, at once, …) would turn the safety off.
+ */
+function refuseEmptySafeties(fns: IExecuteFunctions, property: INodeProperties, names: string[]) {
+	const raw = fns.getNode().parameters.options;
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+	const set = raw as IDataObject;
+	const resolved = fns.getNodeParameter('options', 0, {}) as IDataObject;
+	const empty = names.filter(
+		(name) =>
+			typeof set[name] === 'string' &&
+			(set[name] as string).startsWith('=') &&
+			isNothing(resolved[name]),
+	);
+	if (empty.length === 0) return;
+	const label = (name: string) =>
+		`Options → ${(property.options as INodeProperties[]).find((o) => o.name === name)?.displayName ?? name}`;
+	const lines = empty.map((name) => `${label(name)}: its expression gave no value`);
+	throw new NodeOperationError(fns.getNode(), `Invalid options on item 0: ${lines.join('; ')}`, {
+		itemIndex: 0,
+		description: `${lines.map((line) => `• ${line}`).join('\n')}\nA safety option set by an expression never falls back to its default: make the expression give a value (for example with ?? and the value you mean), or remove it. Nothing was written.`,
+	});
 }
 
 /** Without Continue On Fail an invalid row stops the run before anything is sent; with it, the row still names its entry, which is then never removed. */

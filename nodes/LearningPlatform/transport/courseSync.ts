@@ -1,22 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Change, Existing, Reading, SyncContract } from '../../shared/sync/contract';
+import type { Change, Reading, SyncContract } from '../../shared/sync/contract';
 import type { CourseValues } from './courses';
 import { archiveListedCourse } from './courseArchive';
-import {
-	COURSE_FIELDS,
-	forEachCoursePage,
-	indexedCourse,
-	LISTED_FIELDS,
-	STATUS_FIELD,
-	upsertCourse,
-} from './courses';
+import { COURSE_FIELDS, LISTED_FIELDS, STATUS_FIELD, upsertCourse } from './courses';
 import type { IndexedCourse, LmsRun, WriteSettings } from './index';
-import { digest, lmsSync, lookAlike } from './syncs';
+import { digest, listCatalog, lmsSync, lookAlike } from './syncs';
 
 /** A course is unchanged when listed fields match and the rest match the last confirmed fingerprint. */
-
-const LIST_DEADLINE_MS = 30 * 60_000;
 
 const UNLISTED_FIELDS = COURSE_FIELDS.map((f) => f.api).filter(
 	(api) => !LISTED_FIELDS.includes(api),
@@ -101,18 +92,7 @@ async function readCatalog(
 	run: LmsRun,
 	remembered: ReadonlyMap<string, string>,
 ): Promise<Reading<IndexedCourse>> {
-	const existing: Array<Existing<IndexedCourse>> = [];
-	const { endedEarly } = await forEachCoursePage(
-		run,
-		0,
-		{ deadline: run.deadline(LIST_DEADLINE_MS, { startsAtFirstSlot: true }) },
-		(courses) => {
-			for (const entry of courses.map(indexedCourse)) {
-				if (entry) existing.push({ id: entry[0], listed: entry[1] });
-			}
-			return true;
-		},
-	);
+	const { existing, endedEarly } = await listCatalog(run);
 	// The platform cannot delete a course: one this node wrote and the listing lacks was cut off.
 	const listedKeys = new Set(existing.map((e) => idKey(e.id)));
 	const unlisted = [...remembered.keys()].filter((key) => !listedKeys.has(key)).length;

@@ -4,8 +4,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PoolPlace } from '../../shared/pacing/time';
 import { Deadline } from '../../shared/pacing/time';
-import type { Sent } from '../../shared/sync/contract';
-import type { LmsRun, WriteSettings } from './index';
+import type { Existing, Sent } from '../../shared/sync/contract';
+import { forEachCoursePage, indexedCourse } from './courses';
+import type { IndexedCourse, LmsRun, WriteSettings } from './index';
 import { confirmWrite, getTransaction } from './index';
 
 /** What both syncs share: ids and keys, and each write sent, then confirmed. */
@@ -17,6 +18,28 @@ export function digest(text: string, length: number): string {
 /** The memory scope of a client (base URL and client id): memory never crosses catalogs. */
 export function scopeKey(client: string): string {
 	return digest(`client\u0000${client}`, 12);
+}
+
+const LIST_DEADLINE_MS = 30 * 60_000;
+
+/** The whole catalog, listed once (Sync Catalog's reading, Sync Assignments' dry-run check). */
+export async function listCatalog(
+	run: LmsRun,
+	deadlineMs = LIST_DEADLINE_MS,
+): Promise<{ existing: Array<Existing<IndexedCourse>>; endedEarly?: string }> {
+	const existing: Array<Existing<IndexedCourse>> = [];
+	const { endedEarly } = await forEachCoursePage(
+		run,
+		0,
+		{ deadline: run.deadline(deadlineMs, { startsAtFirstSlot: true }) },
+		(courses) => {
+			for (const entry of courses.map(indexedCourse)) {
+				if (entry) existing.push({ id: entry[0], listed: entry[1] });
+			}
+			return true;
+		},
+	);
+	return { existing, endedEarly };
 }
 
 /** Equal after Unicode normalisation, trimming and case folding. */

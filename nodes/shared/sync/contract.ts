@@ -51,6 +51,14 @@ export interface SyncWords {
 	guardAdvice: string;
 	updateNote?: string;
 	removeNote?: string;
+	/** What a dry run of this sync does not find out, said with every dry run. */
+	dryRunUnchecked?: string;
+}
+
+/** What a dry run found out about its planned writes without writing: warnings by id, notes. */
+export interface DryRunFindings {
+	warnings: Map<string, string>;
+	notes: string[];
 }
 
 export interface SyncContract<V, L> {
@@ -64,6 +72,8 @@ export interface SyncContract<V, L> {
 	lookAlike(id: string): string;
 	/** The current state; a contract without one decides from memory alone. */
 	read?(): Promise<Reading<L>>;
+	/** A dry run's read-only look at what its planned writes need (never fails the dry run). */
+	checkPlanned?(writes: Array<{ id: string; values: V }>): Promise<DryRunFindings>;
 	compare(values: V, listed: L | undefined, remembered: string | undefined, full: boolean): Change;
 	returning(id: string, values: V, itemIndex: number): Change;
 	fingerprint(values: V): string;
@@ -100,5 +110,7 @@ export interface SyncSettings {
 	removeAfterDays?: number;
 	/** The plan id a run past the share guard must have to go ahead. */
 	approvedPlan?: string;
+	/** The Memory Key the memory was opened with ('' for the node's own): part of a plan's shape. */
+	memoryKey?: string;
 	output?: SyncOutput;
 }

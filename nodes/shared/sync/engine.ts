@@ -4,11 +4,19 @@ import type { ItemOutcome } from '../items/operation';
 import type { PoolPlace } from '../pacing/time';
 import type { Run } from '../request/call';
 import { mapWithConcurrency } from '../items/pool';
-import type { Existing, Reading, SyncContract, SyncRow, SyncSettings, SyncWords } from './contract';
+import type {
+	DryRunFindings,
+	Existing,
+	Reading,
+	SyncContract,
+	SyncRow,
+	SyncSettings,
+	SyncWords,
+} from './contract';
 import type { Memory } from './memory';
 import { OURS_UNCONFIRMED, REMOVAL_PENDING, REMOVED } from './memory';
-import type { Decision, SyncPlan } from './plan';
-import { guardRemovals, isRemoval, planIdOf, planSync } from './plan';
+import type { Decision, PlanShape, ShapeOption, SyncPlan } from './plan';
+import { approvalMismatch, guardRemovals, isRemoval, planIdOf, planSync } from './plan';
 import { SyncResults } from './report';
 
 interface SyncControl {
@@ -37,6 +45,32 @@ interface Batch<V, L> {
 const defined = (values: IDataObject): IDataObject =>
 	Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 
+const capitalised = (word: string) => word[0].toUpperCase() + word.slice(1);
+
+/** The sync's options as the form names them: "Withdraw Missing", "Max Archive Share", … */
+function optionNames(words: SyncWords) {
+	const verb = capitalised(words.remove);
+	const names: Record<ShapeOption, string> = {
+		removeMissing: `${verb} Missing`,
+		removeAfterDays: `${verb} After (Days)`,
+		maxRemoveShare: words.guardOption,
+		memoryKey: 'Memory Key',
+	};
+	return { ...names, shareField: `max${verb}Share` };
+}
+
+/** Two real syncs on one Memory Key would take each other's entries for their own. */
+function sharedByAnother<V, L>(contract: SyncContract<V, L>, memory: Memory, key: string): Error {
+	const { words } = contract;
+	const other = memory.keptBy!.name;
+	const self = memory.node?.name ?? 'this node';
+	return contract.refusal(
+		`Nothing was written: Memory Key "${key}" is the memory of the real sync "${other}", and this node, "${self}", is a real sync too`,
+		0,
+		`Two real syncs on one Memory Key would take each other's ${words.many} for their own and ${words.remove} them. Give "${self}" a Memory Key of its own (or none), or turn on its Dry Run to preview the plan of "${other}". If "${other}" was deleted and "${self}" replaces it, rename "${self}" to "${other}" once: it then keeps the memory (and may be renamed again).`,
+	);
+}
+
 /**
  * Settle earlier removals, read the current state once, plan every row before anything is sent,
  * guard the removals, then a dry run or the writes (at most Max Writes per Run), each
@@ -56,6 +90,7 @@ export async function runSyncReported<V, L>(
 	const { dryRun } = settings;
 	const notes: string[] = [];
 	const { busySince } = memory;
+	if (!dryRun && memory.keptBy) throw sharedByAnother(contract, memory, settings.memoryKey ?? '');
 	if (busySince !== undefined && !dryRun) {
 		notes.push(
 			`Another run of this sync (same workflow, node or Memory Key, and client) has been running in this n8n since ${new Date(busySince).toISOString()}: this run wrote nothing and left the memory as it was, and its plan is deferred to the next run. A run should end before the next one starts: lower Max Writes per Run, or run less often.`,
@@ -91,34 +126,57 @@ export async function runSyncReported<V, L>(
 				else entries.set(key, value);
 			}
 		}
+		const names = optionNames(words);
+		const shape: PlanShape = {
+			removeMissing: settings.removeMissing,
+			removeAfterDays: settings.removeAfterDays ?? 0,
+			maxRemoveShare: settings.maxRemoveShare,
+			memoryKey: settings.memoryKey ?? '',
+			lastSpent: memory.spent[0]?.planId,
+		};
 		const planId = planIdOf(
 			memory.scope,
 			plan.remove.map((entry) => contract.key(entry.id)),
+			shape,
 		);
 		const guard = guardRemovals(plan, settings.maxRemoveShare, words);
 		const approved = !guard.allowed && settings.approvedPlan === planId;
 		if (!guard.allowed && !approved) {
-			const description = `The input has ${rows.length} items; ${reading.existing.length} ${words.many} were found${
+			const mismatch = settings.approvedPlan
+				? approvalMismatch(
+						settings.approvedPlan,
+						{ planId, removals: plan.remove.length, shape },
+						memory.spent,
+						words,
+						(option) => names[option],
+					)
+				: undefined;
+			const description = `${mismatch ? `${mismatch.advice} ` : ''}The input has ${rows.length} items; ${reading.existing.length} ${words.many} were found${
 				plan.removedBefore > 0
 					? `, ${plan.removedBefore} of them ${words.removed} by this node before (not counted)`
 					: ''
-			}. ${words.guardAdvice} Or review them (a dry run lists them) and run again with Options → Approved Plan set to this run's plan ID, ${planId}: then exactly these ${words.many} are ${words.removed}.`;
+			}. ${words.guardAdvice} Or review them (a dry run lists them) and run again with Options → Approved Plan set to this run's plan ID, ${planId}: then exactly these ${words.many} are ${words.removed}, once.`;
+			const refused = `${guard.message}${mismatch ? `; ${mismatch.message}` : ''}`;
 			if (!dryRun) {
 				const refusal = contract.refusal(
-					`Nothing was written: the sync ${guard.message}`,
+					`Nothing was written: the sync ${refused}`,
 					0,
 					description,
 				);
 				Object.assign(refusal, { context: { details: { planId } } });
 				throw refusal;
 			}
-			notes.push(`A real run would be refused: it ${guard.message}. ${description}`);
+			notes.push(`A real run would be refused: it ${refused}. ${description}`);
 		}
 		if (approved) {
 			notes.push(
-				`${dryRun ? 'A real run would go ahead' : 'Went ahead'} past ${words.guardOption} with the approved plan ${planId}: it ${guard.message}.`,
+				`${dryRun ? 'A real run would go ahead' : 'Went ahead'} past ${words.guardOption} with the approved plan ${planId}: it ${guard.message}. An approval goes ahead once: a later run needs a new review.`,
 			);
-		}
+		} else if (!settings.removeMissing) {
+			notes.push(
+				`${names.removeMissing} is off: nothing is ${words.removed}, and ${words.guardOption} (${settings.maxRemoveShare} %) has nothing to guard.`,
+			);
+		} else if (guard.allowed) notes.push(`The plan ${guard.message}.`);
 		results = new SyncResults(
 			words,
 			settings.output ?? 'all',
@@ -129,14 +187,27 @@ export async function runSyncReported<V, L>(
 		const room = busySince !== undefined && !dryRun ? 0 : settings.maxWritesPerRun || Infinity;
 		const batch = bound(writes, plan.remove, room);
 		if (dryRun) {
-			planned(contract, batch, results);
-			deferred(contract, batch, results);
-			notes.push('Dry run: nothing was written and nothing remembered.');
+			const planned = [...batch.writes, ...batch.deferredWrites];
+			const found: DryRunFindings =
+				contract.checkPlanned && planned.length > 0
+					? await contract.checkPlanned(planned)
+					: { warnings: new Map(), notes: [] };
+			plannedItems(contract, batch, results, found.warnings);
+			deferred(contract, batch, results, found.warnings);
+			notes.push(...found.notes);
+			notes.push(
+				`Dry run: nothing was written and nothing remembered.${words.dryRunUnchecked ? ` ${words.dryRunUnchecked}` : ''}`,
+			);
 		} else if (control.stopAfterFailure && results.counts.failed > 0) {
 			// Without Continue On Fail, a row that cannot be written stops the run before any write.
 			for (const { row } of writes) results.notSent(row.itemIndex);
 		} else {
-			await write(contract, batch, entries, control, results, progressReport(fns, words.title));
+			// An approval is spent once the platform accepted one of its removals.
+			const spend = approved ? () => memory.spend(planId) : () => {};
+			await write(contract, batch, entries, control, results, {
+				progress: progressReport(fns, words.title),
+				removalAccepted: spend,
+			});
 			deferred(contract, batch, results);
 		}
 		for (const { entry, removeAfter } of plan.missing) {
@@ -155,6 +226,7 @@ export async function runSyncReported<V, L>(
 			planId,
 			needsApproval: !guard.allowed && !approved,
 			guard: guard.message,
+			[names.shareField]: settings.maxRemoveShare,
 		});
 	} finally {
 		if (keepsMemory) memory.save();
@@ -233,15 +305,22 @@ function written<V>(words: SyncWords, decision: Write<V>, output: IDataObject): 
 	return { action, ...output, changedFields: decision.changed, ...note };
 }
 
+const warned = (warnings: ReadonlyMap<string, string>, id: string): IDataObject => {
+	const warning = warnings.get(id);
+	return warning === undefined ? {} : { warning };
+};
+
 /** A dry run reports each write and removal as a real run would make it. */
-function planned<V, L>(
+function plannedItems<V, L>(
 	contract: SyncContract<V, L>,
 	batch: Batch<V, L>,
 	results: SyncResults,
+	warnings: ReadonlyMap<string, string>,
 ): void {
 	for (const decision of batch.writes) {
 		const keys = contract.echo(decision.id, undefined);
-		results.row(decision.row.itemIndex, written(contract.words, decision, keys), defined(keys));
+		const json = { ...written(contract.words, decision, keys), ...warned(warnings, decision.id) };
+		results.row(decision.row.itemIndex, json, defined(keys));
 	}
 	for (const entry of batch.removals) {
 		const keys = defined(contract.echo(entry.id, entry.listed));
@@ -254,11 +333,13 @@ function deferred<V, L>(
 	contract: SyncContract<V, L>,
 	batch: Batch<V, L>,
 	results: SyncResults,
+	warnings: ReadonlyMap<string, string> = new Map(),
 ): void {
 	const { words } = contract;
 	for (const decision of batch.deferredWrites) {
 		const keys = defined(contract.echo(decision.id, undefined));
-		const json = { action: 'deferred', planned: actionOf(words, decision), ...keys };
+		const planned = actionOf(words, decision);
+		const json = { action: 'deferred', planned, ...keys, ...warned(warnings, decision.id) };
 		results.row(decision.row.itemIndex, json, keys);
 	}
 	for (const entry of batch.deferredRemovals) {
@@ -273,7 +354,10 @@ async function write<V, L>(
 	entries: Map<string, string>,
 	{ run, concurrency, stopAfterFailure }: SyncControl,
 	results: SyncResults,
-	progress: (done: number, total: number) => void,
+	{
+		progress,
+		removalAccepted,
+	}: { progress: (done: number, total: number) => void; removalAccepted: () => void },
 ): Promise<void> {
 	const { words } = contract;
 	const tasks = [...batch.writes, ...batch.removals];
@@ -312,7 +396,10 @@ async function write<V, L>(
 		const key = contract.key(entry.id);
 		const keys = defined(contract.echo(entry.id, entry.listed));
 		const sent = await contract
-			.remove(entry, place, (tx) => entries.set(key, REMOVAL_PENDING + tx))
+			.remove(entry, place, (tx) => {
+				entries.set(key, REMOVAL_PENDING + tx);
+				removalAccepted();
+			})
 			.catch((error: unknown) => {
 				// One known to have failed is made again; one still pending is checked next run.
 				if (contract.rejected(error)) removalFailed(contract, entries, key);

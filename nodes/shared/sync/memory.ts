@@ -9,6 +9,8 @@ export const REMOVAL_PENDING = '?';
 export const OURS_UNCONFIRMED = '*';
 
 const MEMBERS = '#';
+/** The memory's own record: the real sync node that keeps a shared memory, and spent approvals. */
+const RECORD = '@';
 const SEPARATOR = '\u0000';
 const VALUE = /^[\w!?*\-.:~]{1,80}$/;
 const GROUPED_PART = /^(\d+) (\S+)$/;
@@ -24,10 +26,37 @@ export interface Memory {
 	/** Grouped memory compares group names in lower case and keeps the spelling last written. */
 	spelling: Map<string, string>;
 	dropped: number;
+	/** The node that opened the memory. */
+	node?: SyncNode;
+	/** A shared memory (Memory Key): the real sync node that keeps it, if that is another node. */
+	keptBy?: SyncNode;
+	/** Approved plans a real run of this memory carried out, the latest first. */
+	spent: SpentPlan[];
+	/** Marks an approved plan carried out (kept with the memory's next save). */
+	spend(planId: string): void;
 	/** For a real run: no other run of this memory may write it until `release`. */
 	claim(): { release(): void };
 	save(): void;
 }
+
+/** A sync node as n8n knows it: its id stays when it is renamed, its name when it is replaced. */
+export interface SyncNode {
+	id?: string;
+	name: string;
+}
+
+export interface SpentPlan {
+	planId: string;
+	at: number;
+}
+
+/** Spent approvals kept per memory: enough to tell a builder an approval left set was used. */
+const SPENT_KEPT = 10;
+const PLAN_ID = /^[\w-]{16}$/;
+
+/** One node, whether renamed (same id) or replaced by one of the same name (names are unique). */
+export const sameNode = (a: SyncNode, b: SyncNode) =>
+	a.name === b.name || (a.id !== undefined && a.id !== '' && a.id === b.id);
 
 /**
  * The memories real runs are writing in this process. Two overlapping runs would both plan from
@@ -55,6 +84,10 @@ export interface MemoryPlace {
 	grouped: boolean;
 	/** Sync nodes of a workflow that give the same key share one memory; else it is the node's. */
 	sharedKey?: string;
+	/** The node that opens the memory: a real run of it keeps a shared memory as its own. */
+	node?: SyncNode;
+	/** Now, to tell a grace clock that cannot be a time (the run's clock; tests pass their own). */
+	now?: number;
 }
 
 /**
@@ -62,12 +95,19 @@ export interface MemoryPlace {
  * once under `#`. Anything of the other layout, or of no layout, is dropped, never read as data.
  */
 export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
-	const { slot, grouped, sharedKey } = place;
+	const { slot, grouped, sharedKey, node } = place;
 	const scope = sharedKey ? `${place.scope}|${sharedKey}` : place.scope;
 	const id = `${place.owner}|${slot}|${scope}`;
+	const keptBy = (memory: Pick<Memory, 'keptBy'> & { keeper?: SyncNode }) =>
+		sharedKey && node && memory.keeper && !sameNode(memory.keeper, node)
+			? memory.keeper
+			: undefined;
 	const running = inUse.get(id);
 	// Not even read from static data: n8n would save whatever the read created, over the run's save.
-	if (running) return { ...running.memory, busySince: running.since, dropped: 0 };
+	if (running) {
+		const { memory } = running;
+		return { ...memory, node, busySince: running.since, dropped: 0, keptBy: keptBy(memory) };
+	}
 	const data = store.getWorkflowStaticData(sharedKey ? 'global' : 'node');
 	let dropped = 0;
 	if (data[slot] !== undefined && !isPlainObject(data[slot])) dropped++;
@@ -75,14 +115,28 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 	const last = lastSaved.get(id);
 	const stored = last?.earlier.includes(fingerprint(scopes[scope])) ? last.saved : scopes[scope];
 	if (stored !== undefined && !isPlainObject(stored)) dropped++;
-	const { [MEMBERS]: table, ...rest } = isPlainObject(stored) ? stored : {};
+	const { [MEMBERS]: table, [RECORD]: record, ...rest } = isPlainObject(stored) ? stored : {};
 	const members = grouped && typeof table === 'string' ? table.split('\n') : [];
 	if (table !== undefined && !grouped) dropped++;
+	const { keeper, spent, damaged } = readRecord(record);
+	dropped += damaged;
 	const entries = new Map<string, string>();
 	const spelling = new Map<string, string>();
+	const now = place.now ?? Date.now();
+	const keep = (key: string, value: string) => {
+		if (plausibleClock(value, now)) {
+			entries.set(key, value);
+			return;
+		}
+		// A clock that cannot be a time is damage: dropped, so its grace starts again from now.
+		dropped++;
+		const kept = clockOf(value).value;
+		if (kept !== undefined) entries.set(key, kept);
+		else if (grouped) entries.set(key, OURS_UNCONFIRMED);
+	};
 	for (const [key, value] of Object.entries(rest)) {
 		if (!grouped) {
-			if (typeof value === 'string' && VALUE.test(value)) entries.set(key, value);
+			if (typeof value === 'string' && VALUE.test(value)) keep(key, value);
 			else dropped++;
 			continue;
 		}
@@ -91,23 +145,34 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 		for (const part of typeof value === 'string' ? value.split('|') : ['']) {
 			const [, index, remembered] = GROUPED_PART.exec(part) ?? [];
 			const member = members[Number(index)];
-			if (member && VALUE.test(remembered ?? ''))
-				entries.set(group + SEPARATOR + member, remembered);
+			if (member && VALUE.test(remembered ?? '')) keep(group + SEPARATOR + member, remembered);
 			else dropped++;
 		}
 	}
-	const memory: Memory = {
+	const memory: Memory & { keeper?: SyncNode } = {
 		id,
 		scope,
 		entries,
 		spelling,
 		dropped,
+		node,
+		keeper,
+		spent,
+		spend(planId) {
+			if (memory.spent.some((plan) => plan.planId === planId)) return;
+			memory.spent = [{ planId, at: Date.now() }, ...memory.spent].slice(0, SPENT_KEPT);
+		},
 		claim() {
+			// A real run keeps a shared memory for its node from now on: a run of another node that
+			// starts meanwhile is refused as it would be after this run's save.
+			if (sharedKey && node) memory.keeper = node;
 			inUse.set(id, { memory, since: Date.now() });
 			return { release: () => inUse.delete(id) };
 		},
 		save() {
 			const saved = grouped ? encodeGroups(entries, spelling) : Object.fromEntries(entries);
+			const own = writeRecord(memory.keeper, memory.spent);
+			if (own) saved[RECORD] = own;
 			scopes[scope] = saved;
 			const savedHash = fingerprint(saved);
 			const earlier = [fingerprint(stored), ...(lastSaved.get(id)?.earlier ?? [])];
@@ -120,7 +185,40 @@ export function openMemory(store: MemoryStore, place: MemoryPlace): Memory {
 			data[slot] = scopes;
 		},
 	};
+	memory.keptBy = keptBy(memory);
 	return memory;
+}
+
+/** `{ node: { id, name }, spent: ["<planId>~<clock>", …] }`; a part of another shape is dropped. */
+function readRecord(record: unknown): { keeper?: SyncNode; spent: SpentPlan[]; damaged: number } {
+	if (record === undefined) return { spent: [], damaged: 0 };
+	if (!isPlainObject(record)) return { spent: [], damaged: 1 };
+	let damaged = 0;
+	let keeper: SyncNode | undefined;
+	const { node, spent } = record;
+	if (node !== undefined) {
+		const { id, name } = isPlainObject(node) ? node : {};
+		if (typeof name === 'string' && (id === undefined || typeof id === 'string'))
+			keeper = { id, name };
+		else damaged++;
+	}
+	const plans: SpentPlan[] = [];
+	for (const entry of Array.isArray(spent) ? spent : spent === undefined ? [] : [spent]) {
+		const { value, since } = typeof entry === 'string' ? clockOf(entry) : {};
+		if (value !== undefined && PLAN_ID.test(value) && since !== undefined)
+			plans.push({ planId: value, at: since });
+		else damaged++;
+	}
+	return { keeper, spent: plans.slice(0, SPENT_KEPT), damaged };
+}
+
+function writeRecord(keeper: SyncNode | undefined, spent: SpentPlan[]): IDataObject | undefined {
+	if (!keeper && spent.length === 0) return undefined;
+	const record: IDataObject = {};
+	if (keeper)
+		record.node = keeper.id ? { id: keeper.id, name: keeper.name } : { name: keeper.name };
+	if (spent.length > 0) record.spent = spent.map((plan) => withClock(plan.planId, plan.at));
+	return record;
 }
 
 function encodeGroups(entries: Map<string, string>, spelling: Map<string, string>): IDataObject {
@@ -156,16 +254,33 @@ export function splitKey(key: string): [string, string] {
 }
 
 const CLOCK = '~';
+const CLOCK_DIGITS = /^[0-9a-z]{1,9}$/;
+
+/**
+ * The earliest a grace clock can be: no sync of this package remembered one before 2025. A clock
+ * before it, or after now (beyond five minutes, the most another worker's clock may run ahead),
+ * cannot be when its entry went missing.
+ */
+const EARLIEST_CLOCK = Date.UTC(2025, 0, 1);
+const CLOCK_AHEAD_MS = 5 * 60_000;
 
 /** A remembered value, and since when its entry has been missing from the input (ms). */
 export function clockOf(remembered: string | undefined): { value?: string; since?: number } {
 	const cut = remembered?.lastIndexOf(CLOCK) ?? -1;
 	if (cut < 0) return { value: remembered };
-	const since = parseInt(remembered!.slice(cut + 1), 36) * 1000;
+	const digits = remembered!.slice(cut + 1);
+	const since = CLOCK_DIGITS.test(digits) ? parseInt(digits, 36) * 1000 : NaN;
 	return {
 		value: remembered!.slice(0, cut) || undefined,
 		since: Number.isFinite(since) ? since : undefined,
 	};
+}
+
+/** Whether a value's clock is a time its entry can have gone missing at (no clock: it is). */
+function plausibleClock(remembered: string, now: number): boolean {
+	if (!remembered.includes(CLOCK)) return true;
+	const { since } = clockOf(remembered);
+	return since !== undefined && since >= EARLIEST_CLOCK && since <= now + CLOCK_AHEAD_MS;
 }
 
 /** The value with its clock: whole seconds in base 36, 7 bytes. */

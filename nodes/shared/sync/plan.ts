@@ -161,11 +161,155 @@ export function planSync<V, L>(
 	return plan;
 }
 
-/** The same removals on the same client give the same id, whatever their order. */
-export function planIdOf(scope: string, keys: string[]): string {
-	const hash = createHash('sha256').update(scope);
+/**
+ * What shaped a plan besides its removals: the options that decide which removals are due and
+ * whether they need an approval (a dry-run node's plan matches its real node's only when these
+ * match), and the approval last carried out on the memory (after it, the same removals are a new
+ * plan, to be reviewed again).
+ */
+export interface PlanShape {
+	removeMissing: boolean;
+	removeAfterDays: number;
+	maxRemoveShare: number;
+	memoryKey: string;
+	lastSpent?: string;
+}
+
+export type ShapeOption = 'removeMissing' | 'removeAfterDays' | 'maxRemoveShare' | 'memoryKey';
+
+/** How many bits of a plan ID tell each option apart (Withdraw Missing exactly, the rest by a hash). */
+const SHAPE_BITS: Array<[ShapeOption, number]> = [
+	['removeMissing', 1],
+	['removeAfterDays', 5],
+	['maxRemoveShare', 6],
+	['memoryKey', 6],
+];
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const COUNT_SYMBOLS = 3;
+const MAX_COUNT = 64 ** COUNT_SYMBOLS - 1;
+
+const hashOf = (...parts: string[]) => {
+	const hash = createHash('sha256');
+	for (const part of parts) hash.update(part).update('\u0000');
+	return hash.digest();
+};
+const symbols = (value: number, count: number) => {
+	let text = '';
+	for (let i = count - 1; i >= 0; i--) text += ALPHABET[Math.floor(value / 64 ** i) % 64];
+	return text;
+};
+
+function shapeBits(shape: PlanShape): number {
+	let bits = 0;
+	for (const [option, width] of SHAPE_BITS) {
+		const value = shape[option];
+		const part =
+			option === 'removeMissing' ? Number(value) : hashOf(option, String(value)).readUInt8(0);
+		bits = bits * 2 ** width + (part % 2 ** width);
+	}
+	return bits;
+}
+
+/**
+ * 16 characters: 9 of a hash of the client (and Memory Key), the plan's shape and its removals
+ * (the same removals give the same ID, whatever their order), then what a refusal needs to say
+ * how another plan differs: the number of removals (3) and the shape's options (3), and one
+ * check character, so that a plan ID of another kind is not read as one.
+ */
+export function planIdOf(scope: string, keys: string[], shape: PlanShape): string {
+	const hash = createHash('sha256').update(scope).update('\u0000');
+	hash.update(
+		JSON.stringify([shape.lastSpent ?? '', ...SHAPE_BITS.map(([option]) => shape[option])]),
+	);
 	for (const key of [...keys].sort()) hash.update('\u0000').update(key);
-	return hash.digest('base64url').slice(0, 16);
+	const head = hash.digest('base64url').slice(0, 9);
+	const body =
+		head + symbols(Math.min(keys.length, MAX_COUNT), COUNT_SYMBOLS) + symbols(shapeBits(shape), 3);
+	return body + ALPHABET[hashOf(body).readUInt8(0) % 64];
+}
+
+/** What a plan ID says of its plan: how many removals, and its options (as bits); or nothing. */
+function readPlanId(planId: string): { count: number; shape: number } | undefined {
+	if (!/^[\w-]{16}$/.test(planId)) return undefined;
+	const body = planId.slice(0, 15);
+	if (planId[15] !== ALPHABET[hashOf(body).readUInt8(0) % 64]) return undefined;
+	const value = (text: string) => [...text].reduce((n, c) => n * 64 + ALPHABET.indexOf(c), 0);
+	return { count: value(body.slice(9, 12)), shape: value(body.slice(12, 15)) };
+}
+
+/** The options two plan shapes (as bits) differ in. */
+function shapeDifferences(a: number, b: number): ShapeOption[] {
+	const differ: ShapeOption[] = [];
+	let shift = 1;
+	for (const [option, width] of [...SHAPE_BITS].reverse()) {
+		const mask = 2 ** width;
+		if (Math.floor(a / shift) % mask !== Math.floor(b / shift) % mask) differ.unshift(option);
+		shift *= mask;
+	}
+	return differ;
+}
+
+export interface Mismatch {
+	/** One clause for the refusal's message. */
+	message: string;
+	/** What to do, for its description. */
+	advice: string;
+}
+
+/**
+ * Why an approved plan is not this run's: carried out already, made with other options, more or
+ * fewer removals, or not a plan ID at all.
+ */
+export function approvalMismatch(
+	approvedPlan: string,
+	plan: { planId: string; removals: number; shape: PlanShape },
+	spent: ReadonlyArray<{ planId: string; at: number }>,
+	words: Pick<SyncWords, 'remove' | 'one' | 'many'>,
+	optionName: (option: ShapeOption) => string,
+): Mismatch {
+	const given = `Approved Plan ${approvedPlan}`;
+	const review = `Review this run's plan (a dry run lists it) and approve its plan ID, ${plan.planId}.`;
+	const used = spent.find((p) => p.planId === approvedPlan);
+	if (used) {
+		return {
+			message: `${given} was already carried out, by a run on ${new Date(used.at).toISOString()}`,
+			advice: `An approval goes ahead once: a later run, even with the same ${words.many}, needs a new review. ${review}`,
+		};
+	}
+	const read = readPlanId(approvedPlan);
+	if (!read) {
+		const shown = approvedPlan.length > 40 ? `${approvedPlan.slice(0, 40)}…` : approvedPlan;
+		return {
+			message: `Approved Plan "${shown}" is not a plan ID`,
+			advice: `A plan ID is the 16 characters of a dry run's planId (or of a refusal like this one). ${review}`,
+		};
+	}
+	const count = Math.min(plan.removals, MAX_COUNT);
+	const many = (n: number) => `${n} ${n === 1 ? words.one : words.many}`;
+	const differ = shapeDifferences(read.shape, shapeBits(plan.shape));
+	const more = count - read.count;
+	const by =
+		more === 0
+			? `the same number (${count}) as the approved plan${differ.length === 0 ? ', but not the same ones' : ''}`
+			: `${many(Math.abs(more))} ${more > 0 ? 'more' : 'fewer'} than the approved plan (${count}, not ${read.count})`;
+	const options = differ.map(optionName);
+	const listed =
+		options.length === 0
+			? ''
+			: `, and it was planned with other options than this node's: ${options.join(', ')}`;
+	const since =
+		more === 0 && differ.length === 0 && spent.length > 0
+			? ' (or an approval was carried out since it was made)'
+			: '';
+	const same = SHAPE_BITS.map(([option]) => optionName(option));
+	return {
+		message: `${given} does not match this run's plan: this run would ${words.remove} ${by}${since}${listed}`,
+		advice: `${
+			options.length > 0
+				? `A dry-run node's plan matches the real node's only when both nodes have the same options: ${same.slice(0, -1).join(', ')} and ${same[same.length - 1]}. `
+				: ''
+		}${review}`,
+	};
 }
 
 /** Percent with enough decimals to show a refused share above its limit (7.01 %, not 7 %). */
@@ -190,8 +334,8 @@ export function guardRemovals(
 	const shown = count === 0 ? '0' : plan.size === 0 ? '100' : percentShown(count, size, maxShare);
 	return {
 		allowed,
-		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %)${
-			allowed ? '' : `, more than ${words.guardOption} (${maxShare} %)`
-		}`,
+		message: `would ${words.remove} ${count} of ${plan.size} ${words.many} (${shown} %), ${
+			allowed ? 'within' : 'more than'
+		} ${words.guardOption} (${maxShare} %)`,
 	};
 }

@@ -104,8 +104,8 @@ export class SyncResults {
 			this.omitted++;
 			return;
 		}
-		const { planned, removeAfter, error } = json;
-		this.changes.push({ action, ...keys, ...definedOf({ planned, removeAfter, error }) });
+		const { planned, removeAfter, error, warning } = json;
+		this.changes.push({ action, ...keys, ...definedOf({ planned, removeAfter, error, warning }) });
 	}
 }
 

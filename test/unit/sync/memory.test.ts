@@ -86,3 +86,67 @@ describe('the memory’s two layouts', () => {
 		expect((node.slot as IDataObject).scope).toEqual({ '#': 'c', 'Ann.Lee@Example.com': '0 fp' });
 	});
 });
+
+describe('grace clocks and the memory’s own record', () => {
+	const NOW = Date.UTC(2026, 5, 1);
+	const place = { owner: 'test', slot: 'slot', scope: 'scope', grouped: false, now: NOW };
+	const clock = (ms: number) => Math.floor(ms / 1000).toString(36);
+	const open = (scope: IDataObject, extra: Partial<typeof place> & IDataObject = {}) =>
+		openMemory({ getWorkflowStaticData: () => ({ slot: { scope } }) }, { ...place, ...extra });
+
+	test('a clock that can be when its entry went missing is kept', () => {
+		const memory = open({ a: `fp~${clock(NOW - 86_400_000)}`, b: `~${clock(NOW)}` });
+		expect(memory.dropped).toBe(0);
+		expect(memory.entries.get('a')).toBe(`fp~${clock(NOW - 86_400_000)}`);
+	});
+
+	test.each([
+		['after now', clock(NOW + 3_600_000)],
+		['before 2025', clock(Date.UTC(2024, 11, 31))],
+		['0', '0'],
+		['negative', '-1'],
+		['unreadable', 'x.y'],
+		['beyond the calendar', 'zzzzzzzzz'],
+	])('a clock %s is dropped and counted; the entry keeps its value', (_, digits) => {
+		const memory = open({ a: `fp~${digits}`, b: `~${digits}` });
+		expect(memory.dropped).toBe(2);
+		expect(memory.entries).toEqual(new Map([['a', 'fp']]));
+	});
+
+	test('grouped: a value that was only a clock stays the node’s, unconfirmed', () => {
+		const memory = openMemory(
+			{ getWorkflowStaticData: () => ({ slot: { scope: { '#': 'c', 'ann@x.test': '0 ~0' } } }) },
+			{ ...place, grouped: true },
+		);
+		expect(memory.dropped).toBe(1);
+		expect([...memory.entries.values()]).toEqual(['*']);
+	});
+
+	test('a shared memory names its real sync, and spent approvals, in its own record', () => {
+		const node: IDataObject = {};
+		const store = { getWorkflowStaticData: () => node };
+		const shared = { ...place, sharedKey: 'nightly' };
+		const first = openMemory(store, { ...shared, node: { id: 'n-1', name: 'Sync' } });
+		expect(first.keptBy).toBeUndefined();
+		first.claim().release();
+		first.spend('ABCDEFGHIJKLMNOP');
+		first.save();
+		const other = openMemory(store, { ...shared, node: { id: 'n-2', name: 'Copy' } });
+		expect(other.keptBy).toEqual({ id: 'n-1', name: 'Sync' });
+		expect(other.spent.map((p) => p.planId)).toEqual(['ABCDEFGHIJKLMNOP']);
+		expect(
+			openMemory(store, { ...shared, node: { id: 'n-1', name: 'Renamed' } }).keptBy,
+		).toBeUndefined();
+		expect(
+			openMemory(store, { ...shared, node: { id: 'n-3', name: 'Sync' } }).keptBy,
+		).toBeUndefined();
+	});
+
+	test('a record of another shape is dropped and counted, never read', () => {
+		const memory = open({ '@': { node: { name: 3 }, spent: ['short~1', 7] }, a: 'fp' });
+		expect(memory.dropped).toBe(3);
+		expect(memory.spent).toEqual([]);
+		expect(memory.entries).toEqual(new Map([['a', 'fp']]));
+		expect(open({ '@': 'nonsense' }).dropped).toBe(1);
+	});
+});
