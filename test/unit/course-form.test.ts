@@ -13,17 +13,15 @@ import {
 import { description as archiveForm } from '../../nodes/LearningPlatform/actions/course/archive.operation';
 import { description as upsertForm } from '../../nodes/LearningPlatform/actions/course/upsert.operation';
 import { COURSE_FIELDS, LISTED_FIELDS } from '../../nodes/LearningPlatform/transport/courses';
+import { sectionOf } from '../tooling/docs/markdown';
 
-const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const courses = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'courses.md'), 'utf8');
 
-/** README text with its line breaks folded, as a reader sees it. */
-const prose = readme.replace(/\s+/g, ' ');
+/** The courses page with its line breaks folded, as a reader sees it. */
+const prose = courses.replace(/\s+/g, ' ');
 
-function section(title: string): string {
-	const start = readme.indexOf(`### ${title}`);
-	const end = readme.indexOf('\n### ', start + 1);
-	return readme.slice(start, end).replace(/\s+/g, ' ');
-}
+/** One section of the courses page (by its anchor), folded the same way. */
+const section = (anchor: string) => sectionOf(courses, anchor).replace(/\s+/g, ' ');
 
 describe('the course contract: one field table, its form half and its prose', () => {
 	test('every field of the table has a form control, labelled from the table', () => {
@@ -59,18 +57,18 @@ describe('the course contract: one field table, its form half and its prose', ()
 		expect(forms).toContain(`The catalog listing has no ${spoken(unlistedFieldNames('archive'))}.`);
 	});
 
-	test('README: Keep Current Values and Archive name the same fields as the table (drift fails here)', () => {
+	test('docs/courses.md: Keep Current Values and Archive name the same fields as the table (drift fails here)', () => {
 		expect(prose).toContain(
 			`where the catalog listing has them: ${spoken(listedFieldNames(), 'and')}`,
 		);
 		expect(prose).toContain(`The listing has no ${spoken(unlistedFieldNames('upsert'))}`);
-		expect(section('Course → Archive')).toContain(
+		expect(section('archive')).toContain(
 			`What the listing cannot return** (${spoken(unlistedFieldNames('archive'))})`,
 		);
 	});
 
-	test('README: Create or Update names every field of the form', () => {
-		const upsert = section('Course → Create or Update');
+	test('docs/courses.md: Create or Update names every field of the form', () => {
+		const upsert = section('create-or-update');
 		for (const field of COURSE_FIELDS) expect(upsert).toContain(field.label);
 	});
 });
