@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import {
 	chromium,
 	selectors,
@@ -15,6 +15,7 @@ import {
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { COURSES_PATH, seedCourses } from '../e2e/lib/lms-sandbox';
+import { toCustomNodeTypes, type WorkflowJson } from '../e2e/lib/workflow-json';
 import { builtPackageDir, N8N_VERSION, repoRoot } from '../e2e/lib/paths';
 import { delay } from '../e2e/lib/processes';
 import { BrowserErrors, describeErrors } from './lib/browser-errors';
@@ -273,20 +274,70 @@ describe(`the editor of n8n ${N8N_VERSION} in Chromium`, () => {
 		},
 	);
 
-	step('Sync Catalog and Sync Assignments: their forms, for the README', async () => {
-		errors.step('sync forms: Course → Sync Catalog');
-		await editor.choose('resource', 'Course');
-		await editor.choose('operation', 'Sync Catalog');
-		await screenshotFilled('sync-catalog-form.png', [
-			['name', 'Safety basics'],
-			['url', 'https://learn.example.com/courses/safety-101'],
-		]);
+	// Fresh nodes, as the node creator adds them: a sync reached by switching from another
+	// operation keeps that operation's (empty) Options, as n8n keeps a collection's value.
+	let syncAssignmentsNode = '';
+	step(
+		'Sync Catalog and Sync Assignments, added fresh: their forms show the share in force and what 0 means, for the README',
+		async () => {
+			for (const [resource, action, file, typed] of [
+				[
+					'course',
+					'Sync the course catalog',
+					'sync-catalog-form.png',
+					[
+						['name', 'Safety basics'],
+						['url', 'https://learn.example.com/courses/safety-101'],
+					],
+				],
+				[
+					'assignment',
+					'Sync assignments',
+					'sync-assignments-form.png',
+					[['email', 'ada@example.com']],
+				],
+			] as const) {
+				errors.step(`sync forms: ${action}, from the node creator`);
+				const name = await addLearningPlatformNode(action);
+				const share = syncOption(
+					resource,
+					resource === 'course' ? 'maxArchiveShare' : 'maxWithdrawShare',
+				);
+				await expect(
+					editor.parameterInput(share.name).locator('input').first().inputValue(),
+				).resolves.toBe(String(share.default));
+				await expect(editor.parameterHint(share.name)).resolves.toBe(share.hint);
+				await expect(editor.showsText(dryRunNotice(resource))).resolves.toBe(false);
+				await screenshotFilled(file, typed);
+				if (resource === 'assignment') syncAssignmentsNode = name;
+			}
+		},
+	);
 
-		errors.step('sync forms: Assignment → Sync Assignments');
-		await editor.choose('resource', 'Assignment');
-		await editor.choose('operation', 'Sync Assignments');
-		await screenshotFilled('sync-assignments-form.png', [['email', 'ada@example.com']]);
-	});
+	step(
+		'Sync Assignments with Dry Run on: the form and the canvas say so before it runs; off again, neither does',
+		async () => {
+			errors.step('dry run: Options → Dry Run added and switched on');
+			const notice = dryRunNotice('assignment');
+			await editor.addCollectionField('options', syncOption('assignment', 'dryRun').displayName);
+			await editor.toggle('dryRun');
+			await waitUntil('the dry-run notice', () => editor.showsText(notice));
+			await writeScreenshot('sync-dry-run-form.png', editor.ndv);
+
+			errors.step('dry run: the canvas');
+			await editor.closeNdv();
+			const node = editor.canvasNode(syncAssignmentsNode);
+			await expect(editor.canvasSubtitle(node)).resolves.toBe(dryRunAction('assignment', 'sync'));
+
+			errors.step('dry run: switched off again');
+			await editor.openNode(syncAssignmentsNode);
+			await editor.toggle('dryRun');
+			await waitUntil('the notice to go', async () => !(await editor.showsText(notice)));
+			await editor.closeNdv();
+			await expect(editor.canvasSubtitle(node)).resolves.toBe(actionOf('assignment', 'sync'));
+			await editor.openNode(syncAssignmentsNode);
+		},
+	);
 
 	step(
 		'xAPI: the node creator lists its actions and trigger, and every operation form shows its controls',
@@ -365,6 +416,66 @@ describe(`the editor of n8n ${N8N_VERSION} in Chromium`, () => {
 			expect(lmsNode?.credentials?.learningPlatformOAuth2Api?.name).toBe(
 				'Learning Platform account',
 			);
+		},
+	);
+
+	step(
+		'an imported example (Nightly roster with review): the dry-run node is told apart on the canvas, its course picker shows as on a fresh node, the share in force is on the form',
+		async () => {
+			errors.step('import: Nightly roster with review');
+			// The example names its credential "LMS sandbox": n8n attaches a credential of that name and type.
+			const credential = await context.request.post('/rest/credentials', {
+				data: {
+					name: 'LMS sandbox',
+					type: 'learningPlatformOAuth2Api',
+					data: { baseUrl: lms.url, clientId: lms.clientId, clientSecret: lms.clientSecret },
+				},
+			});
+			expect(credential.status()).toBe(200);
+			await editor.closeNdv();
+			await editor.openNewWorkflow();
+			await editor.importWorkflowFile(importable('roster-review.json'));
+			// Wide enough for the whole workflow to be read at a glance.
+			await page.setViewportSize({ width: 2400, height: 760 });
+			await editor.zoomToFit();
+			await expect(editor.canvasSubtitle(editor.canvasNode('Plan the night'))).resolves.toBe(
+				dryRunAction('assignment', 'sync'),
+			);
+			await expect(editor.canvasSubtitle(editor.canvasNode('Sync assignments'))).resolves.toBe(
+				actionOf('assignment', 'sync'),
+			);
+			await expect(page.getByTestId('node-issues').count()).resolves.toBe(0);
+			await writeScreenshot('review-canvas.png', page.getByTestId('canvas-wrapper'));
+			await page.setViewportSize({ width: 1440, height: 1000 });
+			await delay(500); // the canvas settles into the new size
+			await editor.zoomToFit();
+
+			errors.step('import: Plan the night, the dry-run node');
+			await editor.openNode('Plan the night');
+			await waitUntil('the dry-run notice', () => editor.showsText(dryRunNotice('assignment')));
+			// What a fresh node shows: the picker's mode, not an empty "Mode…".
+			await expect(editor.locatorMode('externalId')).resolves.toBe('By ID');
+			await expect(editor.locator('externalId').innerText()).resolves.toContain(
+				'{{ $json.course }}',
+			);
+			const share = syncOption('assignment', 'maxWithdrawShare');
+			await expect(
+				editor.parameterInput(share.name).locator('input').first().inputValue(),
+			).resolves.toBe('10');
+			await expect(editor.parameterHint(share.name)).resolves.toBe(share.hint);
+			await writeScreenshot('review-plan-the-night.png', editor.ndv);
+			await editor.closeNdv();
+
+			errors.step('import: Sync assignments, the real node');
+			await editor.openNode('Sync assignments');
+			await expect(editor.locatorMode('externalId')).resolves.toBe('By ID');
+			await expect(editor.showsText(dryRunNotice('assignment'))).resolves.toBe(false);
+			// An expression in Approved Plan shows its result where a fixed value shows the hint.
+			const memoryKey = syncOption('assignment', 'memoryKey');
+			await expect(editor.parameterHint(memoryKey.name)).resolves.toBe(memoryKey.hint);
+			await editor.parameterInput(memoryKey.name).scrollIntoViewIfNeeded();
+			await writeScreenshot('review-sync-options.png', editor.ndv);
+			await editor.closeNdv();
 		},
 	);
 
@@ -507,6 +618,78 @@ async function expectCredentialFields(
 	}
 }
 
+// ---- the sync forms ----
+
+/** Adds a Learning Platform node by its action in the node creator; resolves with the node's name. */
+async function addLearningPlatformNode(action: string): Promise<string> {
+	await editor.closeNdv();
+	const names = async () =>
+		await page
+			.locator('[data-test-id="canvas-node"]')
+			.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node-name') ?? ''));
+	const before = await names();
+	await editor.openNodeCreator(false);
+	await editor.openNodeInCreator('Learning Platform', 'Learning Platform');
+	await editor.pickCreatorItem(action);
+	const added = (await names()).filter((name) => !before.includes(name));
+	if (added.length !== 1) throw new Error(`adding "${action}" added [${added.join(', ')}]`);
+	return added[0];
+}
+
+function syncOptions(resource: string): INodeProperties[] {
+	const options = learningPlatform.properties.find(
+		(property) =>
+			property.name === 'options' &&
+			property.displayOptions?.show?.resource?.includes(resource) &&
+			property.displayOptions?.show?.operation?.includes('sync'),
+	);
+	return (options?.options ?? []) as INodeProperties[];
+}
+
+function syncOption(resource: string, name: string): INodeProperties {
+	const option = syncOptions(resource).find((candidate) => candidate.name === name);
+	if (!option) throw new Error(`no option ${name} on the ${resource} sync`);
+	return option;
+}
+
+function dryRunNotice(resource: string): string {
+	const notice = learningPlatform.properties.find(
+		(property) =>
+			property.name === 'dryRunNotice' &&
+			property.displayOptions?.show?.resource?.includes(resource),
+	);
+	if (!notice) throw new Error(`no dry-run notice on the ${resource} sync`);
+	return notice.displayName;
+}
+
+/** The subtitle the built description gives an operation, with Dry Run on or not (its expression's map). */
+function subtitleMap(): Record<string, string> {
+	const map = /^=\{\{ (\{.*\})\[/.exec(learningPlatform.subtitle ?? '')?.[1];
+	if (!map) throw new Error(`the subtitle is not a map of actions: ${learningPlatform.subtitle}`);
+	return JSON.parse(map) as Record<string, string>;
+}
+const actionOf = (resource: string, operation: string) => subtitleMap()[`${resource}:${operation}`];
+const dryRunAction = (resource: string, operation: string) =>
+	subtitleMap()[`${resource}:${operation}:dry run`];
+
+/** A shipped example as a builder imports it; this n8n names the package's types CUSTOM.*. */
+function importable(file: string): string {
+	const example = JSON.parse(
+		fs.readFileSync(path.join(repoRoot, 'examples', file), 'utf8'),
+	) as WorkflowJson;
+	const target = path.join(os.tmpdir(), `lp-ui-${file}`);
+	fs.writeFileSync(target, JSON.stringify(toCustomNodeTypes(example)));
+	return target;
+}
+
+async function waitUntil(what: string, condition: () => Promise<boolean>): Promise<void> {
+	const deadline = Date.now() + 10_000;
+	while (!(await condition())) {
+		if (Date.now() > deadline) throw new Error(`waited 10 s for ${what}`);
+		await delay(100);
+	}
+}
+
 // ---- course picker ----
 
 function courseListings(): number {
@@ -552,7 +735,10 @@ async function screenshotCourseForm(): Promise<void> {
 }
 
 /** The open form with these text fields typed in, for the README; emptied again after. */
-async function screenshotFilled(file: string, typed: Array<[string, string]>): Promise<void> {
+async function screenshotFilled(
+	file: string,
+	typed: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
 	const box = (parameter: string) => editor.parameterInput(parameter).locator('input').first();
 	for (const [parameter, value] of typed) await box(parameter).fill(value);
 	await writeScreenshot(file, editor.ndv);

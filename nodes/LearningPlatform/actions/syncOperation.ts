@@ -6,7 +6,6 @@ import type { ItemOutcome, PreparedItem } from '../../shared/items/operation';
 import type { BatchControl } from '../../shared/items/resources';
 import type { SyncContract, SyncOutput, SyncRow } from '../../shared/sync/contract';
 import { runSyncReported } from '../../shared/sync/engine';
-import { SUMMARY_CHANGES } from '../../shared/sync/report';
 import type { Memory } from '../../shared/sync/memory';
 import { openMemory } from '../../shared/sync/memory';
 import type { LmsRun, WriteSettings } from '../transport';
@@ -14,14 +13,11 @@ import { lmsClientKey } from '../transport/credential';
 import { scopeKey } from '../transport/syncs';
 import type { WriteOptions } from './fields';
 import { readOptions } from '../../shared/form/input';
-import { writeOptions, writeOptionsSchema, writeSettings } from './fields';
+import { writeOptionsSchema, writeSettings } from './fields';
+import type { SyncFormWords } from './syncOptions';
+import { MAX_GRACE_DAYS, SHARE_SHOWN, syncOptionsProperty } from './syncOptions';
 
-interface SyncOperationParts<V, L> {
-	/** Names Archive Missing (`archiveMissing`) and Max Archive Share (`maxArchiveShare`). */
-	remove: 'Archive' | 'Withdraw';
-	missingHelp: string;
-	shareHelp: string;
-	skipHelp: string;
+interface SyncOperationParts<V, L> extends SyncFormWords {
 	/** Where the sync's memory is kept in the node's static data, and its layout. */
 	slot: string;
 	grouped: boolean;
@@ -44,107 +40,18 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	const missing = `${remove}Missing`;
 	const share = `max${words.remove}Share`;
 	const after = `${remove}AfterDays`;
-	const removed = remove === 'archive' ? 'archived' : 'withdrawn';
-	const write = writeOptions();
-	const property: INodeProperties = {
-		...write,
-		options: [
-			{
-				displayName: 'Dry Run',
-				name: 'dryRun',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to only make the plan: every item says what a real run would do (its action), the guard says whether it would be refused, and nothing at all is written or remembered',
-			},
-			{
-				displayName: `${words.remove} Missing`,
-				name: missing,
-				type: 'boolean',
-				default: false,
-				description: words.missingHelp,
-			},
-			{
-				displayName: `Max ${words.remove} Share (%)`,
-				name: share,
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 100 },
-				default: 10,
-				description: words.shareHelp,
-			},
-			{
-				displayName: 'Skip Unchanged',
-				name: 'skipUnchanged',
-				type: 'boolean',
-				default: true,
-				description: words.skipHelp,
-			},
-			{
-				displayName: `${words.remove} After (Days)`,
-				name: after,
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 0,
-				description: `How long one must be missing from every run's input before it is ${removed} (fractions allowed), counted from the first run that missed it; meanwhile it is output as missing, with the time it will be ${removed}, and if it comes back nothing happens. 0: at once.`,
-			},
-			{
-				displayName: 'Max Writes per Run',
-				name: 'maxWritesPerRun',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'At most this many writes in one run; the rest of the plan is output as deferred and written by the next runs (a first night spread over several scheduled runs). 0: no limit.',
-			},
-			{
-				displayName: 'Approved Plan',
-				name: 'approvedPlan',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. {{ $("Dry run").first().json.planId }}',
-				description: `The plan ID of a reviewed dry run. A run that would ${remove} more than Max ${words.remove} Share goes ahead only when its own plan ID is this one: exactly what was reviewed is ${removed}.`,
-			},
-			{
-				displayName: 'Memory Key',
-				name: 'memoryKey',
-				type: 'string',
-				default: '',
-				description:
-					"Sync nodes of this workflow with the same key share one memory, so a dry-run node and the real node plan alike. Empty: this node's own memory.",
-			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{
-						name: 'All',
-						value: 'all',
-						description: 'One item per input item, and one per removal',
-					},
-					{
-						name: 'Changes',
-						value: 'changes',
-						description: 'Leave out the unchanged items',
-					},
-					{
-						name: 'Summary',
-						value: 'summary',
-						description: `One item: counts per action, the plan ID, and the changes (at most ${SUMMARY_CHANGES.toLocaleString('en-US')})`,
-					},
-				],
-				default: 'all',
-			},
-			...(write.options as INodeProperties[]),
-		],
-	};
+	const property = syncOptionsProperty(words);
 	const schema = writeOptionsSchema
 		.omit({ keepCurrentValues: true })
 		.extend({
 			skipUnchanged: z.boolean().default(true),
 			dryRun: z.boolean().default(false),
 			[missing]: z.boolean().default(false),
-			[share]: z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100').default(10),
+			[share]: z
+				.number()
+				.min(0, 'must be 0 or more')
+				.max(100, 'must be at most 100')
+				.default(SHARE_SHOWN),
 			// Beyond it a removal's time would not be a date; a century is past any grace a roster needs.
 			[after]: z
 				.number()
@@ -210,9 +117,6 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	};
 	return { property, schema, execute };
 }
-
-/** The longest Archive / Withdraw After (Days): 100 years. */
-const MAX_GRACE_DAYS = 36_500;
 
 const isNothing = (value: unknown) =>
 	value === undefined ||

@@ -50,6 +50,8 @@ export interface ListedOperation<R extends Run> {
 	description: string;
 	/** E.g. "Create or update a course": the option's action and the node's subtitle. */
 	action: string;
+	/** The subtitle instead of `action` while the node's Options → Dry Run is on. */
+	dryRunAction?: string;
 	toolDescription: string;
 	operation: Operation<R>;
 }
@@ -128,10 +130,21 @@ export function resourceProperties<R extends Run>(
 }
 
 export function subtitleOf<R extends Run>(resources: ReadonlyArray<Resource<R>>): string {
-	const actions = Object.fromEntries(
-		resources.flatMap(({ resource, operations }) =>
-			Object.entries(operations).map(([value, { action }]) => [`${resource}:${value}`, action]),
-		),
+	const listed = resources.flatMap(({ resource, operations }) =>
+		Object.entries(operations).map(([value, entry]) => ({ key: `${resource}:${value}`, ...entry })),
 	);
-	return `={{ ${JSON.stringify(actions)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+	const actions: Record<string, string> = {};
+	const dryRuns = listed.some((entry) => entry.dryRunAction);
+	for (const { key, action, dryRunAction } of listed) {
+		actions[key] = action;
+		// Every operation has one, so an option left over from another operation still names one.
+		if (dryRuns) actions[`${key}:dry run`] = dryRunAction ?? action;
+	}
+	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
+	if (!dryRuns) {
+		return `={{ ${JSON.stringify(actions)}[${key}] }}`;
+	}
+	// The Options collection holds only the options added: a fresh node has no Dry Run at all.
+	const dryRun = '($parameter["options"] || {})["dryRun"] === true ? ":dry run" : ""';
+	return `={{ ${JSON.stringify(actions)}[${key} + (${dryRun})] }}`;
 }

@@ -22,7 +22,8 @@ export class Editor {
 
 	/** A blank workflow; n8n 2.x gives it an id at once (/workflow/<id>?new=true). */
 	async openNewWorkflow(): Promise<void> {
-		await this.page.goto('/workflow/new');
+		// The editor's first load can take longer than a step on a busy machine.
+		await this.page.goto('/workflow/new', { timeout: 60_000 });
 		await this.page.getByTestId('canvas-add-button').waitFor({ timeout: 60_000 });
 	}
 
@@ -39,6 +40,31 @@ export class Editor {
 				active?.blur?.();
 			});
 		await this.page.mouse.move(0, 0);
+	}
+
+	/** Workflow menu → Import from File…, as a builder imports a shipped example. */
+	async importWorkflowFile(file: string): Promise<void> {
+		await this.page.getByTestId('workflow-menu').click();
+		const item = this.page.getByTestId('workflow-menu-item-import-from-file');
+		// n8n 2.x lists it in the menu's Import submenu.
+		if (!(await item.isVisible())) await this.page.getByTestId('workflow-menu-item-import').hover();
+		const [chooser] = await Promise.all([this.page.waitForEvent('filechooser'), item.click()]);
+		await chooser.setFiles(file);
+		await this.page.getByTestId('canvas-node').first().waitFor();
+	}
+
+	async zoomToFit(): Promise<void> {
+		await this.page.getByTestId('zoom-to-fit').click();
+	}
+
+	canvasNode(name: string): Locator {
+		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+	}
+
+	/** The line under a node's name on the canvas (the node's subtitle); '' when it has none. */
+	async canvasSubtitle(node: Locator): Promise<string> {
+		const subtitle = node.locator('[class*="_subtitle_"]');
+		return (await subtitle.count()) === 0 ? '' : (await subtitle.first().innerText()).trim();
 	}
 
 	// ---- node creator ----
@@ -114,7 +140,7 @@ export class Editor {
 	}
 
 	async openNode(name: string): Promise<void> {
-		await this.page.getByTestId('canvas-node').filter({ hasText: name }).first().dblclick();
+		await this.canvasNode(name).dblclick();
 		await this.ndv.waitFor();
 	}
 
@@ -230,6 +256,33 @@ export class Editor {
 		return offered;
 	}
 
+	/** Adds a field to a collection through its "Add …" list, by the field's display name. */
+	async addCollectionField(parameter: string, field: string): Promise<void> {
+		const container = this.ndv
+			.getByTestId('parameter-item')
+			.filter({ has: this.page.locator(`label[for="${parameter}"]`) })
+			.filter({ visible: true })
+			.last();
+		await container
+			.getByTestId('collection-parameter-add')
+			.filter({ visible: true })
+			.first()
+			.click();
+		await this.chooseInOpenList(field);
+	}
+
+	/** The hint n8n shows under a parameter's field ('' when none): its text, below the input. */
+	async parameterHint(name: string): Promise<string> {
+		const item = this.ndv
+			.getByTestId('parameter-item')
+			.filter({ has: this.page.locator(`label[for="${name}"]`) })
+			.filter({ visible: true })
+			.last();
+		// n8n 2.x renders it as text inside the input's wrapper, with no test id of its own.
+		const hint = item.getByTestId('parameter-input').locator('.n8n-text');
+		return (await hint.count()) === 0 ? '' : (await hint.first().innerText()).trim();
+	}
+
 	// ---- resource locator (the course picker) ----
 
 	locator(parameter: string): Locator {
@@ -244,6 +297,15 @@ export class Editor {
 		await this.page.keyboard.press('Escape');
 		await options.first().waitFor({ state: 'hidden' });
 		return modes;
+	}
+
+	/** The mode the picker shows now ("From list", "By ID"), or '' when it shows none. */
+	async locatorMode(parameter: string): Promise<string> {
+		return await this.locator(parameter)
+			.getByTestId('rlc-mode-selector')
+			.locator('input')
+			.first()
+			.inputValue();
 	}
 
 	async chooseLocatorMode(parameter: string, mode: string): Promise<void> {

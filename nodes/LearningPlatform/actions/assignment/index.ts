@@ -44,6 +44,7 @@ export const assignment: Resource<LmsRun> = {
 			description:
 				'Make the platform match the whole set of assignments in the input: assign what is new or changed, optionally withdraw what left',
 			action: 'Sync assignments',
+			dryRunAction: 'Dry run: sync assignments',
 			toolDescription:
 				'Makes the assignments this node made match the given pairs (work e-mail and course external ID each, optional due date): assigns only what is new or whose dates changed. Answers per pair whether it was assigned, updated or unchanged',
 			operation: sync,

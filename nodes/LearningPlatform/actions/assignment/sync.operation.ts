@@ -5,12 +5,17 @@ import { parseItemInput } from '../../../shared/form/input';
 import { assignmentSyncContract, pairId } from '../../transport/assignmentSync';
 import { pickedCourse } from '../fields';
 import { syncOperation, syncRow } from '../syncOperation';
+import { dryRunNotice } from '../syncOptions';
 import { assignmentProperties, baseSchema, DATES, readDates } from './assignmentFields';
 
 export const kind = 'batch';
 
 const sync = syncOperation({
 	remove: 'Withdraw',
+	entry: 'pair',
+	missingHint: 'Withdraws what this node assigned that left the input.',
+	sharedKeyHarm:
+		'each would take the pairs the other assigned as its own and, with Withdraw Missing, withdraw them',
 	missingHelp:
 		'Whether to withdraw the pairs this node assigned that are no longer in the input. Assignments made any other way are never touched.',
 	shareHelp:
@@ -30,6 +35,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	dryRunNotice('pairs'),
 	...assignmentProperties([DATES], sync.property),
 ];
 

@@ -51,6 +51,7 @@ export const course: Resource<LmsRun> = {
 			description:
 				'Make the catalog match the input items: create or update only what changed, optionally archive what left',
 			action: 'Sync the course catalog',
+			dryRunAction: 'Dry run: sync the course catalog',
 			toolDescription:
 				'Makes the course catalog match the given courses (external ID, name, URL each): creates or updates only what changed. Answers per course whether it was created, updated or unchanged',
 			operation: sync,

@@ -5,12 +5,16 @@ import { EXTERNAL_ID_FIELD } from '../../transport';
 import { courseSyncContract } from '../../transport/courseSync';
 import { pickedCourse } from '../fields';
 import { syncOperation, syncRow } from '../syncOperation';
+import { dryRunNotice } from '../syncOptions';
 import { courseInputProperties, courseObject, idText, readCourse } from './courseInput';
 
 export const kind = 'batch';
 
 const sync = syncOperation({
 	remove: 'Archive',
+	entry: 'course',
+	missingHint: 'Archiving cannot be undone.',
+	sharedKeyHarm: 'each would plan from what the other wrote as if it had written it',
 	missingHelp:
 		'Whether to archive the courses that are in the catalog but not in the input. Archived content cannot be made active again.',
 	shareHelp:
@@ -30,6 +34,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	dryRunNotice('courses'),
 	...courseInputProperties(),
 	sync.property,
 ];
