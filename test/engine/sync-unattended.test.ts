@@ -543,7 +543,7 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 			'(4, not 0)',
 			'{verb} Missing',
 		],
-		['grace', (kind: Kind) => ({ [kind.after]: 2 }), '(4, not 0)', '{verb} After (Days)'],
+		['grace', (kind: Kind) => ({ [kind.after]: 2 }), '(4, not 0)', '{verb} After Days'],
 		['Memory Key', () => ({ memoryKey: 'review' }), '', 'Memory Key'],
 	])(
 		"an approved plan from a dry-run node with another %s is refused, saying the nodes' options differ",
@@ -587,17 +587,17 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 			[kind.share]: 20,
 		});
 		expect(run.error?.message).toBe(
-			`Invalid options on item 0: Options → ${kind.verb} After (Days): must be at most 36500 days (a century)`,
+			`Invalid options on item 0: Options → Safety: ${kind.verb} After Days: must be at most 36500 days (a century)`,
 		);
 		expect(run.sent).toEqual([]);
 	});
 
 	test.each([
-		['{verb} After (Days)', (kind: Kind) => kind.after],
-		['Max Writes per Run', () => 'maxWritesPerRun'],
-		['Max {verb} Share (%)', (kind: Kind) => kind.share],
+		['Safety: {verb} After Days', (kind: Kind) => kind.after],
+		['Safety: Max Writes per Run', () => 'maxWritesPerRun'],
+		['Safety: Max {verb} Share', (kind: Kind) => kind.share],
 		['Approved Plan', () => 'approvedPlan'],
-		['Dry Run', () => 'dryRun'],
+		['Dry Run (Writes Nothing)', () => 'dryRun'],
 		['Memory Key', () => 'memoryKey'],
 	])(
 		'a safety option whose expression gives nothing (%s) is an error, not its default',
@@ -625,7 +625,7 @@ describe.each(Object.entries(KINDS))('%s', (_, kind) => {
 	])('an expression giving %s for a safety option is the same error', async (_, expression) => {
 		const run = await sync(rows(kind, 0, 3), {}, { maxWritesPerRun: expression });
 		expect(run.error?.message).toBe(
-			'Invalid options on item 0: Options → Max Writes per Run: its expression gave no value',
+			'Invalid options on item 0: Options → Safety: Max Writes per Run: its expression gave no value',
 		);
 		expect(run.sent).toEqual([]);
 	});

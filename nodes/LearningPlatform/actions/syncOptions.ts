@@ -24,7 +24,7 @@ export interface SyncFormWords {
 /** The Options a builder meets on a fresh sync node (the guard's share among them). */
 export const SHARE_SHOWN = 10;
 
-/** The longest Archive / Withdraw After (Days): 100 years (beyond it a removal's time is no date). */
+/** The longest Archive / Withdraw After Days: 100 years (beyond it a removal's time is no date). */
 export const MAX_GRACE_DAYS = 36_500;
 
 /** A sync's Options: what protects first, then what removes, then the rest; 0 explained beside each field. */
@@ -83,7 +83,7 @@ export function syncOptionsProperty(words: SyncFormWords): INodeProperties {
 				default: '',
 				placeholder: `e.g. {{ $('Plan the night').first().json.planId }}`,
 				hint: `The planId of a dry-run node with the same options. Used only above ${shareName}.`,
-				description: `Lets one reviewed plan past ${shareName}: the planId a dry-run node output, as an expression reading that node. A run that would ${remove} more than the share goes ahead only when its own plan ID is this one, and then makes exactly the reviewed ${removals}; below the share this changes nothing. The ID changes whenever the ${removals} change, and is spent once they are carried out. The dry-run node needs the same ${Remove} Missing, ${Remove} After Days and Memory Key as this node, or its plan never matches.`,
+				description: `Lets one reviewed plan past ${shareName}: the planId a dry-run node output, as an expression reading that node. A run that would ${remove} more than the share goes ahead only when its own plan ID is this one, and then makes exactly the reviewed ${removals}; below the share this changes nothing. The ID changes whenever the ${removals} change, and is spent once they are carried out. The dry-run node needs the same ${Remove} Missing, ${Remove} After Days, ${shareName} and Memory Key as this node, or its plan never matches.`,
 			},
 			{
 				displayName: `${Remove} Missing (Removes)`,

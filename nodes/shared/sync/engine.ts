@@ -52,7 +52,7 @@ function optionNames(words: SyncWords) {
 	const verb = capitalised(words.remove);
 	const names: Record<ShapeOption, string> = {
 		removeMissing: `${verb} Missing`,
-		removeAfterDays: `${verb} After (Days)`,
+		removeAfterDays: `${verb} After Days`,
 		maxRemoveShare: words.guardOption,
 		memoryKey: 'Memory Key',
 	};

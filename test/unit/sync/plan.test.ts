@@ -10,7 +10,7 @@ const SHAPE: PlanShape = {
 const WORDS = { remove: 'withdraw', one: 'assignment', many: 'assignments' };
 const NAMES: Record<ShapeOption, string> = {
 	removeMissing: 'Withdraw Missing',
-	removeAfterDays: 'Withdraw After (Days)',
+	removeAfterDays: 'Withdraw After Days',
 	maxRemoveShare: 'Max Withdraw Share',
 	memoryKey: 'Memory Key',
 };
@@ -49,7 +49,7 @@ describe('plan IDs', () => {
 	test('a refusal reads from the approved ID how many removals it held and which options differ', () => {
 		const approved = planIdOf('client', ['a', 'b'], { ...SHAPE, removeAfterDays: 2 });
 		expect(mismatch(approved, ['a', 'b', 'c', 'd', 'e']).message).toBe(
-			`Approved Plan ${approved} does not match this run's plan: this run would withdraw 3 assignments more than the approved plan (5, not 2), and it was planned with other options than this node's: Withdraw After (Days)`,
+			`Approved Plan ${approved} does not match this run's plan: this run would withdraw 3 assignments more than the approved plan (5, not 2), and it was planned with other options than this node's: Withdraw After Days`,
 		);
 		expect(mismatch(planIdOf('client', ['a', 'b'], SHAPE), ['a']).message).toMatch(
 			/withdraw 1 assignment fewer than the approved plan \(1, not 2\)$/,
