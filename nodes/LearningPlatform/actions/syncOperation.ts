@@ -12,7 +12,7 @@ import type { LmsRun, WriteSettings } from '../transport';
 import { lmsClientKey } from '../transport/credential';
 import { scopeKey } from '../transport/syncs';
 import type { WriteOptions } from './fields';
-import { readOptions } from '../../shared/form/input';
+import { readOptions, typeMessages } from '../../shared/form/input';
 import { writeOptionsSchema, writeSettings } from './fields';
 import type { SyncFormWords } from './syncOptions';
 import { MAX_GRACE_DAYS, SHARE_SHOWN, syncOptionsProperty } from './syncOptions';
@@ -41,6 +41,8 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 	const share = `max${words.remove}Share`;
 	const after = `${remove}AfterDays`;
 	const property = syncOptionsProperty(words);
+	const atLeastZero = 'must be 0 or more';
+	const century = `must be at most ${MAX_GRACE_DAYS} days (a century)`;
 	const schema = writeOptionsSchema
 		.omit({ keepCurrentValues: true })
 		.extend({
@@ -54,9 +56,14 @@ export function syncOperation<V, L>(words: SyncOperationParts<V, L>) {
 				.default(SHARE_SHOWN),
 			// Beyond it a removal's time would not be a date; a century is past any grace a roster needs.
 			[after]: z
-				.number()
-				.min(0, 'must be 0 or more')
-				.max(MAX_GRACE_DAYS, `must be at most ${MAX_GRACE_DAYS} days (a century)`)
+				// zod 4 refuses ±Infinity as a type (zod 3 lets it reach min/max): one message in both.
+				.number(
+					typeMessages(undefined, (input) =>
+						input === -Infinity ? atLeastZero : input === Infinity ? century : undefined,
+					),
+				)
+				.min(0, atLeastZero)
+				.max(MAX_GRACE_DAYS, century)
 				.default(0),
 			maxWritesPerRun: z
 				.number()

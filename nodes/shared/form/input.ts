@@ -110,9 +110,18 @@ export const listOfStrings = z
 	.refine(wellFormed, NOT_WELL_FORMED);
 
 /** zod 3.25 reads `errorMap`, zod 4 `error` (each ignores the other's), so both are given. */
-export function typeMessages(missing: string | undefined, wrongType: string | undefined) {
+export function typeMessages(
+	missing: string | undefined,
+	wrongType: string | undefined | ((input: unknown) => string | undefined),
+) {
 	const error = (issue: { code?: string; input?: unknown }) =>
-		issue.code === 'invalid_type' ? (issue.input === undefined ? missing : wrongType) : undefined;
+		issue.code !== 'invalid_type'
+			? undefined
+			: issue.input === undefined
+				? missing
+				: typeof wrongType === 'function'
+					? wrongType(issue.input)
+					: wrongType;
 	return {
 		error,
 		errorMap: (issue: { code: string }, ctx: { data: unknown; defaultError: string }) => ({
