@@ -31,7 +31,7 @@ import {
 	N8N_VERSION,
 	node24Binary,
 } from '../test/e2e/lib/paths';
-import { freeLoopbackPort } from '../test/e2e/lib/ports';
+import { freeLoopbackPort } from '../harness/loopback';
 import type { CredentialJson, WorkflowJson } from '../test/e2e/lib/workflow-json';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
 import { machineInfo } from './lib/machine';

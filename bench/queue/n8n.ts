@@ -12,7 +12,7 @@ import path from 'node:path';
 import { prepareN8nFolder, withoutMigrationOutput } from '../../test/e2e/lib/n8n';
 import { waitForStatus } from '../../test/e2e/lib/n8n-server';
 import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from '../../test/e2e/lib/paths';
-import { freeLoopbackPort } from '../../test/e2e/lib/ports';
+import { freeLoopbackPort } from '../../harness/loopback';
 import { waitForOutput, type CapturedProcess } from '../../test/e2e/lib/processes';
 import { register, spawnRegistered } from './cleanup';
 import type { Postgres, Redis } from './services';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freeLoopbackPort } from '../../test/e2e/lib/ports';
+import { freeLoopbackPort } from '../../harness/loopback';
 import { waitForOutput } from '../../test/e2e/lib/processes';
 import { register, runSync, spawnRegistered } from './cleanup';
 

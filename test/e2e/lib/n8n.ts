@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freeLoopbackPort } from './ports';
+import { freeLoopbackPort } from '../../../harness/loopback';
 import { parseExecuteOutput, type ExecutionResult } from './execute-output';
 import { N8N_MAJOR, N8N_VERSION, n8nBin, node24Binary } from './paths';
 import { spawnCaptured, stopProcessGroup } from './processes';
