@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { freeLoopbackPort } from '../../harness/loopback';
-import { waitForOutput } from '../../test/e2e/lib/processes';
+import { waitForOutput } from '../../harness/processes';
 import { register, runSync, spawnRegistered } from './cleanup';
 
 export interface Redis {

@@ -14,7 +14,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 
 import { HarnessNodeTypes } from '../../harness/nodeTypes';
-import { MAX_WORKFLOW_ID_LENGTH, withId } from '../e2e/lib/workflow-json';
+import { MAX_WORKFLOW_ID_LENGTH, withId } from '../../harness/workflowJson';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 const PACKAGE = 'n8n-nodes-learning-platform.';

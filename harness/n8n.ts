@@ -3,13 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freeLoopbackPort } from '../../../harness/loopback';
-import { parseExecuteOutput, type ExecutionResult } from './execute-output';
+import { freeLoopbackPort } from './loopback';
+import { parseExecuteOutput, type ExecutionResult } from './executeOutput';
 import { N8N_MAJOR, N8N_VERSION, n8nBin, node24Binary } from './paths';
 import { spawnCaptured, stopProcessGroup } from './processes';
-import { withId, type CredentialJson, type WorkflowJson } from './workflow-json';
+import { withId, type CredentialJson, type WorkflowJson } from './workflowJson';
 
-export type { ExecutionResult, NodeRun } from './execute-output';
+export type { ExecutionResult, NodeRun } from './executeOutput';
 
 /** One finished `n8n <command>` run. */
 export interface N8nCliResult {

@@ -1,4 +1,4 @@
-import { TOKEN_PATH, type LoggedRequest, type Sandbox } from '../../../sandbox/server';
+import { TOKEN_PATH, type LoggedRequest, type Sandbox } from '../sandbox/server';
 import { delay } from './processes';
 
 export const COURSES_PATH = '/api/developer/v2/courses.json';

@@ -11,7 +11,7 @@ import {
 	delay,
 	type CapturedProcess,
 } from './processes';
-import { startRecordingProxy, type RecordedRequest } from './recording-proxy';
+import { startRecordingProxy, type RecordedRequest } from './recordingProxy';
 
 /*
  * Authorization on this record store (xapi-statements with AUTH_REPO=test):
@@ -63,7 +63,7 @@ export async function startLrs(options: StartLrsOptions = {}): Promise<RunningLr
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-e2e-lrs-'));
 	const store = spawnCaptured(
 		process.execPath,
-		['--require', path.join(__dirname, 'loopback-listen.js'), lrsEntryPoint],
+		['--require', path.join(__dirname, 'loopbackListen.js'), lrsEntryPoint],
 		{
 			cwd: workDir,
 			env: {

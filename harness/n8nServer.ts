@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { N8nSandbox } from './n8n';
 import { withoutMigrationOutput } from './n8n';
 import { n8nBin, n8nInstallDir, node24Binary } from './paths';
-import { freeLoopbackPort } from '../../../harness/loopback';
+import { freeLoopbackPort } from './loopback';
 import { delay, spawnCaptured, stopProcessGroup, type CapturedProcess } from './processes';
 
 /*

@@ -20,7 +20,7 @@ function selectedMajor(value: string | undefined): 1 | 2 {
 	throw new Error(`LP_E2E_N8N_MAJOR must be 1 or 2, got "${value}"`);
 }
 
-/** The exact n8n version of that major (test/e2e/lib/n8n-versions.json). */
+/** The exact n8n version of that major (harness/n8n-versions.json). */
 export const N8N_VERSION: string = n8nVersions[String(N8N_MAJOR)].version;
 
 /** The cache folder the install scripts fill, outside the repository. */
@@ -53,7 +53,7 @@ export const lrsPackageDir: string = path.join(cacheDir, 'lrs', 'node_modules', 
 
 export const lrsEntryPoint: string = path.join(lrsPackageDir, 'dist', 'index.js');
 
-export const repoRoot: string = path.resolve(__dirname, '..', '..', '..');
+export const repoRoot: string = path.resolve(__dirname, '..');
 
 /** What `npx n8n-node build` writes. */
 export const builtPackageDir: string = path.join(repoRoot, 'dist');

@@ -1,4 +1,4 @@
-import type { CredentialJson, WorkflowJson, WorkflowNodeJson } from './workflow-json';
+import type { CredentialJson, WorkflowJson, WorkflowNodeJson } from './workflowJson';
 
 /** The name of the Manual Trigger every built workflow starts with. */
 export const START = 'Start';

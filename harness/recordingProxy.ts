@@ -1,7 +1,7 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type * as http from 'node:http';
 
-import { forward, listenOnLoopback, readBody } from '../../../harness/loopback';
+import { forward, listenOnLoopback, readBody } from './loopback';
 
 /** One request as it reached the proxy. */
 export interface RecordedRequest {
