@@ -16,6 +16,6 @@ module.exports = {
 		'<rootDir>/test/engine/sync-unattended.test.ts',
 		'<rootDir>/test/engine/lms-assignment-transaction.test.ts',
 	],
-	resolver: '<rootDir>/test/unit/xapi/zod4.resolver.js',
+	resolver: '<rootDir>/test/setup/zod4.resolver.js',
 	globals: { ...base.globals, expectedZodMajor: 4 },
 };

@@ -8,15 +8,15 @@
  * alternate which node goes first; the ratio is learningPlatform / HTTP Request.
  */
 import { startSandbox } from '../sandbox/server';
-import { N8nSandbox } from '../test/e2e/lib/n8n';
-import { builtPackageDir, N8N_VERSION } from '../test/e2e/lib/paths';
+import { N8nSandbox } from '../harness/n8n';
+import { builtPackageDir, N8N_VERSION } from '../harness/paths';
 import {
 	codeNode,
 	credentialRef,
 	manualWorkflow,
 	type NodeSpec,
-} from '../test/e2e/lib/workflow-builder';
-import type { CredentialJson } from '../test/e2e/lib/workflow-json';
+} from '../harness/workflowBuilder';
+import type { CredentialJson } from '../harness/workflowJson';
 import {
 	MAPPED_COURSE_FIELDS,
 	MAPPED_COURSE_JSON_BODY,

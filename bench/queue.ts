@@ -54,7 +54,7 @@ import {
 	type N8nProcess,
 } from './queue/n8n';
 import { startPostgres, startRedis, type Postgres } from './queue/services';
-import { stopProcessGroup } from '../test/e2e/lib/processes';
+import { stopProcessGroup } from '../harness/processes';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
 import { DEFAULT_OPTIONS } from '../sandbox/options';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';

@@ -21,18 +21,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startSandbox } from '../sandbox/server';
-import { seedCourses } from '../test/e2e/lib/lms-sandbox';
-import { N8nSandbox } from '../test/e2e/lib/n8n';
-import { queryDatabase, savedStaticData } from '../test/e2e/lib/n8n-server';
+import { seedCourses } from '../harness/lmsSandbox';
+import { N8nSandbox } from '../harness/n8n';
+import { queryDatabase, savedStaticData } from '../harness/n8nServer';
 import {
 	builtPackageDir,
 	n8nBin,
 	n8nInstallDir,
 	N8N_VERSION,
 	node24Binary,
-} from '../test/e2e/lib/paths';
-import { freeLoopbackPort } from '../test/e2e/lib/ports';
-import type { CredentialJson, WorkflowJson } from '../test/e2e/lib/workflow-json';
+} from '../harness/paths';
+import { freeLoopbackPort } from '../harness/loopback';
+import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';

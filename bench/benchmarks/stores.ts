@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { datesFingerprint, pairId } from '../../nodes/LearningPlatform/transport/assignmentSync';
 import { openMemory } from '../../nodes/shared/sync/memory';
-import { cacheDir, n8nInstallDirOf, node24Binary } from '../../test/e2e/lib/paths';
+import { cacheDir, n8nInstallDirOf, node24Binary } from '../../harness/paths';
 import { check, round } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';

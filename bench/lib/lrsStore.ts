@@ -1,10 +1,10 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import fs from 'node:fs';
 
-import { lrsEntryPoint } from '../../test/e2e/lib/paths';
+import { lrsEntryPoint } from '../../harness/paths';
 
-export { startLrs, XAPI_VERSION_HEADER } from '../../test/e2e/lib/lrs';
-export type { RunningLrs } from '../../test/e2e/lib/lrs';
+export { startLrs, XAPI_VERSION_HEADER } from '../../harness/lrs';
+export type { RunningLrs } from '../../harness/lrs';
 
 export function lrsInstalled(): boolean {
 	return fs.existsSync(lrsEntryPoint);

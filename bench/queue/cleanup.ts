@@ -10,7 +10,7 @@ import {
 	spawnCaptured,
 	stopProcessGroup,
 	type CapturedProcess,
-} from '../../test/e2e/lib/processes';
+} from '../../harness/processes';
 
 interface Stoppable {
 	name: string;

@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { prepareN8nFolder, withoutMigrationOutput } from '../../test/e2e/lib/n8n';
-import { waitForStatus } from '../../test/e2e/lib/n8n-server';
-import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from '../../test/e2e/lib/paths';
-import { freeLoopbackPort } from '../../test/e2e/lib/ports';
-import { waitForOutput, type CapturedProcess } from '../../test/e2e/lib/processes';
+import { prepareN8nFolder, withoutMigrationOutput } from '../../harness/n8n';
+import { waitForStatus } from '../../harness/n8nServer';
+import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from '../../harness/paths';
+import { freeLoopbackPort } from '../../harness/loopback';
+import { waitForOutput, type CapturedProcess } from '../../harness/processes';
 import { register, spawnRegistered } from './cleanup';
 import type { Postgres, Redis } from './services';
 

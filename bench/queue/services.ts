@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freeLoopbackPort } from '../../test/e2e/lib/ports';
-import { waitForOutput } from '../../test/e2e/lib/processes';
+import { freeLoopbackPort } from '../../harness/loopback';
+import { waitForOutput } from '../../harness/processes';
 import { register, runSync, spawnRegistered } from './cleanup';
 
 export interface Redis {

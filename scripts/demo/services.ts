@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { startLrs, type RunningLrs } from '../../test/e2e/lib/lrs';
-import { lrsEntryPoint } from '../../test/e2e/lib/paths';
+import { startLrs, type RunningLrs } from '../../harness/lrs';
+import { lrsEntryPoint } from '../../harness/paths';
 import { startChatReceiver, type ChatReceiver } from './chatReceiver';
 
 /** The sandbox's pace: the platform's real throttle, a little network latency, quick transactions. */

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 
 import type { Loopback } from '../../harness/loopback';
 import { json, startLoopback } from '../../harness/loopback';
-import { N8nSandbox, type ExecutionResult } from './lib/n8n';
-import { builtPackageDir } from './lib/paths';
+import { N8nSandbox, type ExecutionResult } from '../../harness/n8n';
+import { builtPackageDir } from '../../harness/paths';
 import { leakedSecrets } from './lib/secrets';
-import { manualWorkflow, credentialRef, type NodeSpec } from './lib/workflow-builder';
-import type { CredentialJson } from './lib/workflow-json';
+import { manualWorkflow, credentialRef, type NodeSpec } from '../../harness/workflowBuilder';
+import type { CredentialJson } from '../../harness/workflowJson';
 
 /*
  * The package's credentials used by n8n's own HTTP Request node (a predefined credential type),

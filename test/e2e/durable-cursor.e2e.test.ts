@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 
 import { json, startLoopback, type Loopback } from '../../harness/loopback';
-import { startLrs, type RunningLrs } from './lib/lrs';
+import { startLrs, type RunningLrs } from '../../harness/lrs';
 import {
 	statementAbout,
 	statementGets,
 	storeStatements,
 	type Statement,
 } from './lib/lrs-statements';
-import { N8nSandbox } from './lib/n8n';
+import { N8nSandbox } from '../../harness/n8n';
 import {
 	executionsOf,
 	queryDatabase,
 	startN8nServer,
 	waitUntil,
 	type N8nServer,
-} from './lib/n8n-server';
-import { builtPackageDir, N8N_MAJOR } from './lib/paths';
-import type { WorkflowJson } from './lib/workflow-json';
+} from '../../harness/n8nServer';
+import { builtPackageDir, N8N_MAJOR } from '../../harness/paths';
+import type { WorkflowJson } from '../../harness/workflowJson';
 
 /*
  * The xAPI Trigger in a running n8n 2.x (`n8n start`) whose poll triggers run on n8n's scheduler

@@ -12,7 +12,7 @@ import {
 	startingWith,
 	type Completion,
 } from './lib/examples';
-import { outputItems } from './lib/execute-output';
+import { outputItems } from '../../harness/executeOutput';
 import {
 	acceptedWrites,
 	COURSES_PATH,
@@ -20,12 +20,12 @@ import {
 	requestsSince,
 	seedCourses,
 	USER_COURSES_PATH,
-} from './lib/lms-sandbox';
+} from '../../harness/lmsSandbox';
 import { COMPLETED_VERB, readStore, statementAbout, storeStatements } from './lib/lrs-statements';
-import type { ExecutionResult } from './lib/n8n';
+import type { ExecutionResult } from '../../harness/n8n';
 import { outputItemsAt } from './lib/run-data';
 import { createTriggerPoller, type TriggerPoller } from './lib/poll-trigger';
-import { toCustomNodeTypes, type WorkflowJson } from './lib/workflow-json';
+import { toCustomNodeTypes, type WorkflowJson } from '../../harness/workflowJson';
 
 /*
  * The example workflows of examples/, as a user imports them, inside a real

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { outputItems } from './lib/execute-output';
+import { outputItems } from '../../harness/executeOutput';
 import {
 	acceptedWrites,
 	apiRequests,
@@ -14,13 +14,13 @@ import {
 	tokenRequests,
 	TRANSACTION_PATH_PREFIX,
 	USER_COURSES_PATH,
-} from './lib/lms-sandbox';
-import { N8nSandbox, type ExecutionResult } from './lib/n8n';
-import { builtPackageDir } from './lib/paths';
-import { delay } from './lib/processes';
+} from '../../harness/lmsSandbox';
+import { N8nSandbox, type ExecutionResult } from '../../harness/n8n';
+import { builtPackageDir } from '../../harness/paths';
+import { delay } from '../../harness/processes';
 import { leakedSecrets } from './lib/secrets';
-import { codeNode, manualWorkflow, packageNode } from './lib/workflow-builder';
-import type { CredentialJson } from './lib/workflow-json';
+import { codeNode, manualWorkflow, packageNode } from '../../harness/workflowBuilder';
+import type { CredentialJson } from '../../harness/workflowJson';
 
 /*
  * The learningPlatform node inside a real n8n (CLI executions of imported

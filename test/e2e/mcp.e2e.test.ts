@@ -12,12 +12,12 @@ import {
 	seedCourses,
 	settleTransactions,
 	USER_COURSES_PATH,
-} from './lib/lms-sandbox';
-import { N8nSandbox } from './lib/n8n';
-import { startN8nServer, waitUntil, type N8nServer } from './lib/n8n-server';
-import { builtPackageDir, N8N_MAJOR, n8nInstallDir } from './lib/paths';
+} from '../../harness/lmsSandbox';
+import { N8nSandbox } from '../../harness/n8n';
+import { startN8nServer, waitUntil, type N8nServer } from '../../harness/n8nServer';
+import { builtPackageDir, N8N_MAJOR, n8nInstallDir } from '../../harness/paths';
 import { leakedSecrets } from './lib/secrets';
-import type { WorkflowJson } from './lib/workflow-json';
+import type { WorkflowJson } from '../../harness/workflowJson';
 
 /*
  * The package's nodes as tools of n8n's MCP Server Trigger, in a running n8n (`n8n start`),

@@ -22,7 +22,7 @@ fi
 
 n8n_version() {
   node -e 'process.stdout.write(require(process.argv[1])[process.argv[2]].version)' \
-    "$repo_root/test/e2e/lib/n8n-versions.json" "$1"
+    "$repo_root/harness/n8n-versions.json" "$1"
 }
 
 bash scripts/install-n8n.sh "${majors[@]}"

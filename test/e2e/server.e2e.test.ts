@@ -25,7 +25,7 @@ import {
 	requestsSince,
 	seedCourses,
 	USER_COURSES_PATH,
-} from './lib/lms-sandbox';
+} from '../../harness/lmsSandbox';
 import {
 	ATTEMPTED_VERB,
 	COMPLETED_VERB,
@@ -44,10 +44,10 @@ import {
 	waitUntil,
 	type ExecutionRow,
 	type N8nServer,
-} from './lib/n8n-server';
+} from '../../harness/n8nServer';
 import { leakedSecrets } from './lib/secrets';
 import { JOINER, LEAVER, MOVED, requiredPairs, secondNightRoster } from '../../harness/roster';
-import { toCustomNodeTypes, type WorkflowJson, type WorkflowNodeJson } from './lib/workflow-json';
+import { toCustomNodeTypes, type WorkflowJson, type WorkflowNodeJson } from '../../harness/workflowJson';
 
 /*
  * Server mode: the example workflows active in a running n8n (`n8n start`),

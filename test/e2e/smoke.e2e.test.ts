@@ -4,13 +4,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { outputItems } from './lib/execute-output';
-import { basicAuthorization, startLrs, XAPI_VERSION_HEADER, type RunningLrs } from './lib/lrs';
-import { N8nSandbox } from './lib/n8n';
+import { outputItems } from '../../harness/executeOutput';
+import { basicAuthorization, startLrs, XAPI_VERSION_HEADER, type RunningLrs } from '../../harness/lrs';
+import { N8nSandbox } from '../../harness/n8n';
 import { assertPackageLoaded } from './lib/package-loaded';
-import { builtPackageDir, n8nInstallDir } from './lib/paths';
+import { builtPackageDir, n8nInstallDir } from '../../harness/paths';
 import { PROBE_NODE_NAME, writeProbeExtension } from './lib/probe-extension';
-import { toCustomNodeTypes, type WorkflowJson } from './lib/workflow-json';
+import { toCustomNodeTypes, type WorkflowJson } from '../../harness/workflowJson';
 
 const manualTrigger = {
 	name: 'Start',

@@ -7,12 +7,12 @@ import {
 	type LoggedRequest,
 	type Sandbox,
 } from '../../sandbox/server';
-import { outputItems } from './lib/execute-output';
-import { N8nSandbox, type ExecutionResult } from './lib/n8n';
-import { builtPackageDir } from './lib/paths';
+import { outputItems } from '../../harness/executeOutput';
+import { N8nSandbox, type ExecutionResult } from '../../harness/n8n';
+import { builtPackageDir } from '../../harness/paths';
 import { leakedSecrets } from './lib/secrets';
-import { codeNode, manualWorkflow, packageNode } from './lib/workflow-builder';
-import type { CredentialJson } from './lib/workflow-json';
+import { codeNode, manualWorkflow, packageNode } from '../../harness/workflowBuilder';
+import type { CredentialJson } from '../../harness/workflowJson';
 
 /*
  * The xApi node inside a real n8n (CLI executions) sending statements through

@@ -2,8 +2,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 import { startAnswerDroppingProxy, type AnswerDroppingProxy } from './lib/answer-dropping-proxy';
-import { outputItems } from './lib/execute-output';
-import { basicAuthorization, startLrs, type RunningLrs } from './lib/lrs';
+import { outputItems } from '../../harness/executeOutput';
+import { basicAuthorization, startLrs, type RunningLrs } from '../../harness/lrs';
 import {
 	ATTEMPTED_VERB,
 	COMPLETED_VERB,
@@ -17,14 +17,14 @@ import {
 	VOIDED_VERB,
 	type Statement,
 } from './lib/lrs-statements';
-import { N8nSandbox, type ExecutionResult } from './lib/n8n';
-import { builtPackageDir } from './lib/paths';
+import { N8nSandbox, type ExecutionResult } from '../../harness/n8n';
+import { builtPackageDir } from '../../harness/paths';
 import { createTriggerPoller } from './lib/poll-trigger';
-import { delay } from './lib/processes';
-import type { RecordedRequest } from './lib/recording-proxy';
+import { delay } from '../../harness/processes';
+import type { RecordedRequest } from '../../harness/recordingProxy';
 import { leakedSecrets } from './lib/secrets';
-import { codeNode, manualWorkflow, packageNode } from './lib/workflow-builder';
-import type { CredentialJson } from './lib/workflow-json';
+import { codeNode, manualWorkflow, packageNode } from '../../harness/workflowBuilder';
+import type { CredentialJson } from '../../harness/workflowJson';
 
 /*
  * The xApi node inside a real n8n (CLI executions) against a real record store

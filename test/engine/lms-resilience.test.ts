@@ -24,7 +24,7 @@ isolateNetwork();
 
 test('a 429 with Retry-After is waited out and the request repeated', async () => {
 	const credentials = credentialsWithToken();
-	// How long the pause lasts is checked on a fake clock (test/unit/shared/call.test.ts).
+	// How long the pause lasts is checked on a fake clock (test/unit/shared/request/call.test.ts).
 	nock(BASE_URL).post(COURSES).reply(429, { message: 'Too many requests' }, { 'Retry-After': '1' });
 	nock(BASE_URL).post(COURSES).reply(202, accepted('tx-1'));
 
@@ -206,7 +206,7 @@ test('without Continue On Fail an API failure says how far the run got', async (
 
 test('every item goes through the client-side throttle and none is lost', async () => {
 	// The spacing itself (60000 / requestsPerMinute) is checked on a fake clock in
-	// test/unit/shared/throttlePoolPolling.test.ts; here: the engine path takes a slot per request.
+	// test/unit/shared/pacing/throttle.test.ts; here: the engine path takes a slot per request.
 	const credentials = credentialsWithToken({ requestsPerMinute: 600 });
 	nock(BASE_URL).post(COURSES).times(6).reply(202, accepted('tx'));
 

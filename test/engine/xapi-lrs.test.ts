@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { lrsEntryPoint } from '../e2e/lib/paths';
-import { startLrs, type RunningLrs } from '../e2e/lib/lrs';
+import { lrsEntryPoint } from '../../harness/paths';
+import { startLrs, type RunningLrs } from '../../harness/lrs';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
 import { xApiTriggerPoller } from '../../harness/poll';
 

@@ -16,7 +16,7 @@ import type { LoggedRequest } from '../../sandbox/server';
 import { XApiLrsApi } from '../../credentials/XApiLrsApi.credentials';
 import { useSandbox } from '../helpers/sandbox';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
-import { runCredentialTest } from '../unit/xapi-node/credentialTest';
+import { runCredentialTest } from '../unit/XApi/credentialTest';
 
 const fixture = useSandbox();
 

@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject as IDataObject } from 'n8n-workflow
 
 import type { Loopback } from '../../harness/loopback';
 import { json } from '../../harness/loopback';
-import { runCredentialTest } from '../unit/xapi-node/credentialTest';
+import { runCredentialTest } from '../unit/XApi/credentialTest';
 import { runNode, XAPI_NODE } from '../helpers/workflows';
 import {
 	SECRET,

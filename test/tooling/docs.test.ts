@@ -14,7 +14,7 @@ import { XApiLrsApi } from '../../credentials/XApiLrsApi.credentials';
 import { LearningPlatform } from '../../nodes/LearningPlatform/LearningPlatform.node';
 import { XApi } from '../../nodes/XApi/XApi.node';
 import { XApiTrigger } from '../../nodes/XApiTrigger/XApiTrigger.node';
-import versions from '../e2e/lib/n8n-versions.json';
+import versions from '../../harness/n8n-versions.json';
 import type { Parameters, ReadFile } from './docs/checks';
 import {
 	causeProblems,

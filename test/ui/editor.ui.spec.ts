@@ -14,10 +14,10 @@ import {
 } from 'playwright-core';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { COURSES_PATH, seedCourses } from '../e2e/lib/lms-sandbox';
-import { toCustomNodeTypes, type WorkflowJson } from '../e2e/lib/workflow-json';
-import { builtPackageDir, N8N_VERSION, repoRoot } from '../e2e/lib/paths';
-import { delay } from '../e2e/lib/processes';
+import { COURSES_PATH, seedCourses } from '../../harness/lmsSandbox';
+import { toCustomNodeTypes, type WorkflowJson } from '../../harness/workflowJson';
+import { builtPackageDir, N8N_VERSION, repoRoot } from '../../harness/paths';
+import { delay } from '../../harness/processes';
 import { BrowserErrors, describeErrors } from './lib/browser-errors';
 import {
 	actionNames,

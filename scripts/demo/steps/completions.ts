@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
-import { XAPI_VERSION_HEADER } from '../../../test/e2e/lib/lrs';
+import { XAPI_VERSION_HEADER } from '../../../harness/lrs';
 import { stable } from '../checks';
 import { loadExample, pinnedItems, triggerOf } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';

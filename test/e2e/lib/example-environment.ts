@@ -8,10 +8,10 @@ import { parseCsv } from '../../../harness/csv';
 import { json, startLoopback, type Loopback } from '../../../harness/loopback';
 import { startSandbox, type Sandbox } from '../../../sandbox/server';
 import { examplesDir, withParameters } from './examples';
-import { startLrs, type RunningLrs } from './lrs';
-import { N8nSandbox } from './n8n';
-import { builtPackageDir } from './paths';
-import type { WorkflowJson } from './workflow-json';
+import { startLrs, type RunningLrs } from '../../../harness/lrs';
+import { N8nSandbox } from '../../../harness/n8n';
+import { builtPackageDir } from '../../../harness/paths';
+import type { WorkflowJson } from '../../../harness/workflowJson';
 
 /*
  * What the example workflows of examples/ run against, for the suites that

@@ -2,9 +2,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { repoRoot } from './paths';
-import { codeNode } from './workflow-builder';
-import type { WorkflowJson, WorkflowNodeJson } from './workflow-json';
+import { repoRoot } from '../../../harness/paths';
+import { codeNode } from '../../../harness/workflowBuilder';
+import type { WorkflowJson, WorkflowNodeJson } from '../../../harness/workflowJson';
 
 export const examplesDir = path.join(repoRoot, 'examples');
 

@@ -1,8 +1,8 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { randomUUID } from 'node:crypto';
 
-import { XAPI_VERSION_HEADER } from './lrs';
-import type { RecordedRequest } from './recording-proxy';
+import { XAPI_VERSION_HEADER } from '../../../harness/lrs';
+import type { RecordedRequest } from '../../../harness/recordingProxy';
 
 export const COMPLETED_VERB = 'http://adlnet.gov/expapi/verbs/completed';
 export const ATTEMPTED_VERB = 'http://adlnet.gov/expapi/verbs/attempted';

@@ -1,4 +1,4 @@
-import { withoutMigrationLines, type N8nSandbox } from './n8n';
+import { withoutMigrationLines, type N8nSandbox } from '../../../harness/n8n';
 
 /** The node types this package must give n8n when loaded as a custom extension. */
 export const PACKAGE_NODE_TYPES = ['CUSTOM.learningPlatform', 'CUSTOM.xApi'] as const;

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { TriggerPoller } from '../../../harness/poll';
-import type { WorkflowNodeJson } from './workflow-json';
+import type { WorkflowNodeJson } from '../../../harness/workflowJson';
 
 export type { PollTick, TriggerPoller } from '../../../harness/poll';
 

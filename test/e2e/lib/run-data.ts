@@ -1,4 +1,4 @@
-import type { NodeRun } from './execute-output';
+import type { NodeRun } from '../../../harness/executeOutput';
 
 /** The `json` of every item a node put on output `output` (e.g. 1: its error output) in its first run. */
 export function outputItemsAt(

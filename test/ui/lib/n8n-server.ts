@@ -1,6 +1,6 @@
 /* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
-import { N8nSandbox } from '../../e2e/lib/n8n';
-import { startN8nServer, type N8nServer } from '../../e2e/lib/n8n-server';
+import { N8nSandbox } from '../../../harness/n8n';
+import { startN8nServer, type N8nServer } from '../../../harness/n8nServer';
 
 /** The owner account the editor test signs in with (n8n 2.x cannot be used before an owner exists). */
 export interface Owner {
@@ -43,7 +43,7 @@ const EDITOR_ENV: Record<string, string> = {
 };
 
 /**
- * `n8n start` (test/e2e/lib/n8n-server.ts) over a fresh `N8nSandbox` with the
+ * `n8n start` (harness/n8nServer.ts) over a fresh `N8nSandbox` with the
  * built package (own user folder, SQLite database and encryption key, own
  * ports on 127.0.0.1), ready once `/healthz/readiness` answers (the database
  * is connected and migrated; the editor is then served), then the owner
