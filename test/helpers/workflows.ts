@@ -1,4 +1,11 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeParameters,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { runWorkflow } from '../../harness/engine';
 import type { RunOptions, RunResult } from '../../harness/engine';
@@ -106,4 +113,18 @@ export function sendJsonParameters(extra: INodeParameters = {}): INodeParameters
 		options: {},
 		...extra,
 	};
+}
+
+/** A node's parameters as the editor holds them: the stored ones and every default its form has. */
+export function withFormDefaults(description: INodeTypeDescription, node: INode): INodeParameters {
+	return (
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {}
+	);
 }

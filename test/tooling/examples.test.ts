@@ -15,6 +15,7 @@ import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 
 import { HarnessNodeTypes } from '../../harness/nodeTypes';
 import { MAX_WORKFLOW_ID_LENGTH, withId } from '../../harness/workflowJson';
+import { withFormDefaults } from '../helpers/workflows';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 const PACKAGE = 'n8n-nodes-learning-platform.';
@@ -153,20 +154,12 @@ function valueProblems(property: INodeProperties, value: unknown, at: string): s
  */
 function storedShapeProblems(node: INode): string[] {
 	const description = descriptionOf(node);
-	const values =
-		NodeHelpers.getNodeParameters(
-			description.properties,
-			node.parameters,
-			true,
-			false,
-			node,
-			description,
-		) ?? {};
+	const values = withFormDefaults(description, node);
 	return Object.entries(node.parameters).flatMap(([name, value]) => {
 		const shown = description.properties.find(
 			(property) =>
 				property.name === name &&
-				NodeHelpers.displayParameter(values as INodeParameters, property, node, description),
+				NodeHelpers.displayParameter(values, property, node, description),
 		);
 		if (!shown) return [`${node.name}: ${name} is on no form of ${node.type} as set`];
 		return valueProblems(shown, value, `${node.name}: ${name}`);

@@ -7,6 +7,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { HarnessNodeTypes } from '../../../../harness/nodeTypes';
 import { LearningPlatform } from '../../../../nodes/LearningPlatform/LearningPlatform.node';
+import { withFormDefaults } from '../../../helpers/workflows';
 
 /*
  * The sync forms as the editor shows them: the subtitle and the notice that tell a dry run from
@@ -31,16 +32,7 @@ function nodeWith(parameters: INodeParameters): INode {
 	};
 }
 
-/** The parameters as the editor holds them: the stored ones and every default. */
-const withDefaults = (node: INode) =>
-	NodeHelpers.getNodeParameters(
-		description.properties,
-		node.parameters,
-		true,
-		false,
-		node,
-		description,
-	)!;
+const withDefaults = (node: INode) => withFormDefaults(description, node);
 
 /** The subtitle as the editor's canvas works it out (workflows.store: getNodeSubtitle). */
 function subtitleOf(node: INode): unknown {
