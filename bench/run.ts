@@ -1,6 +1,6 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
- * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [sync] [roster] [interactive] [xapi] [overhead] [stores] [pace]` (all but pace when none is named).
+ * The benchmarks: `npx tsx bench/run.ts [upsert] [confirm] [wait] [catalog] [sync] [roster] [interactive] [xapi] [overhead] [pace]` (all but pace when none is named).
  * Prints a table per benchmark with PASS/MISS per target (targets never fail the run), then
  * writes bench/results.json and regenerates bench/RESULTS.md and bench/throughput.svg.
  */
@@ -11,7 +11,6 @@ import { runOverheadBenchmark } from './benchmarks/overhead';
 import { runPaceBenchmark } from './benchmarks/pace';
 import { runSyncBenchmark } from './benchmarks/sync';
 import { runRosterBenchmark } from './benchmarks/roster';
-import { runStoresBenchmark } from './benchmarks/stores';
 import type { BenchmarkName, BenchmarkOutcome } from './benchmarks/types';
 import { BENCHMARK_NAMES } from './benchmarks/types';
 import { runUpsertBenchmark } from './benchmarks/upsert';
@@ -36,7 +35,6 @@ const RUNNERS: Record<BenchmarkName, (source: PackageSource) => Promise<Benchmar
 	interactive: runInteractiveBenchmark,
 	xapi: runXapiBenchmark,
 	overhead: runOverheadBenchmark,
-	stores: runStoresBenchmark,
 	pace: runPaceBenchmark,
 };
 

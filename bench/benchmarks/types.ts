@@ -24,7 +24,6 @@ export const BENCHMARK_NAMES = [
 	'interactive',
 	'xapi',
 	'overhead',
-	'stores',
 	'pace',
 ] as const;
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];

@@ -14,7 +14,7 @@ import type { BenchmarkOutcome } from './types';
 const STATEMENTS = Number(process.env.BENCH_XAPI_STATEMENTS ?? 10_000);
 const BATCH_SIZES = [500, 1];
 // Validation has to keep up with the fastest send measured (batchSize 500 to a record store on
-// loopback, bench/RESULTS.md); bench/xapiValidation.ts compares it with the validator zod replaced.
+// loopback, bench/RESULTS.md); ARCHITECTURE.md keeps the figure of the validator against zod (settled).
 const VALIDATION_TARGET_PER_SEC = 1_110;
 const VALIDATION_ROUNDS = 5;
 

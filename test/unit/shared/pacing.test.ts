@@ -12,7 +12,7 @@ import {
 	WINDOW_MARGIN_MS,
 } from '../../../nodes/shared/pacing/throttle';
 import { THROTTLE_SHAPES, Throttle as ServiceThrottle } from '../../../sandbox/throttle';
-import { seededRandom, simulateSharedBudget } from '../../../bench/queue/sharedBudget';
+import { seededRandom, simulateSharedBudget } from '../../sim/sharedBudget';
 
 // Time here is jest's fake clock: the tests check order, spacing and counts, not speed.
 // Sends at the start of their slots (the throttle places each at random early in its slot).
