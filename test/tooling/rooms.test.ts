@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
  * test/unit mirrors nodes/ (and credentials/): every unit test file is named after the file or
  * folder it tests, so a maintainer looking for a file's tests finds them beside its path.
