@@ -194,8 +194,11 @@ async function requestClientToken(
 	};
 	const inQuery = endpoint.secretIn === 'query';
 	let answer: { status: number; contentType: string; text: string };
+	// One Timeout for the whole token request, 429 waits included, as for every other request.
+	const endsAt = Date.now() + endpoint.timeoutMs;
 	for (let attempt = 1; ; attempt++) {
-		const signal = AbortSignal.timeout(endpoint.timeoutMs);
+		const remainingMs = Math.max(1, endsAt - Date.now());
+		const signal = AbortSignal.timeout(remainingMs);
 		const sentAt = Date.now();
 		try {
 			const response = (await context.helpers.httpRequest({
@@ -208,7 +211,7 @@ async function requestClientToken(
 				encoding: 'stream',
 				returnFullResponse: true,
 				disableFollowRedirect: true,
-				timeout: endpoint.timeoutMs,
+				timeout: remainingMs,
 				abortSignal: signal,
 			})) as { body?: unknown; headers?: Record<string, unknown>; statusCode?: number };
 			answer = {
@@ -231,6 +234,12 @@ async function requestClientToken(
 					: undefined;
 			if (wait && 'waitMs' in wait) {
 				endpoint.throttled?.(wait.holdMs);
+				if (Date.now() + wait.waitMs >= endsAt) {
+					throw couldNot(
+						`HTTP 429: the token endpoint asked to wait beyond the ${Math.round(endpoint.timeoutMs / 1000)} s Timeout`,
+						{ cause: 'temporarily-unavailable' },
+					);
+				}
 				await sleep(wait.waitMs);
 				continue;
 			}
