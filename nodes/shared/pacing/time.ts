@@ -80,6 +80,28 @@ export async function pause(
 	}
 }
 
+/**
+ * The promise's outcome, or an "aborted" failure as soon as the signal aborts: for a request whose
+ * own wait cannot hear the signal (the credential's token request, behind n8n's helper).
+ */
+export async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) {
+		promise.catch(() => undefined);
+		throw new Error('aborted');
+	}
+	let stop = () => {};
+	const aborted = new Promise<never>((_, reject) => {
+		stop = () => reject(new Error('aborted'));
+		signal.addEventListener('abort', stop, { once: true });
+	});
+	promise.catch(() => undefined); // an abandoned request may still fail later: nobody waits for it
+	try {
+		return await Promise.race([promise, aborted]);
+	} finally {
+		signal.removeEventListener('abort', stop);
+	}
+}
+
 export function anySignal(signals: Array<AbortSignal | undefined>): {
 	signal: AbortSignal;
 	dispose: () => void;

@@ -7,7 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { anySignal, pause, type Deadline, type Throttle } from '../pacing/time';
+import { anySignal, pause, untilAborted, type Deadline, type Throttle } from '../pacing/time';
 import {
 	type BodyText,
 	MAX_ANSWER_BYTES,
@@ -207,9 +207,11 @@ async function sendOnce(
 		getExecutionCancelSignal: { value: () => signal },
 	}) as RequestingFunctions;
 	try {
-		const outcome = (await context.helpers.httpRequestWithAuthentication
-			.call(scoped, call.credentialType, options)
-			.catch(fromRequestError)) as Response | HttpProblem;
+		// The token request inside (preAuthentication) does not hear the signal: the item stops anyway.
+		const outcome = (await untilAborted(
+			context.helpers.httpRequestWithAuthentication.call(scoped, call.credentialType, options),
+			signal,
+		).catch(fromRequestError)) as Response | HttpProblem;
 		if (!(outcome instanceof HttpProblem)) {
 			const text = await readBody(outcome.body, MAX_ANSWER_BYTES, signal);
 			const headers = lowerCased(outcome.headers);

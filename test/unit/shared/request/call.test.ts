@@ -221,6 +221,42 @@ describe('callApi retries as the call allows', () => {
 		expect(sent).toHaveLength(1);
 	});
 
+	// The credential's token request runs inside n8n's helper and hears neither (issue 52 item 7).
+	const waitingForToken = () => {
+		const sent: unknown[] = [];
+		const context = {
+			helpers: {
+				httpRequestWithAuthentication: (_type: string, options: unknown) => {
+					sent.push(options);
+					return new Promise(() => {}); // the token endpoint keeps asking to wait
+				},
+			},
+		} as unknown as RequestingFunctions;
+		return { context, sent };
+	};
+
+	test('Stop ends a call whose token is still being fetched', async () => {
+		const controller = new AbortController();
+		const { context, sent } = waitingForToken();
+		const promise = callApi(context, call({ deadline: new Deadline(600_000, controller.signal) }));
+		await jest.advanceTimersByTimeAsync(10);
+		controller.abort();
+		const { error } = await settle(promise, 10, 5);
+		expect(error.kind).toBe('cancelled');
+		expect(sent).toHaveLength(1);
+	});
+
+	test('the Timeout ends a request whose token is still being fetched', async () => {
+		jest.useRealTimers(); // the Timeout is an AbortSignal.timeout, which fake timers do not move
+		const { context, sent } = waitingForToken();
+		const once = { safeToRepeat: false, baseDelayMs: 1, maxDelayMs: 2 };
+		const error = await callApi(context, call({ requestTimeoutMs: 20, retry: once })).catch(
+			(failure: Error) => failure,
+		);
+		expect((error as Error).message).toMatch(/no answer within/);
+		expect(sent).toHaveLength(1);
+	});
+
 	test('every request goes without automatic redirects, with a timeout and a body limit in place', async () => {
 		const { context, sent } = scriptedContext([{ status: 200, body: {} }]);
 		await settle(callApi(context, call()));
