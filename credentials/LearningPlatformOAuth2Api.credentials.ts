@@ -11,26 +11,16 @@ import type {
 import {
 	baseUrlOf,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
-	lmsClientKey,
+	lmsTokenSource,
+	tokenFingerprint,
 } from '../nodes/LearningPlatform/transport/credential';
 import {
 	authorizedFor,
 	clientToken,
-	fingerprint,
-	holdClientBack,
 	originOf,
 	redirectTestRules,
+	tokenToSend,
 } from '../nodes/shared/request/clientCredentials';
-import { requestTimeoutMs } from '../nodes/shared/request/failure';
-
-/** What a token was issued for: a token is only ever sent with exactly these values. */
-export function tokenFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	return fingerprint(
-		baseUrlOf(credentials),
-		String(credentials.clientId ?? '').trim(),
-		String(credentials.clientSecret ?? ''),
-	);
-}
 
 export class LearningPlatformOAuth2Api implements ICredentialType {
 	name = 'learningPlatformOAuth2Api';
@@ -112,37 +102,35 @@ export class LearningPlatformOAuth2Api implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 		},
+		{
+			// When the package renews the token before any request is sent with it (epoch ms).
+			displayName: 'Access Token Renewed At',
+			name: 'accessTokenExpiresAt',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
-	// n8n calls this when the access token is empty, and once more after a 401: one token is
-	// shared by concurrent requests and saved with what it was issued for.
+	// n8n calls this when the saved token is empty, and after a 401 its helper saw (the nodes see
+	// their own 401s and renew before their next turn): one token per client, saved with what it
+	// was issued for and when it is renewed.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const key = lmsClientKey(credentials);
-		const accessToken = await clientToken(this, credentials, key, {
-			url: `${baseUrlOf(credentials)}/api/oauth/token`,
-			secretIn: 'query',
-			from: 'the platform',
-			refused: { statuses: [401], check: 'the client ID and secret' },
-			// Another process may be spending the client's budget: a 429 holds the client back and is tried again.
-			attempts: 12,
-			throttled: (waitMs) => holdClientBack(key, waitMs),
-			timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
-		});
-		return { accessToken, accessTokenFor: tokenFingerprint(credentials) };
+		const issued = await clientToken(this, lmsTokenSource(credentials));
+		return { ...issued, accessTokenFor: tokenFingerprint(credentials) };
 	}
 
 	// A function, not a template: the token goes only to the base URL and values it was issued
-	// for; otherwise none is sent, and the 401 gets a new one.
+	// for (the live one this process holds first); otherwise none is sent, and the 401 gets a new one.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
-		const current = token && credentials.accessTokenFor === tokenFingerprint(credentials);
+		const token = tokenToSend(lmsTokenSource(credentials));
 		return authorizedFor(
 			requestOptions,
 			originOf(baseUrlOf(credentials)),
-			current ? `Bearer ${token}` : undefined,
+			token ? `Bearer ${token}` : undefined,
 		);
 	}
 

@@ -207,9 +207,18 @@ export class XApiLrsApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 		},
+		{
+			// When the package renews the token before any request is sent with it (epoch ms).
+			displayName: 'Access Token Renewed At',
+			name: 'accessTokenExpiresAt',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
-	// n8n calls this when the access token is empty, and after a 401; only OAuth2 has a token.
+	// n8n calls this when the access token is empty, and after a 401 its helper saw; only OAuth2
+	// has a token.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		return await issueLrsAccessToken.call(this, credentials);
 	}

@@ -94,8 +94,31 @@ test('fetches a new token after a 401 and retries the request once', async () =>
 
 	expect(run.error).toBeUndefined();
 	expect(expired.isDone() && token.isDone() && retried.isDone()).toBe(true);
-	expect(helper.store.learningPlatformOAuth2Api.accessToken).toBe('fresh-token');
 	expect(run.items[0].json.transactionId).toBe('tx-2');
+	// The next execution in this process sends the new token at once, asking for none.
+	const next = nock(BASE_URL, { reqheaders: { authorization: 'Bearer fresh-token' } })
+		.post('/api/developer/v2/courses.json')
+		.reply(202, accepted('tx-3'));
+	const again = await runNode({ parameters: upsert('c-3'), credentialsHelper: helper });
+	expect(again.error).toBeUndefined();
+	expect(next.isDone()).toBe(true);
+});
+
+test('a saved token past the expiry saved with it is renewed before the first request', async () => {
+	const credentials = credentialsWithIssuedToken('yesterdays-token', {
+		accessTokenExpiresAt: Date.now() - 1_000,
+	});
+	const { clientId } = credentials.learningPlatformOAuth2Api;
+	const token = mockToken(clientId, 'todays-token');
+	const write = nock(BASE_URL, { reqheaders: { authorization: 'Bearer todays-token' } })
+		.post('/api/developer/v2/courses.json')
+		.reply(202, accepted('tx-4'));
+
+	const run = await runNode({ parameters: upsert('c-4'), credentials });
+
+	// nock refuses any other request: the old token was never sent.
+	expect(run.error).toBeUndefined();
+	expect(token.isDone() && write.isDone()).toBe(true);
 });
 
 test('a rejected client secret gives a clear error that never contains the secret', async () => {

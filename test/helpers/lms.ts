@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { tokenFingerprint } from '../../credentials/LearningPlatformOAuth2Api.credentials';
+import { tokenFingerprint } from '../../nodes/LearningPlatform/transport/credential';
 
 export const BASE_URL = 'https://lms.test';
 export const CLIENT_SECRET = 's3cr3t-Value+/=';
@@ -63,5 +63,7 @@ export function credentialsWithIssuedToken(token: string, overrides: Record<stri
 	const credentials = lmsCredentials({ accessToken: token, ...overrides });
 	const data = credentials.learningPlatformOAuth2Api as Record<string, unknown>;
 	data.accessTokenFor = tokenFingerprint(data as never);
+	// As n8n saves it: with when the package renews it (an hour ahead here).
+	data.accessTokenExpiresAt ??= Date.now() + 3_600_000;
 	return credentials;
 }

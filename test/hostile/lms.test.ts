@@ -18,7 +18,7 @@ import {
 	serve,
 	upsert,
 } from './platform';
-import { tokenFingerprint } from '../../credentials/LearningPlatformOAuth2Api.credentials';
+import { tokenFingerprint } from '../../nodes/LearningPlatform/transport/credential';
 
 const COURSES = '/api/developer/v2/courses.json';
 

@@ -11,7 +11,13 @@ import { clientRedactor } from '../../shared/request/secrets';
 import type { Redactor } from '../../shared/request/secrets';
 import { documentedAnswer } from '../../shared/request/body';
 import type { LmsCredentials } from './credential';
-import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_REQUEST_TIMEOUT_SEC,
+	lmsClientKey,
+	lmsTokenSource,
+} from './credential';
+import { tokenGate } from '../../shared/request/clientCredentials';
 
 /** The course's external id, as the course and the assignment bodies name it. */
 export const EXTERNAL_ID_FIELD = 'external_id';
@@ -78,7 +84,8 @@ export async function lmsRequest<S extends z.ZodTypeAny>(
 			requestTimeoutMs: requestTimeoutMs(run.credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 			deadline: request.deadline,
 			// Reads, and writes that set a state keyed by an external id (and email): all repeatable.
-			retry: { safeToRepeat: true, maxUnauthorizedAttempts: 3 },
+			retry: { safeToRepeat: true },
+			token: tokenGate(run.fns, lmsTokenSource(run.credentials)),
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});

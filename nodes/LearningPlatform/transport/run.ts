@@ -4,7 +4,7 @@ import { openRun } from '../../shared/items/router';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
 import { clientCompletion } from '../../shared/pacing/completion';
 import type { RequestingFunctions } from '../../shared/request/call';
-import { originOf, setClientHoldBack } from '../../shared/request/clientCredentials';
+import { originOf } from '../../shared/request/clientCredentials';
 import { liveClientRedactor } from '../../shared/request/secrets';
 import { withFailure } from '../../shared/request/failure';
 import type { LmsCredentials } from './credential';
@@ -38,7 +38,6 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 	const key = lmsClientKey(credentials);
 	const outputMasks = liveClientRedactor(key, credentials.clientSecret, credentials.accessToken);
 	const shared = clientThrottle(key, credentialId, asked);
-	setClientHoldBack(key, (waitMs) => shared.throttle.throttled(waitMs));
 	if (shared.requestsPerMinute < asked && 'addExecutionHints' in fns) {
 		fns.addExecutionHints({
 			message: `Requests per Minute: another credential with client ID "${credentials.clientId}" asks for ${shared.requestsPerMinute}, so this one is paced at ${shared.requestsPerMinute} too (the lower rate wins: they share the platform's budget)`,

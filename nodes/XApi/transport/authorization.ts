@@ -11,6 +11,9 @@ import {
 	fingerprint,
 	isHeaderSafe,
 	originOf,
+	savedToken,
+	tokenToSend,
+	type TokenSource,
 } from '../../shared/request/clientCredentials';
 import { clientKey, clientRedactor, Redactor } from '../../shared/request/secrets';
 
@@ -29,9 +32,8 @@ export const DEFAULT_SCOPE = 'xapi:write';
 /** OAuth2: only while the credential holds the values the token was issued for (else 401: n8n asks anew). */
 export function authorizationHeader(credentials: LrsCredentialFields): string {
 	if (credentials.authentication === 'oauth2') {
-		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
-		const current = token !== '' && credentials.accessTokenFor === oauth2FingerprintOf(credentials);
-		return current ? `Bearer ${token}` : '';
+		const token = tokenToSend(lrsTokenSource(credentials));
+		return token ? `Bearer ${token}` : '';
 	}
 	if (credentials.authentication === 'basic') {
 		const pair = `${String(credentials.username ?? '')}:${String(credentials.password ?? '')}`;
@@ -119,19 +121,14 @@ export function lrsRedactor(credentials: LrsCredentialFields): Redactor {
 /** Attempts in all, each after the 429's Retry-After. */
 const TOKEN_ATTEMPTS_AFTER_429 = 4;
 
-/** Other authentications return nothing, so n8n saves nothing. */
-export async function issueLrsAccessToken(
-	this: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
-): Promise<{ accessToken?: string; accessTokenFor?: string }> {
-	if (credentials.authentication !== 'oauth2') return {};
+/** The push endpoint's token request (platform-docs 002), for preAuthentication and the node. */
+export function lrsTokenSource(credentials: LrsCredentialFields): TokenSource {
 	const tokenUrl = tokenUrlOf(credentials);
 	const scope = scopeOf(credentials);
-	const accessToken = await clientToken(
-		this,
+	return {
 		credentials,
-		lrsClientKey(credentials),
-		{
+		key: lrsClientKey(credentials),
+		endpoint: {
 			url: tokenUrl,
 			scope,
 			// The push endpoint takes the client secret in a form body (platform-docs 002).
@@ -145,7 +142,17 @@ export async function issueLrsAccessToken(
 			timeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 		},
 		// Tokens are cached by what they were issued for: a new secret, token URL or scope never reuses one.
-		`${String(credentials.clientSecret ?? '')}\u0000${tokenUrl}\u0000${scope}`,
-	);
-	return { accessToken, accessTokenFor: oauth2FingerprintOf(credentials) };
+		issuedFor: `${String(credentials.clientSecret ?? '')}\u0000${tokenUrl}\u0000${scope}`,
+		saved: savedToken(credentials, oauth2FingerprintOf(credentials)),
+	};
+}
+
+/** Other authentications return nothing, so n8n saves nothing. */
+export async function issueLrsAccessToken(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<{ accessToken?: string; accessTokenFor?: string; accessTokenExpiresAt?: number }> {
+	if (credentials.authentication !== 'oauth2') return {};
+	const issued = await clientToken(this, lrsTokenSource(credentials));
+	return { ...issued, accessTokenFor: oauth2FingerprintOf(credentials) };
 }

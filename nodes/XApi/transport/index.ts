@@ -31,6 +31,7 @@ export interface LrsRun extends Run {
 	readonly canRead: boolean;
 	readonly throttle?: Throttle;
 	readonly clientKey: string;
+	readonly token?: ApiCall['token'];
 	/** What every request carries (run.ts): the xAPI headers and the credential's timeout. */
 	readonly headers: Record<string, string>;
 	readonly requestTimeoutMs: number;
@@ -55,6 +56,7 @@ export async function tryLrsRequest(run: LrsRun, request: LrsRequest) {
 			throttle: run.throttle,
 			allowEmpty: request.allowEmpty,
 			stopped: () => run.stopped,
+			token: run.token,
 		});
 		const body = request.answer
 			? documentedAnswer(answer, request.answer.schema, request.answer.is)

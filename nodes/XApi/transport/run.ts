@@ -5,12 +5,14 @@ import { openRun } from '../../shared/items/router';
 import { clientThrottle, WINDOW_MARGIN_MS } from '../../shared/pacing/throttle';
 import { requestTimeoutMs, withFailure } from '../../shared/request/failure';
 import { liveClientRedactor } from '../../shared/request/secrets';
+import { tokenGate } from '../../shared/request/clientCredentials';
 import {
 	authorizationProblem,
 	DEFAULT_OAUTH2_REQUESTS_PER_MINUTE,
 	DEFAULT_REQUEST_TIMEOUT_SEC,
 	lrsClientKey,
 	lrsRedactor,
+	lrsTokenSource,
 	normalizedEndpoint,
 	XAPI_VERSION,
 } from './authorization';
@@ -65,6 +67,7 @@ export async function openLrsRun(fns: IExecuteFunctions | IPollFunctions): Promi
 			canRead: !oauth2,
 			throttle: perMinute > 0 ? clientThrottle(clientKey, credentialId, rate).throttle : undefined,
 			clientKey,
+			token: oauth2 ? tokenGate(fns, lrsTokenSource(credentials)) : undefined,
 			headers: LRS_HEADERS,
 			requestTimeoutMs: requestTimeoutMs(credentials, DEFAULT_REQUEST_TIMEOUT_SEC),
 		},

@@ -14,6 +14,9 @@ export const DECREASE_FACTOR = 0.85;
 /** How long the pace stays near where contention showed before it probes above (CUBIC's K). */
 export const PLATEAU_SEC = 4;
 
+/** A 429 cuts no pace of which the platform accepted all but this share over the last minute. */
+const PACE_KEPT_BELOW = 0.02;
+
 /** One 429 at most halves the pace, however few of the recent requests were accepted. */
 const MAX_CUT = 0.5;
 
@@ -161,7 +164,18 @@ export class RequestThrottle implements Throttle {
 		this.pauseEpoch++;
 	}
 
-	/** Cuts the pace once per pause: the requests in flight report the same contention. */
+	/** The next slot is the first unused one: a token request goes before the bookings it voids. */
+	rebook(): void {
+		this.pauseEpoch++;
+		this.nextSlotAt = Math.max(this.usedUntil, this.pausedUntil);
+	}
+
+	/**
+	 * Cuts the pace once per pause (the requests in flight report the same contention), but not
+	 * while the platform accepted the whole pace over the last minute: one process at its pace
+	 * meets a 429 when the platform's minute was full for another reason, and its Retry-After
+	 * says when it opens; workers sharing a client each see less than their pace accepted.
+	 */
 	throttled(pauseMs: number): void {
 		const now = this.clock();
 		this.answered(this.refusedAt, now);
@@ -169,12 +183,19 @@ export class RequestThrottle implements Throttle {
 		const settled = now >= this.pausedUntil;
 		this.holdAll(pauseMs);
 		if (!settled || this.ceilingPerMin <= 0) return;
+		// The slots booked meanwhile are taken again after the pause (see `take`).
+		this.nextSlotAt = this.pausedUntil;
+		if (this.grantedPerMin(now) >= this.currentRate() * (1 - PACE_KEPT_BELOW)) return;
 		// One cut per ACCEPTANCE_WINDOW_MS: the share accepted lately still holds the 429s the last cut
 		// answered. Cut again at each pause, a worker fell to a few a minute beside one never refused.
 		if (now - this.lastCutAt >= ACCEPTANCE_WINDOW_MS) this.cut(now);
 		this.climbFrom = this.pausedUntil;
-		// The slots booked meanwhile are taken again at the new pace (see `take`).
-		this.nextSlotAt = this.pausedUntil;
+	}
+
+	/** What the platform accepted of this process over the last minute (at least a second of it). */
+	private grantedPerMin(now: number): number {
+		const span = Math.min(WINDOW_MS, Math.max(1_000, now - (this.sentAt[0] ?? now)));
+		return ((this.sentAt.length - this.refusedAt.length) * WINDOW_MS) / span;
 	}
 
 	private cut(now: number): void {
@@ -188,9 +209,7 @@ export class RequestThrottle implements Throttle {
 		const contended = granted < this.contendedAt ? (granted * (1 + DECREASE_FACTOR)) / 2 : granted;
 		// 429s in a row (a window full for 30 s) would compound the cuts far below what the service
 		// granted over the last minute: the climb returns at least to that.
-		const span = Math.min(WINDOW_MS, Math.max(1_000, now - (this.sentAt[0] ?? now)));
-		const grantedPerMin = ((this.sentAt.length - this.refusedAt.length) * WINDOW_MS) / span;
-		this.contendedAt = Math.max(contended, grantedPerMin);
+		this.contendedAt = Math.max(contended, this.grantedPerMin(now));
 		this.cutTo = Math.max(floor, granted * DECREASE_FACTOR);
 	}
 
@@ -272,6 +291,11 @@ export function clientThrottle(
 	const lowest = Math.min(...client.rates.values());
 	client.throttle.setRate(lowest);
 	return { throttle: client.throttle, requestsPerMinute: lowest };
+}
+
+/** The client's throttle if a run of this process opened one (a token request takes its turns). */
+export function openedThrottle(key: string): RequestThrottle | undefined {
+	return throttles.get(key)?.throttle;
 }
 
 export function concurrencyFor(requestsPerMinute: number): number {

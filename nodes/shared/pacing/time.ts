@@ -14,6 +14,8 @@ export interface PoolPlace {
 export interface Throttle {
 	acquire(deadline?: Deadline): Promise<SlotRefusal | undefined>;
 	throttled(pauseMs: number): void;
+	/** The slots booked so far cannot be used (their token died): they are booked again. */
+	rebook(): void;
 }
 
 /** Every wait and request of an operation ends by it: polls, retries, throttle slots, answers. */

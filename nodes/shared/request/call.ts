@@ -26,6 +26,7 @@ import {
 	lowerCased,
 	waitAfterThrottle,
 } from './failure';
+import { type HeldToken, type TokenGate, isLive, refuseToken } from './clientCredentials';
 
 export type RequestingFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -59,6 +60,8 @@ export interface ApiCall {
 	throttle?: Throttle;
 	allowEmpty?: boolean;
 	stopped?: () => boolean;
+	/** OAuth2: the live token, had before the request's turn (clientCredentials.ts). */
+	token?: TokenGate;
 }
 
 export interface ApiAnswer {
@@ -79,14 +82,19 @@ type Next =
 
 /** n8n's helper plus deadlines, no redirects, bounded JSON, safe retries; `Tries` ends the loop. */
 export async function callApi(context: RequestingFunctions, call: ApiCall): Promise<ApiAnswer> {
-	const tries = new Tries({ ...RETRY_DEFAULTS, ...call.retry });
+	const tries = new Tries({ ...RETRY_DEFAULTS, ...call.retry }, call.token !== undefined);
 	let url = call.url;
 	let qs = call.qs;
 	for (;;) {
+		// The token first: a request never waits for one inside its turn, nor leaves beside the pace.
+		let held = call.token && (await tokenFor(call, tries));
 		await takeTurn(call, tries);
+		// Refused (a 401) while this request waited: the new token if it came, else a later turn.
+		if (held && !isLive(held)) held = call.token!.held();
+		if (call.token && !held) continue;
 		tries.sentAt = Date.now();
 		const next = await sendOnce(context, call, url, qs).then(
-			(raw) => judge(call, url, raw, tries),
+			(raw) => judge(call, url, raw, tries, held),
 			(caught: HttpProblem) => tries.after(call.deadline.cancelled ? cancelled() : caught),
 		);
 		if (next.to === 'done') return next.answer;
@@ -109,9 +117,13 @@ class Tries {
 
 	readonly counts = { failed: 0, throttled: 0, unauthorized: 0, redirects: 0 };
 
-	constructor(private readonly policy: Required<RetryPolicy>) {}
+	constructor(
+		private readonly policy: Required<RetryPolicy>,
+		/** A 401 gets a new token (OAuth2); a fixed Token or Basic pair would only be refused again. */
+		private readonly renewable: boolean,
+	) {}
 
-	/** No answer or a 5xx is retried only when safe to repeat; a 429 or a 401 regardless. */
+	/** No answer or a 5xx is retried only when safe to repeat; a 429 or a renewable 401 regardless. */
 	after(problem: HttpProblem): Next {
 		const { policy, counts } = this;
 		const { kind, details, status = 0 } = problem;
@@ -127,7 +139,11 @@ class Tries {
 			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
 			throw new HttpProblem('retryAfterTooLong', words, { ...details, retryAt });
 		}
-		if (status === 401 && ++counts.unauthorized < policy.maxUnauthorizedAttempts) {
+		if (
+			status === 401 &&
+			this.renewable &&
+			++counts.unauthorized < policy.maxUnauthorizedAttempts
+		) {
 			return { to: 'retry', waitMs: 0 };
 		}
 		if (transient && policy.safeToRepeat && ++counts.failed < policy.maxAttempts) {
@@ -139,24 +155,41 @@ class Tries {
 
 const cancelled = () => new HttpProblem('cancelled', 'the execution was cancelled');
 
+function outOfTime({ deadline }: ApiCall, { last }: Tries): HttpProblem {
+	const lastWords = last ? `; the last attempt: ${last.message}` : '';
+	const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
+	return new HttpProblem('deadline', words, { ...last?.details, last });
+}
+
+/** Ends with the call's deadline or Stop: the token request behind it keeps its own Timeout. */
+async function tokenFor(call: ApiCall, tries: Tries): Promise<HeldToken> {
+	const { deadline } = call;
+	const timer = AbortSignal.timeout(Math.max(1, deadline.remainingMs()));
+	const { signal, dispose } = anySignal([timer, deadline.cancelSignal]);
+	try {
+		return await untilAborted(call.token!.live(), signal);
+	} catch (error) {
+		if (deadline.cancelled) throw cancelled();
+		throw signal.aborted ? outOfTime(call, tries) : fromRequestError(error);
+	} finally {
+		dispose();
+	}
+}
+
 /** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
-async function takeTurn(call: ApiCall, { last }: Tries): Promise<void> {
+async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
 	const { deadline } = call;
 	const refused =
 		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
 	if (refused && (deadline.cancelled || refused === 'cancelled')) throw cancelled();
-	if (refused) {
-		const lastWords = last ? `; the last attempt: ${last.message}` : '';
-		const words = `no usable answer within the ${seconds(deadline.budgetMs)} allowed${lastWords}`;
-		throw new HttpProblem('deadline', words, { ...last?.details, last });
-	}
+	if (refused) throw outOfTime(call, tries);
 	deadline.start(); // if no throttle did: it bounds the retries
 	if (call.stopped?.()) {
 		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item');
 	}
 }
 
-function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
+function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries, held?: HeldToken): Next {
 	const contentType = String(raw.headers['content-type'] ?? '');
 	const { status, headers } = raw;
 	if (status >= 200 && status < 300) {
@@ -170,6 +203,10 @@ function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries): Next {
 	}
 	if (status >= 300 && status < 400) {
 		return { to: 'redirect', url: redirectTarget(call, url, raw, ++tries.counts.redirects) };
+	}
+	if (status === 401 && held) {
+		refuseToken(held);
+		call.throttle?.rebook();
 	}
 	const details = { status, headers, body: errorBodyOf(raw.text), repeated: tries.unsure > 0 };
 	return tries.after(new HttpProblem('status', `HTTP ${status}`, details));
@@ -199,6 +236,8 @@ async function sendOnce(
 		returnFullResponse: true,
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
+		// Every status comes back here: n8n's own repeat after a 401 would leave beside the pace.
+		ignoreHttpStatusErrors: true,
 		timeout: timeoutMs,
 		abortSignal: signal,
 	};
@@ -213,9 +252,12 @@ async function sendOnce(
 			signal,
 		).catch(fromRequestError)) as Response | HttpProblem;
 		if (!(outcome instanceof HttpProblem)) {
-			const text = await readBody(outcome.body, MAX_ANSWER_BYTES, signal);
+			const status = Number(outcome.statusCode ?? 200);
 			const headers = lowerCased(outcome.headers);
-			return { status: Number(outcome.statusCode ?? 200), headers, ...text };
+			if (status >= 200 && status < 300) {
+				return { status, headers, ...(await readBody(outcome.body, MAX_ANSWER_BYTES, signal)) };
+			}
+			return { status, headers, ...(await errorText(outcome.body, signal)) };
 		}
 		const { details, kind } = outcome;
 		const code = details.networkCode;
@@ -225,13 +267,20 @@ async function sendOnce(
 		if (kind !== 'status') {
 			throw timedOut ? new HttpProblem('timeout', words, { networkCode: 'ETIMEDOUT' }) : outcome;
 		}
-		const text = await readBody(details.body, MAX_ERROR_BODY_BYTES, signal).catch(
-			(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
-		);
-		return { status: details.status!, headers: details.headers ?? {}, ...text };
+		return {
+			status: details.status!,
+			headers: details.headers ?? {},
+			...(await errorText(details.body, signal)),
+		};
 	} finally {
 		dispose();
 	}
+}
+
+async function errorText(body: unknown, signal: AbortSignal): Promise<BodyText> {
+	return await readBody(body, MAX_ERROR_BODY_BYTES, signal).catch(
+		(): BodyText => ({ text: '', truncated: false, bytes: 0 }),
+	);
 }
 
 /** Only within the call's origin, so that the credentials never travel to another host. */

@@ -1,7 +1,6 @@
 import { createHash } from 'crypto';
 import type {
 	IAuthenticateRuleResponseCode,
-	ICredentialDataDecryptedObject,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
@@ -17,6 +16,8 @@ import {
 } from './failure';
 import { MAX_ERROR_BODY_BYTES, errorBodyOf, readBody } from './body';
 import { waitAfterThrottle } from './failure';
+import { openedThrottle } from '../pacing/throttle';
+import { Deadline, type Throttle } from '../pacing/time';
 import type { Redactor } from './secrets';
 import { clientRedactor, liveClientRedactor } from './secrets';
 
@@ -55,17 +56,6 @@ export function isHeaderSafe(value: string, { spaces }: { spaces: boolean }): bo
 	return (spaces ? /^[\x20-\x7E]*$/ : /^[\x21-\x7E]*$/).test(value);
 }
 
-/** Each client's throttle, set by its run: a token request's 429 holds the client back too. */
-const holdBacks = new Map<string, (waitMs: number) => void>();
-
-export function setClientHoldBack(key: string, holdBack: (waitMs: number) => void): void {
-	holdBacks.set(key, holdBack);
-}
-
-export function holdClientBack(key: string, waitMs: number): void {
-	holdBacks.get(key)?.(waitMs);
-}
-
 /** Bounds the masks a long-running process keeps: tokens this old are long expired. */
 const MAX_REMEMBERED_TOKENS = 1_000;
 
@@ -88,8 +78,8 @@ export interface TokenEndpoint {
 	from: string;
 	refused: { statuses: number[]; check: string };
 	attempts: number;
-	/** Told how long each 429 holds the client, so that its other requests hold back too. */
-	throttled?: (holdMs: number) => void;
+	/** The client's pace, when a run opened one: each attempt takes its turn, a 429 holds it back. */
+	throttle?: Throttle;
 	timeoutMs: number;
 	redactor: Redactor;
 	/** Told every token the endpoint issues, before it is checked: a refused token is still live. */
@@ -119,51 +109,146 @@ export function tokenFormExpression(
 	return `"grant_type=client_credentials"${encoded.join('')}`;
 }
 
-/** Tokens by client and a hash of what they were issued for: a changed secret never reuses one. */
-const tokens = new Map<string, { token: string; expiresAt: number }>();
-const inFlight = new Map<string, Promise<string>>();
+/** A token this process holds: live until `expiresAt`, or until a request came back 401 with it. */
+export interface HeldToken {
+	readonly token: string;
+	/** Set to 0 once refused (`refuseToken`): whoever still holds it sees it is dead. */
+	expiresAt: number;
+}
 
-/** Refreshed a little before the advertised expiry, so a token never dies mid-request. */
+/** Tokens by client and a hash of what they were issued for: a changed secret never reuses one. */
+const tokens = new Map<string, HeldToken>();
+const inFlight = new Map<string, Promise<HeldToken>>();
+
+/** Renewed a little before the advertised expiry, so a token never dies mid-request. */
 const EXPIRY_MARGIN_MS = 30_000;
 
-/**
- * The client's token for a credential's preAuthentication, which n8n calls from each request with
- * no token: one fetch in flight per client and `issuedFor` (the secret unless more decides it),
- * the secret and every token masked.
- */
-export async function clientToken(
-	context: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
-	key: string,
-	endpoint: Omit<TokenEndpoint, 'clientId' | 'clientSecret' | 'redactor' | 'issued'>,
-	issuedFor?: string,
-): Promise<string> {
+/** A client's token request: the credential, its client key and its endpoint. */
+export interface TokenSource {
+	credentials: Readonly<Record<string, unknown>>;
+	key: string;
+	endpoint: Omit<TokenEndpoint, 'clientId' | 'clientSecret' | 'redactor' | 'issued'>;
+	/** What decides a token's validity (the secret unless more does, e.g. scope and token URL). */
+	issuedFor?: string;
+	/** The token n8n saved, if it was issued for these values, and when it is to be renewed. */
+	saved: { token?: string; expiresAt?: unknown };
+}
+
+/** What n8n saved, when its fingerprint says it was issued for the credential's present values. */
+export function savedToken(
+	credentials: Readonly<Record<string, unknown>>,
+	issuedFor: string,
+): TokenSource['saved'] {
+	const token = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	const current = token !== '' && credentials.accessTokenFor === issuedFor;
+	return current ? { token, expiresAt: credentials.accessTokenExpiresAt } : {};
+}
+
+function cacheKeyOf({ credentials, key, issuedFor }: TokenSource): string {
+	return `${key}\u0000${fingerprint(issuedFor ?? String(credentials.clientSecret ?? ''))}`;
+}
+
+function liveIn(cacheKey: string): HeldToken | undefined {
+	const held = tokens.get(cacheKey);
+	return held && held.expiresAt > Date.now() ? held : undefined;
+}
+
+/** One fetch in flight per client and `issuedFor`, the secret and every token masked. */
+function fetchToken(context: IHttpRequestHelper, source: TokenSource): Promise<HeldToken> {
+	const { credentials, key } = source;
 	const clientSecret = String(credentials.clientSecret ?? '');
 	rememberSecret(key, clientSecret);
-	const cacheKey = `${key}\u0000${fingerprint(issuedFor ?? clientSecret)}`;
-	const cached = tokens.get(cacheKey);
-	const fresh = cached && cached.expiresAt > Date.now();
-	if (fresh && cached.token !== credentials.accessToken) return cached.token;
+	const cacheKey = cacheKeyOf(source);
 	let pending = inFlight.get(cacheKey);
 	if (!pending) {
 		const request = requestClientToken(context, {
-			...endpoint,
+			...source.endpoint,
 			clientId: String(credentials.clientId ?? '').trim(),
 			clientSecret,
 			redactor: clientRedactor(key, clientSecret),
 			issued: (token) => rememberSecret(key, token),
+			throttle: openedThrottle(key),
 		});
 		pending = request
 			.then(({ token, expiresInSec }) => {
 				const lifetimeMs = (expiresInSec ?? 3600) * 1000;
 				const expiresAt = Date.now() + Math.max(lifetimeMs / 2, lifetimeMs - EXPIRY_MARGIN_MS);
-				tokens.set(cacheKey, { token, expiresAt });
-				return token;
+				const held = { token, expiresAt };
+				tokens.set(cacheKey, held);
+				return held;
 			})
 			.finally(() => inFlight.delete(cacheKey));
 		inFlight.set(cacheKey, pending);
 	}
-	return await pending;
+	return pending;
+}
+
+/**
+ * For a credential's preAuthentication, which n8n calls when the saved token is empty, and after
+ * a 401 its helper saw (a request of another node): what n8n saves, expiry included.
+ */
+export async function clientToken(
+	context: IHttpRequestHelper,
+	source: TokenSource,
+): Promise<{ accessToken: string; accessTokenExpiresAt: number }> {
+	rememberSecret(source.key, String(source.credentials.clientSecret ?? ''));
+	const live = liveIn(cacheKeyOf(source));
+	const held =
+		live && live.token !== source.credentials.accessToken
+			? live
+			: await fetchToken(context, source);
+	return { accessToken: held.token, accessTokenExpiresAt: held.expiresAt };
+}
+
+/**
+ * For the nodes' own requests, before they take their turn: the token this process holds, else
+ * the saved one while the expiry saved with it is ahead and no request came back 401 with it,
+ * else a new one (the token request first, then the writes).
+ */
+export async function liveToken(
+	context: IHttpRequestHelper,
+	source: TokenSource,
+): Promise<HeldToken> {
+	const cacheKey = cacheKeyOf(source);
+	const live = liveIn(cacheKey);
+	if (live) return live;
+	const { token, expiresAt } = source.saved;
+	// Only a saved token nobody here has tried: one this process held and lost is not taken back.
+	if (token && !tokens.has(cacheKey) && Number(expiresAt) > Date.now()) {
+		const held = { token, expiresAt: Number(expiresAt) };
+		tokens.set(cacheKey, held);
+		return held;
+	}
+	return await fetchToken(context, source);
+}
+
+/** What a request asks before its turn (`callApi`): a live token, and after its turn the one held. */
+export interface TokenGate {
+	live(): Promise<HeldToken>;
+	held(): HeldToken | undefined;
+}
+
+export function tokenGate(context: IHttpRequestHelper, source: TokenSource): TokenGate {
+	return { live: () => liveToken(context, source), held: () => heldToken(source) };
+}
+
+export function isLive(held: HeldToken): boolean {
+	return held.expiresAt > Date.now();
+}
+
+/** The live token this process holds for the client and values, if any: no waiting. */
+export function heldToken(source: TokenSource): HeldToken | undefined {
+	return liveIn(cacheKeyOf(source));
+}
+
+/** A request came back 401 with it: no request leaves with it again. */
+export function refuseToken(held: HeldToken): void {
+	held.expiresAt = 0;
+}
+
+/** What `authenticate` sends: the live token this process holds for these values, else the saved one. */
+export function tokenToSend(source: TokenSource): string | undefined {
+	return heldToken(source)?.token ?? source.saved.token;
 }
 
 /** Follows no redirect (it carries the secret) and never quotes the answer (it holds the token). */
@@ -199,6 +284,12 @@ async function requestClientToken(
 	for (let attempt = 1; ; attempt++) {
 		const remainingMs = Math.max(1, endsAt - Date.now());
 		const signal = AbortSignal.timeout(remainingMs);
+		// The platform counts the token request too (and the sandbox does): it goes at the pace.
+		if (await endpoint.throttle?.acquire(new Deadline(remainingMs))) {
+			throw couldNot("the client's pace left it no turn within the Timeout", {
+				cause: 'temporarily-unavailable',
+			});
+		}
 		const sentAt = Date.now();
 		try {
 			const response = (await context.helpers.httpRequest({
@@ -233,7 +324,7 @@ async function requestClientToken(
 					? waitAfterThrottle(problem.details.headers?.['retry-after'], attempt, sentAt)
 					: undefined;
 			if (wait && 'waitMs' in wait) {
-				endpoint.throttled?.(wait.holdMs);
+				endpoint.throttle?.throttled(wait.holdMs);
 				if (Date.now() + wait.waitMs >= endsAt) {
 					throw couldNot(
 						`HTTP 429: the token endpoint asked to wait beyond the ${Math.round(endpoint.timeoutMs / 1000)} s Timeout`,

@@ -217,8 +217,8 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 
 export const RETRY_DEFAULTS = {
 	maxAttempts: 5,
-	/** n8n already fetches a new token and repeats once; a 401 means nothing was processed. */
-	maxUnauthorizedAttempts: 1,
+	/** A 401 means nothing was processed: the request is repeated with a new token, twice at most. */
+	maxUnauthorizedAttempts: 3,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
 };

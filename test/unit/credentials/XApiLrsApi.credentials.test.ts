@@ -118,6 +118,7 @@ describe('the credential type', () => {
 			'requestTimeout',
 			'accessToken',
 			'accessTokenFor',
+			'accessTokenExpiresAt',
 		]);
 		expect(credential.properties.find((p) => p.name === 'authentication')?.default).toBe('token');
 		for (const secret of ['token', 'password', 'clientSecret', 'accessToken']) {

@@ -167,18 +167,31 @@ describe('callApi retries as the call allows', () => {
 		expect(sent).toHaveLength(6);
 	});
 
-	test('a 401 is repeated only as often as allowed', async () => {
+	test('a 401 is repeated, with a new token, only as often as allowed', async () => {
 		const { context, sent } = scriptedContext([
 			{ status: 401 },
 			{ status: 401 },
 			{ status: 401 },
 			{ status: 401 },
 		]);
+		let issued = 0;
+		const token = {
+			live: async () => ({ token: `t${++issued}`, expiresAt: Date.now() + 60_000 }),
+			held: () => undefined,
+		};
 		const { error } = await settle(
-			callApi(context, call({ retry: { safeToRepeat: false, maxUnauthorizedAttempts: 3 } })),
+			callApi(context, call({ retry: { safeToRepeat: false, maxUnauthorizedAttempts: 3 }, token })),
 		);
 		expect(error.status).toBe(401);
 		expect(sent).toHaveLength(3);
+		expect(issued).toBe(3);
+	});
+
+	test('a 401 without a token to renew (Token, Basic Auth) is not repeated', async () => {
+		const { context, sent } = scriptedContext([{ status: 401 }, { status: 401 }]);
+		const { error } = await settle(callApi(context, call()));
+		expect(error.status).toBe(401);
+		expect(sent).toHaveLength(1);
 	});
 
 	test('other 4xx answers are not repeated', async () => {

@@ -5,6 +5,7 @@ import type { CompletionEstimate } from '../../../../../nodes/shared/pacing/time
 import { Deadline } from '../../../../../nodes/shared/pacing/time';
 import type { LmsRun } from '../../../../../nodes/LearningPlatform/transport';
 import { waitForTransaction } from '../../../../../nodes/LearningPlatform/transport';
+import { tokenFingerprint } from '../../../../../nodes/LearningPlatform/transport/credential';
 
 // Time here is jest's fake clock: the tests check when the transaction is checked, not speed.
 beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
@@ -39,7 +40,17 @@ function runAnswering(statuses: string[], delayMs = 0) {
 			},
 		},
 	};
-	const credentials = { baseUrl: 'https://lms.test', clientId: 'c', clientSecret: 's' };
+	const credentials: Record<string, unknown> = {
+		baseUrl: 'https://lms.test',
+		clientId: 'c',
+		clientSecret: 's',
+	};
+	// A token saved in date: the checks go out with it, no token request first.
+	Object.assign(credentials, {
+		accessToken: 'tok',
+		accessTokenFor: tokenFingerprint(credentials),
+		accessTokenExpiresAt: Date.now() + 3_600_000,
+	});
 	const origin = 'https://lms.test';
 	const run = { fns, credentials, baseUrl: origin, origin, stopped: false } as unknown as LmsRun;
 	return { run, checks };
