@@ -15,7 +15,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { mapWithConcurrency } from '../../nodes/shared/items/pool';
 import { RequestThrottle, concurrencyFor } from '../../nodes/shared/pacing/throttle';
 import { Deadline } from '../../nodes/shared/pacing/time';
-import { callApi, type RequestingFunctions } from '../../nodes/shared/request/call';
+import { callApi, type ApiCall, type RequestingFunctions } from '../../nodes/shared/request/call';
 import { THROTTLE_SHAPES, Throttle as Limiter, type ThrottleShape } from '../../sandbox/throttle';
 
 /** The platform's ceiling per client, and the credential's Requests per Minute. */
@@ -123,9 +123,9 @@ async function runGrid(grid: Grid): Promise<GridResult> {
 			const deadline = new Deadline(WRITE_TIMEOUT_MS, signal, Date.now, {
 				startsAtFirstSlot: true,
 			});
-			const call = {
+			const call: ApiCall = {
 				credentialType: 'learningPlatformOAuth2Api',
-				method: 'POST' as const,
+				method: 'POST',
 				url,
 				origin: ORIGIN,
 				requestTimeoutMs: 30_000,
