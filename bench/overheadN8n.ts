@@ -22,7 +22,7 @@ import {
 	MAPPED_COURSE_JSON_BODY,
 	COURSES_PATH,
 	courseItems,
-} from './lib/nodes';
+} from '../harness/nodes';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
 import { printSection } from './lib/table';

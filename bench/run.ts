@@ -17,7 +17,7 @@ import { runUpsertBenchmark } from './benchmarks/upsert';
 import { runWaitBenchmark } from './benchmarks/wait';
 import { runXapiBenchmark } from './benchmarks/xapi';
 import { machineInfo } from './lib/machine';
-import { packageSource } from './lib/source';
+import { packageSource } from '../harness/source';
 import { printSection } from './lib/table';
 import { warmUp } from './lib/warmup';
 import type { ResultEntry } from './report/results';

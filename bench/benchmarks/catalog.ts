@@ -10,9 +10,9 @@ import {
 	LMS_CREDENTIAL,
 	lmsCredentialData,
 	lmsNode,
-} from '../lib/nodes';
-import type { NodeUnderTest } from '../lib/runNode';
-import { runSingleNode } from '../lib/runNode';
+} from '../../harness/nodes';
+import type { NodeUnderTest } from '../../harness/runNode';
+import { runSingleNode } from '../../harness/runNode';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';

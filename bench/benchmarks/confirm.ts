@@ -9,14 +9,14 @@ import {
 	courseUpsertNode,
 	LMS_CREDENTIAL,
 	lmsCredentialData,
-} from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
+} from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { collectGarbage } from '../lib/gc';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { REPO_ROOT } from '../lib/source';
+import { REPO_ROOT } from '../../harness/source';
 import { fetchToken } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
 

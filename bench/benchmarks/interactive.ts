@@ -8,8 +8,8 @@ import {
 	LMS_CREDENTIAL,
 	lmsCredentialData,
 	lmsNode,
-} from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
+} from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { check, round, sleep } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';

@@ -9,11 +9,11 @@ import {
 	httpCourseUpsertNode,
 	LMS_CREDENTIAL,
 	lmsCredentialData,
-} from '../lib/nodes';
-import type { NodeUnderTest } from '../lib/runNode';
-import { runSingleNode } from '../lib/runNode';
+} from '../../harness/nodes';
+import type { NodeUnderTest } from '../../harness/runNode';
+import { runSingleNode } from '../../harness/runNode';
 import { startBenchSandbox, type SandboxHandle } from '../lib/sandboxHandle';
-import { countRequests } from '../lib/sandboxRequests';
+import { countRequests } from '../../harness/sandboxRequests';
 import { collectGarbage } from '../lib/gc';
 import { check, median, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';

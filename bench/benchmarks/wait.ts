@@ -1,8 +1,8 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { courseItems, courseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
+import { courseItems, courseUpsertNode, LMS_CREDENTIAL, lmsCredentialData } from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
 import { startBenchSandbox } from '../lib/sandboxHandle';
 import { check, round } from '../lib/stats';
 import type { Row } from '../lib/table';

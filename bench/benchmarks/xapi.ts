@@ -1,13 +1,13 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { getStatement, listAllStatements, lrsInstalled, startLrs } from '../lib/lrsStore';
-import { XAPI_CREDENTIAL, xapiSendNode } from '../lib/nodes';
-import { firstErrorMessage, runSingleNode } from '../lib/runNode';
+import { getStatement, listAllStatements, lrsInstalled, startLrs } from '../../harness/lrsStore';
+import { XAPI_CREDENTIAL, xapiSendNode } from '../../harness/nodes';
+import { firstErrorMessage, runSingleNode } from '../../harness/runNode';
 import { check, median, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
-import { makeStatement } from '../lib/statements';
-import { requirePackageModule } from '../lib/source';
+import { makeStatement } from '../../harness/statements';
+import { requirePackageModule } from '../../harness/source';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
 

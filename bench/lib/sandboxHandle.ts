@@ -10,7 +10,7 @@ import {
 	type SandboxState,
 } from '../../sandbox/server';
 import { flagName } from '../../sandbox/options';
-import { REPO_ROOT } from './source';
+import { REPO_ROOT } from '../../harness/source';
 
 /** The sandbox as the benchmarks use it, whether it runs in this process or in its own. */
 export interface SandboxHandle {

@@ -8,8 +8,8 @@ import {
 	LMS_CREDENTIAL,
 	lmsCredentialData,
 	lmsNode,
-} from './nodes';
-import { runSingleNode } from './runNode';
+} from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
 import { startBenchSandbox } from './sandboxHandle';
 
 /**

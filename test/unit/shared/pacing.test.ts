@@ -2,7 +2,6 @@
 import { LearnedCompletion } from '../../../nodes/shared/pacing/completion';
 import { Deadline } from '../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../nodes/shared/items/pool';
-import { waitAfterThrottle } from '../../../nodes/shared/request/failure';
 import {
 	ACCEPTANCE_WINDOW_MS,
 	DECREASE_FACTOR,
@@ -11,8 +10,6 @@ import {
 	spacingFor,
 	WINDOW_MARGIN_MS,
 } from '../../../nodes/shared/pacing/throttle';
-import { THROTTLE_SHAPES, Throttle as ServiceThrottle } from '../../../sandbox/throttle';
-import { seededRandom, simulateSharedBudget } from '../../sim/sharedBudget';
 
 // Time here is jest's fake clock: the tests check order, spacing and counts, not speed.
 // Sends at the start of their slots (the throttle places each at random early in its slot).
@@ -30,11 +27,6 @@ afterEach(() => {
 function expectNear(actual: number, expected: number): void {
 	expect(actual).toBeGreaterThanOrEqual(Math.floor(expected));
 	expect(actual).toBeLessThanOrEqual(Math.ceil(expected) + 1);
-}
-
-/** Random places in the slot, the same on every run, so a simulation cannot flake. */
-function seedRandom(seed = 1): void {
-	random.mockImplementation(seededRandom(seed));
 }
 
 async function startsOf(
@@ -279,98 +271,6 @@ describe('RequestThrottle: adapting to a shared budget', () => {
 		throttle.setRate(100);
 		expect(throttle.currentRate()).toBe(100);
 	});
-
-	test.each([2, 3, 4])(
-		'%i processes at the default rate, sharing no memory, converge to the shared ceiling and lose nothing',
-		async (processes) => {
-			seedRandom();
-			const service = new ServiceThrottle(300); // the sandbox's: a one-second bucket and a sliding minute
-			const started = Date.now();
-			const stopAt = started + 10 * 60_000;
-			const accepted: number[] = [];
-			let refused = 0;
-			let starved = 0;
-			const workers = Array.from({ length: processes }, async (_, worker) => {
-				const throttle = new RequestThrottle(300);
-				let sent = 0;
-				while (Date.now() < stopAt) {
-					// One request, retried on 429 as callApi does (its Retry-After honoured); callApi goes on
-					// to the deadline, but 12 refusals in a row would already mean a process starved.
-					for (let attempt = 1; ; attempt++) {
-						await throttle.acquire();
-						// Arrival a few ms after the slot, differing per request.
-						const decision = service.take('client', Date.now() + ((sent++ * 7 + worker) % 4));
-						if (decision.allowed) {
-							accepted.push(Date.now());
-							break;
-						}
-						refused++;
-						if (attempt >= 12) {
-							starved++;
-							break;
-						}
-						const wait = waitAfterThrottle(String(decision.retryAfterSec), attempt);
-						throttle.throttled('waitMs' in wait ? wait.waitMs : 1_000);
-					}
-				}
-			});
-			await jest.advanceTimersByTimeAsync(10 * 60_000 + 120_000);
-			await Promise.all(workers);
-			const settled = accepted.filter((t) => t >= started + 4 * 60_000 && t < stopAt).length;
-			// After the first minutes together they keep the service's minute full…
-			expect(settled / (6 * 300)).toBeGreaterThanOrEqual(0.95);
-			// …with 429s a bounded share of the requests (the price of climbing back at 3 % a second:
-			// a process left alone regains the full rate within half a minute; with one cut per
-			// ACCEPTANCE_WINDOW_MS, 4 processes draw about one for four accepted), and none starved.
-			expect(refused / accepted.length).toBeLessThan(0.25);
-			expect(starved).toBe(0);
-		},
-		60_000,
-	);
-});
-
-describe('RequestThrottle: one process on every limiter the platform may run (simulated)', () => {
-	test.each(
-		THROTTLE_SHAPES.flatMap((shape) => [true, false].map((told) => [shape, told] as const)),
-	)(
-		'%s, Retry-After %s: no 429 drawn, the whole pace kept',
-		async (shape, retryAfter) => {
-			seedRandom();
-			const result = await simulateSharedBudget({
-				workers: [{}],
-				executions: 2,
-				itemsPerExecution: 200,
-				concurrency: 2,
-				shape,
-				retryAfter,
-				advance: (ms) => jest.advanceTimersByTimeAsync(ms),
-			});
-			expect(result.accepted).toBe(400);
-			// A fixed 6 s window of 30 drew 5 429s a run when sends fell anywhere in a slot's first half.
-			expect(result.drawn429).toBe(0);
-			expect(result.ratio).toBeGreaterThanOrEqual(0.98);
-		},
-		60_000,
-	);
-});
-
-describe('RequestThrottle: workers joining and leaving (queue mode, simulated)', () => {
-	test('a worker stopped and one started mid-run: nothing lost, the budget kept busy', async () => {
-		seedRandom();
-		const result = await simulateSharedBudget({
-			workers: [{ leaveAtMs: 40_000 }, {}, { joinAtMs: 20_000 }],
-			executions: 12,
-			itemsPerExecution: 40,
-			concurrency: 2,
-			advance: (ms) => jest.advanceTimersByTimeAsync(ms),
-		});
-		expect(result.accepted).toBe(480);
-		expect(result.lost).toBe(0);
-		expect(result.maxPerMinute).toBeLessThanOrEqual(300);
-		// The three workers each ran executions, and together kept most of the ceiling busy.
-		expect(result.perWorker.every((count) => count > 0)).toBe(true);
-		expect(result.ratio).toBeGreaterThan(0.85);
-	}, 60_000);
 });
 
 describe('mapWithConcurrency: a released place', () => {

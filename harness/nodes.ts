@@ -1,13 +1,16 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
+import { COURSES_PATH } from './lmsSandbox';
 import type { NodeUnderTest } from './runNode';
+
+export { COURSES_PATH };
 
 export const LMS_NODE_TYPE = 'n8n-nodes-learning-platform.learningPlatform';
 export const XAPI_NODE_TYPE = 'n8n-nodes-learning-platform.xApi';
 export const HTTP_NODE_TYPE = 'n8n-nodes-base.httpRequest';
 export const LMS_CREDENTIAL = 'learningPlatformOAuth2Api';
 export const XAPI_CREDENTIAL = 'xApiLrsApi';
-export const COURSES_PATH = '/api/developer/v2/courses.json';
 
 const CONTINUE_ON_FAIL = 'continueRegularOutput' as const;
 

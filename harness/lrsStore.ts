@@ -1,10 +1,10 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import fs from 'node:fs';
 
-import { lrsEntryPoint } from '../../harness/paths';
+import { lrsEntryPoint } from './paths';
 
-export { startLrs, XAPI_VERSION_HEADER } from '../../harness/lrs';
-export type { RunningLrs } from '../../harness/lrs';
+export { startLrs, XAPI_VERSION_HEADER } from './lrs';
+export type { RunningLrs } from './lrs';
 
 export function lrsInstalled(): boolean {
 	return fs.existsSync(lrsEntryPoint);

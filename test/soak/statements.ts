@@ -1,10 +1,16 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import { startFaultProxy } from '../faultProxy';
-import { getStatement, listAllStatements, startLrs, type StoredStatement } from '../lib/lrsStore';
-import { XAPI_CREDENTIAL, xapiSendNode } from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
-import { activityIdOf, makeStatement } from '../lib/statements';
+import { startFaultProxy } from './faultProxy';
+import {
+	getStatement,
+	listAllStatements,
+	startLrs,
+	type StoredStatement,
+} from '../../harness/lrsStore';
+import { XAPI_CREDENTIAL, xapiSendNode } from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
+import { activityIdOf, makeStatement } from '../../harness/statements';
 import { inputIndexOf } from './context';
 import { emptyTally, errorOf, recordErrors, type SoakTally } from './tally';
 

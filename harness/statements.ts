@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { randomUUID } from 'node:crypto';
 
 const VERBS = [

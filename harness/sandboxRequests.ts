@@ -1,4 +1,5 @@
-import type { LoggedRequest } from '../../sandbox/server';
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import type { LoggedRequest } from '../sandbox/server';
 
 export interface RequestCounts {
 	total: number;

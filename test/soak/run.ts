@@ -1,27 +1,21 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
- * The fault-injection soak: `SOAK_SIZE=1000 npx tsx bench/soak.ts` (npm run soak).
- * Course upserts, assignment operations and xAPI statements, SOAK_SIZE of each, each run as an
- * n8n workflow with Continue On Fail while 20 % of the answers are faults; then every item is
- * judged against the sandbox's and the record store's final state. Exits non-zero if anything
- * was lost or duplicated.
+ * The fault-injection soak, a pass/fail check: `SOAK_SIZE=1000 npx tsx test/soak/run.ts`
+ * (npm run soak; it runs the build, dist/). Course upserts, assignment operations and xAPI
+ * statements, SOAK_SIZE of each, each run as an n8n workflow with Continue On Fail while 20 % of
+ * the answers are faults; then every item is judged against the sandbox's and the record store's
+ * final state. Exits 1 if anything was lost or duplicated, 2 if it could not run.
  */
-import { createCredentialsHelper } from '../harness/engine';
-import { startSandbox } from '../sandbox/server';
-import type { SandboxOptions } from '../sandbox/server';
-import { LMS_CREDENTIAL, lmsCredentialData } from './lib/nodes';
-import { machineInfo } from './lib/machine';
-import { lrsInstalled } from './lib/lrsStore';
-import { packageSource } from './lib/source';
-import { check } from './lib/stats';
-import type { TargetCheck } from './lib/stats';
-import { printSection, type Row } from './lib/table';
-import { commandLine } from './report/results';
-import { writeResults } from './report/write';
-import { soakAssignments } from './soak/assignments';
-import { soakCourses } from './soak/courses';
-import { soakStatements } from './soak/statements';
-import { totalFaults, type SoakTally } from './soak/tally';
+import { createCredentialsHelper } from '../../harness/engine';
+import { lrsInstalled } from '../../harness/lrsStore';
+import { LMS_CREDENTIAL, lmsCredentialData } from '../../harness/nodes';
+import { packageSource } from '../../harness/source';
+import { startSandbox } from '../../sandbox/server';
+import type { SandboxOptions } from '../../sandbox/server';
+import { soakAssignments } from './assignments';
+import { soakCourses } from './courses';
+import { soakStatements } from './statements';
+import { totalFaults, type SoakTally } from './tally';
 
 const SIZE = Number(process.env.SOAK_SIZE ?? 1000);
 const FAULT_RATE = 0.2;
@@ -37,7 +31,7 @@ const SANDBOX_FAULTS: Partial<SandboxOptions> = {
 	faultExpireToken: 0.03,
 };
 
-function tallyRow(tally: SoakTally): Row {
+function tallyRow(tally: SoakTally): Record<string, string | number> {
 	return {
 		kind: tally.kind,
 		sent: tally.sent,
@@ -52,23 +46,23 @@ function tallyRow(tally: SoakTally): Row {
 	};
 }
 
-function tallyChecks(tally: SoakTally): TargetCheck[] {
+/** What each kind must show; a lost or duplicated item fails the soak, the others are reported. */
+function tallyChecks(tally: SoakTally): Array<{ what: string; pass: boolean }> {
 	const accounted = tally.delivered + tally.reportedErrors;
 	return [
-		check(`${tally.kind}: lost`, '0', String(tally.lost), tally.lost === 0),
-		check(`${tally.kind}: duplicated`, '0', String(tally.duplicated), tally.duplicated === 0),
-		check(
-			`${tally.kind}: delivered once or reported`,
-			`${tally.sent}`,
-			`${accounted}`,
-			accounted === tally.sent,
-		),
-		check(
-			`${tally.kind}: error items with a clear message`,
-			`${tally.reportedErrors}`,
-			`${tally.reportedErrors - tally.unclearErrors}`,
-			tally.unclearErrors === 0,
-		),
+		{ what: `${tally.kind}: lost ${tally.lost} (0)`, pass: tally.lost === 0 },
+		{
+			what: `${tally.kind}: duplicated ${tally.duplicated} (0)`,
+			pass: tally.duplicated === 0,
+		},
+		{
+			what: `${tally.kind}: delivered once or reported ${accounted} (${tally.sent})`,
+			pass: accounted === tally.sent,
+		},
+		{
+			what: `${tally.kind}: error items with a clear message ${tally.reportedErrors - tally.unclearErrors} (${tally.reportedErrors})`,
+			pass: tally.unclearErrors === 0,
+		},
 	];
 }
 
@@ -95,7 +89,6 @@ async function main(): Promise<void> {
 			`SOAK_SIZE must be a whole number of at least 10, got ${process.env.SOAK_SIZE}`,
 		);
 	const source = packageSource();
-	const machine = machineInfo();
 	const started = Date.now();
 	console.log(
 		`Soak: ${SIZE} of each kind, ${FAULT_RATE * 100} % of answers faulted (package from ${source})`,
@@ -137,39 +130,18 @@ async function main(): Promise<void> {
 			'The record store is not installed (scripts/install-lrs.sh): the statements part was skipped.',
 		);
 	}
-	const rows = tallies.map(tallyRow);
 	const checks = tallies.flatMap(tallyChecks);
 	// The first two tallies are the LMS ones, whose credential fetches new tokens.
 	notes.push(...tallies.flatMap((tally, index) => describeTally(tally, index < 2)));
-	const durationSec = Math.round((Date.now() - started) / 100) / 10;
-	printSection(`Fault-injection soak (${durationSec} s)`, rows, checks);
+	console.log(`\nFault-injection soak (${Math.round((Date.now() - started) / 1000)} s)`);
+	console.table(tallies.map(tallyRow));
+	for (const { what, pass } of checks) console.log(`${pass ? 'PASS' : 'MISS'}  ${what}`);
 	for (const note of notes) console.log(`- ${note}`);
-	writeResults([
-		{
-			name: 'soak',
-			ranAt: new Date(started).toISOString(),
-			command: commandLine('bench/soak.ts'),
-			durationSec,
-			machine,
-			source,
-			outcome: {
-				title: `Fault-injection soak (${SIZE} of each kind)`,
-				method: `${SIZE} course upserts (one workflow run), ${SIZE} assignment operations (assign, then start, then complete, each phase one run, on the courses the sandbox holds; learners at example.com) and ${SIZE} xAPI statements (half one per request, half in batches of 25; half with their own id). Every node runs with Continue On Fail. The sandbox faults ${FAULT_RATE * 100} % of API answers (429 with and without Retry-After 6 %, 500/502/503 6 %, dropped connections 5 % — half after the write was applied —, expired tokens 3 %), throttle ${REQUESTS_PER_MINUTE}/min with the credential set to match, 20 ± 10 ms latency, transactions applying after ${TRANSACTION_DELAY_MS} ms. Statements go through bench/faultProxy.ts in front of the record store, faulting ${FAULT_RATE * 100} % of requests evenly across the same kinds (drops before or after the store saw the request; 401 for the expired token). Afterwards every item is judged against the final state: delivered (reported success and stored once as sent), reported (error item; "applied anyway" counts those the store holds regardless), lost (reported success, not stored as sent) or duplicated (stored more than once). Assignments: the status of the last successful operation per learner and course must be what the sandbox shows (if a later operation failed, its status is accepted too).`,
-				rows,
-				checks,
-				details: {
-					size: SIZE,
-					faultRate: FAULT_RATE,
-					requestsPerMinute: REQUESTS_PER_MINUTE,
-					tallies,
-				},
-				notes,
-			},
-		},
-	]);
 	const broken = tallies.filter((tally) => tally.lost > 0 || tally.duplicated > 0);
 	console.log(
-		`\nWrote bench/results.json and bench/RESULTS.md. ${broken.length === 0 ? 'Nothing lost or duplicated.' : `LOST OR DUPLICATED in: ${broken.map((tally) => tally.kind).join(', ')}`}`,
+		broken.length === 0
+			? '\nNothing lost or duplicated.'
+			: `\nLOST OR DUPLICATED in: ${broken.map((tally) => tally.kind).join(', ')}`,
 	);
 	process.exitCode = broken.length === 0 ? 0 : 1;
 }

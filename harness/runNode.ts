@@ -1,9 +1,10 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject, INode, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
-import { runWorkflow } from '../../harness/engine';
-import type { RunResult } from '../../harness/engine';
-import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
-import type { PackageSource } from '../../harness/nodeTypes';
+import { runWorkflow } from './engine';
+import type { RunResult } from './engine';
+import type { HarnessCredentialsHelper } from './credentialsHelper';
+import type { PackageSource } from './nodeTypes';
 
 /** The node under test, as it would sit in a saved workflow (without id, name and position). */
 export type NodeUnderTest = Pick<INode, 'type' | 'typeVersion' | 'parameters'> &

@@ -1,14 +1,14 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { PackageSource } from '../../harness/nodeTypes';
+import type { PackageSource } from './nodeTypes';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..');
 
 /**
- * The benchmarks measure the built package (`dist`, what `npm run bench` builds first).
- * BENCH_SOURCE=source runs the TypeScript sources instead, e.g. while the build is broken.
+ * The benchmarks and the soak run the built package (`dist`, what `npm run bench` and
+ * `npm run soak` build first). BENCH_SOURCE=source runs the TypeScript sources instead, e.g. while the build is broken.
  */
 export function packageSource(): PackageSource {
 	const chosen = process.env.BENCH_SOURCE === 'source' ? 'source' : 'dist';

@@ -1,4 +1,4 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
  * A loopback reverse proxy that injects the failures a record store (or the gateway in front of
  * it) produces: 429 with and without Retry-After, 500/502/503, connections dropped before or
@@ -7,8 +7,8 @@
  */
 import type http from 'node:http';
 
-import { forward, listenOnLoopback, readBody } from '../harness/loopback';
-import { createRandom, type Random } from '../sandbox/random';
+import { forward, listenOnLoopback, readBody } from '../../harness/loopback';
+import { createRandom, type Random } from '../../sandbox/random';
 
 export type ProxyFault =
 	| 'throttle-429-retry-after'

@@ -1,9 +1,11 @@
-import { lmsNode } from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
-import { countRequests } from '../lib/sandboxRequests';
-import { sleep } from '../lib/stats';
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { lastSeq, requestsSince } from '../../harness/lmsSandbox';
+import { lmsNode } from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
+import { countRequests } from '../../harness/sandboxRequests';
+import { delay } from '../../harness/processes';
 import type { LmsSoakContext } from './context';
-import { inputIndexOf, lastSeq } from './context';
+import { inputIndexOf } from './context';
 import { addFaults, emptyTally, errorOf, recordErrors, type SoakTally } from './tally';
 
 const USER_COURSES_PATH = '/api/developer/v2/user_courses.json';
@@ -87,7 +89,7 @@ export async function soakAssignments(
 	const started = Date.now();
 	const tally = emptyTally('assignment operations');
 	if (courseIds.length === 0) throw new Error('No stored course to assign');
-	const lastSeqBefore = lastSeq(context);
+	const lastSeqBefore = lastSeq(context.sandbox);
 	const sent: SentOperation[] = [];
 	const errors: string[] = [];
 	for (const phase of planPhases(count, courseIds)) {
@@ -116,7 +118,7 @@ export async function soakAssignments(
 			sent.push({ pair, operation: phase.operation, failed: failedIndexes.has(index) }),
 		);
 		// Writes apply after the transaction delay: let this phase's settle before the next starts.
-		await sleep(context.transactionDelayMs + 200);
+		await delay(context.transactionDelayMs + 200);
 	}
 	const state = context.sandbox.state();
 	const byPair = new Map<string, SentOperation[]>();
@@ -157,10 +159,7 @@ export async function soakAssignments(
 			`${failedTransactions.length} assignment transactions failed in the sandbox (first: ${failedTransactions[0].response.message})`,
 		);
 	recordErrors(tally, errors);
-	const counts = countRequests(
-		context.sandbox.requests().filter((entry) => entry.seq > lastSeqBefore),
-		USER_COURSES_PATH,
-	);
+	const counts = countRequests(requestsSince(context.sandbox, lastSeqBefore), USER_COURSES_PATH);
 	tally.requests = counts.total;
 	addFaults(tally, counts.byFault);
 	tally.seconds = Math.round((Date.now() - started) / 100) / 10;

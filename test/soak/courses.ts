@@ -1,9 +1,11 @@
-import { COURSES_PATH, lmsNode } from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
-import { countRequests } from '../lib/sandboxRequests';
-import { sleep } from '../lib/stats';
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { COURSES_PATH, lastSeq, requestsSince } from '../../harness/lmsSandbox';
+import { lmsNode } from '../../harness/nodes';
+import { runSingleNode } from '../../harness/runNode';
+import { countRequests } from '../../harness/sandboxRequests';
+import { delay } from '../../harness/processes';
 import type { LmsSoakContext } from './context';
-import { inputIndexOf, lastSeq } from './context';
+import { inputIndexOf } from './context';
 import { emptyTally, errorOf, recordErrors, type SoakTally } from './tally';
 
 interface CourseSent {
@@ -36,7 +38,7 @@ export async function soakCourses(
 	const started = Date.now();
 	const tally = emptyTally('course upserts');
 	const courses = coursesToSend(count);
-	const lastSeqBefore = lastSeq(context);
+	const lastSeqBefore = lastSeq(context.sandbox);
 	const run = await runSingleNode({
 		node: lmsNode({
 			resource: 'course',
@@ -51,7 +53,7 @@ export async function soakCourses(
 		credentialsHelper: context.credentialsHelper,
 	});
 	if (run.error) throw new Error(`The course upsert run stopped: ${run.error}`);
-	await sleep(context.transactionDelayMs + 200); // let every accepted write apply
+	await delay(context.transactionDelayMs + 200); // let every accepted write apply
 	const state = context.sandbox.state();
 	const errorByIndex = new Map<number, string>();
 	for (const item of run.items) {
@@ -90,10 +92,7 @@ export async function soakCourses(
 	if (run.items.length !== count)
 		tally.remarks.push(`the node put out ${run.items.length} items for ${count} inputs`);
 	recordErrors(tally, [...errorByIndex.values()]);
-	const counts = countRequests(
-		context.sandbox.requests().filter((entry) => entry.seq > lastSeqBefore),
-		COURSES_PATH,
-	);
+	const counts = countRequests(requestsSince(context.sandbox, lastSeqBefore), COURSES_PATH);
 	tally.requests = counts.total;
 	tally.faults = counts.byFault;
 	tally.seconds = Math.round((Date.now() - started) / 100) / 10;

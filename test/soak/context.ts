@@ -1,3 +1,4 @@
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
 import type { Sandbox } from '../../sandbox/server';
@@ -16,10 +17,4 @@ export function inputIndexOf(item: { pairedItem?: unknown }): number | undefined
 	const paired = item.pairedItem as { item?: number } | Array<{ item?: number }> | undefined;
 	if (Array.isArray(paired)) return paired[0]?.item;
 	return paired?.item;
-}
-
-/** The sandbox log's newest sequence number, to count only the requests that come after it. */
-export function lastSeq(context: LmsSoakContext): number {
-	const log = context.sandbox.requests();
-	return log.length > 0 ? log[log.length - 1].seq : 0;
 }
