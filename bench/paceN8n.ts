@@ -24,7 +24,7 @@ import {
 	MAPPED_COURSE_FIELDS,
 	MAPPED_COURSE_JSON_BODY,
 	courseItems,
-} from './lib/nodes';
+} from '../harness/nodes';
 import { machineInfo } from './lib/machine';
 import { check, round } from './lib/stats';
 import { printSection } from './lib/table';
