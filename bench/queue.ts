@@ -30,7 +30,7 @@ import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
 import { check, round, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
-import { installExitHandlers, register, stopAll } from './queue/cleanup';
+import { installExitHandlers, register, stopAll } from '../harness/cleanup';
 import {
 	allFinished,
 	executionOutcomes,
@@ -52,8 +52,8 @@ import {
 	waitForHealthy,
 	waitForWorkerReady,
 	type N8nProcess,
-} from './queue/n8n';
-import { startPostgres, startRedis, type Postgres } from './queue/services';
+} from '../harness/queueCluster';
+import { startPostgres, startRedis, type Postgres } from '../harness/services';
 import { stopProcessGroup } from '../harness/processes';
 import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
 import { DEFAULT_OPTIONS } from '../sandbox/options';

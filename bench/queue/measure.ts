@@ -7,8 +7,8 @@
 import path from 'node:path';
 
 import type { LoggedRequest, SandboxState } from '../../sandbox/server';
-import { N8N_DIR } from './n8n';
-import type { Postgres } from './services';
+import { N8N_DIR } from '../../harness/queueCluster';
+import type { Postgres } from '../../harness/services';
 
 export const COURSES_PATH = '/api/developer/v2/courses.json';
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);

@@ -1,4 +1,4 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
  * n8n in queue mode: the CLI (imports, publishing), a main process that takes the webhooks and
  * puts each execution on the Redis queue, and workers that run them. All share one Postgres
@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { prepareN8nFolder, withoutMigrationOutput } from '../../harness/n8n';
-import { waitForStatus } from '../../harness/n8nServer';
-import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from '../../harness/paths';
-import { freeLoopbackPort } from '../../harness/loopback';
-import { waitForOutput, type CapturedProcess } from '../../harness/processes';
+import { prepareN8nFolder, withoutMigrationOutput } from './n8n';
+import { waitForStatus } from './n8nServer';
+import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from './paths';
+import { freeLoopbackPort } from './loopback';
+import { waitForOutput, type CapturedProcess } from './processes';
 import { register, spawnRegistered } from './cleanup';
 import type { Postgres, Redis } from './services';
 

@@ -1,4 +1,4 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
  * Throw-away Redis and Postgres on loopback for n8n's queue mode, from Debian's packages
  * (scripts/install-queue-deps.sh). Postgres refuses to run as root, so initdb and pg_ctl run as
@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freeLoopbackPort } from '../../harness/loopback';
-import { waitForOutput } from '../../harness/processes';
+import { freeLoopbackPort } from './loopback';
+import { waitForOutput } from './processes';
 import { register, runSync, spawnRegistered } from './cleanup';
 
 export interface Redis {

@@ -1,6 +1,6 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 /**
- * Everything the queue benchmark starts is registered here and stopped on the way out: at the
+ * Everything the queue cluster (queueCluster.ts, services.ts) starts is registered here and stopped on the way out: at the
  * end of a run, on a failure, on Ctrl+C / SIGTERM, and (synchronously, as a last resort) when the
  * process exits any other way.
  */
@@ -10,7 +10,7 @@ import {
 	spawnCaptured,
 	stopProcessGroup,
 	type CapturedProcess,
-} from '../../harness/processes';
+} from './processes';
 
 interface Stoppable {
 	name: string;
