@@ -45,11 +45,15 @@ export function saveResults(entries: ResultEntry[]): ResultsFile {
  * The command line as typed, e.g. `npx tsx bench/run.ts upsert`, with the environment knobs that
  * were set (the variables named with one of `knobPrefixes`), quoted where a shell needs it.
  */
-export function commandLine(script: string, knobPrefixes = ['BENCH_', 'SOAK_SIZE']): string {
+export function commandLine(
+	script: string,
+	knobPrefixes = ['BENCH_', 'SOAK_SIZE'],
+	args = process.argv.slice(2),
+): string {
 	const quoted = (word: string) => (/^[\w./:,=+-]*$/.test(word) ? word : `'${word}'`);
 	const knobs = Object.entries(process.env)
 		.filter(([name]) => knobPrefixes.some((prefix) => name.startsWith(prefix)))
 		.sort(([a], [b]) => a.localeCompare(b))
 		.map(([name, value]) => `${name}=${quoted(value ?? '')}`);
-	return [...knobs, 'npx tsx', script, ...process.argv.slice(2).map(quoted)].join(' ');
+	return [...knobs, 'npx tsx', script, ...args.map(quoted)].join(' ');
 }
