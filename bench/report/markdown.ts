@@ -23,15 +23,9 @@ function section(entry: ResultEntry): string {
 	return lines.join('\n');
 }
 
-/** Sections in the order of bench/benchmarks.ts (a queue run on another limiter after its name). */
+/** Sections in the order of bench/benchmarks.ts. */
 function orderedEntries(results: ResultsFile): ResultEntry[] {
-	const rank = (name: string) => {
-		const index = BENCHMARKS.findIndex((b) => name === b.name || name.startsWith(`${b.name} `));
-		return index < 0 ? BENCHMARKS.length : index;
-	};
-	return Object.keys(results.entries)
-		.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-		.map((name) => results.entries[name]);
+	return BENCHMARKS.flatMap((b) => results.entries[b.name] ?? []);
 }
 
 export function resultsMarkdown(results: ResultsFile): string {

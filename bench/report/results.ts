@@ -33,10 +33,14 @@ export function loadResults(): ResultsFile {
 	}
 }
 
-/** Replaces the entries that ran now and keeps the others, so a subset run leaves the rest as they were. */
+/**
+ * Replaces the entries that ran now and keeps the others, so a subset run leaves the rest as they
+ * were: one entry per benchmark of bench/benchmarks.ts, its latest run (a variant such as
+ * "queue <shape>" replaces "queue").
+ */
 export function saveResults(entries: ResultEntry[]): ResultsFile {
 	const results = loadResults();
-	for (const entry of entries) results.entries[entry.name] = entry;
+	for (const entry of entries) results.entries[entry.name.split(' ')[0]] = entry;
 	fs.writeFileSync(RESULTS_JSON, `${JSON.stringify(results, null, '\t')}\n`);
 	return results;
 }
