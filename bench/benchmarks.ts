@@ -2,7 +2,7 @@
 /**
  * Every benchmark, once: its name, the question it answers, the command that runs it and where
  * its figures are cited. `npm run bench -- <name>` runs any of them (bench/run.ts); bench/README.md's
- * table is generated from this list (`npx tsx bench/run.ts --readme > bench/README.md`).
+ * table is generated from this list (`npx tsx bench/run.ts --readme`).
  */
 import type { PackageSource } from '../harness/nodeTypes';
 import type { BenchmarkOutcome } from './benchmarks/types';
@@ -78,8 +78,7 @@ export const BENCHMARKS: Benchmark[] = [
 	},
 	{
 		name: 'pace',
-		question:
-			"one process's pace in real n8n on every limiter, cold start and stale-token start",
+		question: "one process's pace in real n8n on every limiter, cold start and stale-token start",
 		command: 'npx n8n-node build && npx tsx bench/paceN8n.ts',
 		cited: `${RESULTS}, docs/security-and-limits.md`,
 	},
@@ -93,7 +92,7 @@ export const BENCHMARKS: Benchmark[] = [
 	{
 		name: 'xapiPush',
 		question:
-			"statements through the xAPI push endpoint with OAuth2 at the default settings: stored, 429s, share of the 10-per-10-s budget (about 210 s)",
+			'statements through the xAPI push endpoint with OAuth2 at the default settings: stored, 429s, share of the 10-per-10-s budget (about 210 s)',
 		command: 'npx n8n-node build && npx tsx bench/xapiPush.ts',
 		cited: `${RESULTS}, docs/xapi.md`,
 	},

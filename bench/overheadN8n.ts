@@ -1,8 +1,7 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
  * Per-item overhead in a real n8n (the installed 2.x, the built package loaded as a custom
- * extension): `npx n8n-node build && npx tsx bench/overheadN8n.ts`. The same 500 mapped course
- * upserts as `bench/run.ts overhead`, once through the learningPlatform node and once through
+ * extension): `npx n8n-node build && npx tsx bench/overheadN8n.ts`. 500 mapped course upserts, once through the learningPlatform node and once through
  * n8n's HTTP Request node with the package's credential, each run by `n8n execute`; the figure is
  * n8n's own execution time of the node (`executionTime` in the run data), per item. Rounds
  * alternate which node goes first; the ratio is learningPlatform / HTTP Request.
@@ -10,12 +9,7 @@
 import { startSandbox } from '../sandbox/server';
 import { N8nSandbox } from '../harness/n8n';
 import { builtPackageDir, N8N_VERSION } from '../harness/paths';
-import {
-	codeNode,
-	credentialRef,
-	manualWorkflow,
-	type NodeSpec,
-} from '../harness/workflowBuilder';
+import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
 import type { CredentialJson } from '../harness/workflowJson';
 import {
 	MAPPED_COURSE_FIELDS,

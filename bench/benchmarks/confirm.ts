@@ -301,7 +301,9 @@ async function runWait(delaySec: number, source: PackageSource): Promise<WaitRun
 }
 
 /** Wait for Completion on one write: how soon it returns after its transaction completes, and its polls. */
-async function waitOutcome(source: PackageSource): Promise<Pick<BenchmarkOutcome, 'method' | 'rows' | 'checks'>> {
+async function waitOutcome(
+	source: PackageSource,
+): Promise<Pick<BenchmarkOutcome, 'method' | 'rows' | 'checks'>> {
 	const runs: WaitRun[] = [];
 	for (const delaySec of WAIT_DELAYS_SEC) {
 		const result = await runWait(delaySec, source);

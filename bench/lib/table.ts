@@ -25,7 +25,8 @@ export function textTable(rows: Row[]): string {
 			const widths = columns.map((column) =>
 				Math.max(column.length, ...group.map((row) => cell(row, column).length)),
 			);
-			const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ');
+			const line = (values: string[]) =>
+				values.map((value, i) => value.padEnd(widths[i])).join('  ');
 			return [
 				line(columns),
 				line(widths.map((w) => '-'.repeat(w))),

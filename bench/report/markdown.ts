@@ -30,7 +30,9 @@ function orderedEntries(results: ResultsFile): ResultEntry[] {
 
 export function resultsMarkdown(results: ResultsFile): string {
 	const entries = orderedEntries(results);
-	const checks = entries.flatMap((entry) => entry.outcome.checks.map((check) => ({ entry, check })));
+	const checks = entries.flatMap((entry) =>
+		entry.outcome.checks.map((check) => ({ entry, check })),
+	);
 	const misses = checks.filter(({ check }) => !check.pass);
 	return [
 		'# Benchmark and soak results',
@@ -41,7 +43,10 @@ export function resultsMarkdown(results: ResultsFile): string {
 			? `Every one of the ${checks.length} targets was met.`
 			: `${checks.length - misses.length} of ${checks.length} targets met; missed (see the notes under each section):`,
 		'',
-		...misses.map(({ entry, check }) => `- ${entry.name}: ${check.what}: ${check.value} (target ${check.target})`),
+		...misses.map(
+			({ entry, check }) =>
+				`- ${entry.name}: ${check.what}: ${check.value} (target ${check.target})`,
+		),
 		'',
 		...entries.map((entry) => `${section(entry)}\n`),
 	].join('\n');

@@ -38,9 +38,13 @@ test('bench/RESULTS.md is generated from bench/results.json (npx tsx bench/run.t
 });
 
 test('bench/results.json keeps one entry per benchmark of the list, named as the list names it', () => {
-	const names = [...read('bench/benchmarks.ts').matchAll(/^\t\tname: '([^']+)',$/gm)].map((m) => m[1]);
+	const names = [...read('bench/benchmarks.ts').matchAll(/^\t\tname: '([^']+)',$/gm)].map(
+		(m) => m[1],
+	);
 	expect(names).toContain('upsert');
-	const entries = Object.keys((JSON.parse(read('bench/results.json')) as { entries: object }).entries);
+	const entries = Object.keys(
+		(JSON.parse(read('bench/results.json')) as { entries: object }).entries,
+	);
 	expect(entries.filter((name) => !names.includes(name))).toEqual([]);
 });
 
@@ -51,7 +55,9 @@ test('nothing under test/ imports from bench/', () => {
 			return entry.isDirectory() ? files(full) : full.endsWith('.ts') ? [full] : [];
 		});
 	const importsOfBench = files(path.join(ROOT, 'test')).filter((file) =>
-		/(?:from\s*|import\(\s*|require\(\s*)['"](?:\.\.\/)+bench\//.test(fs.readFileSync(file, 'utf8')),
+		/(?:from\s*|import\(\s*|require\(\s*)['"](?:\.\.\/)+bench\//.test(
+			fs.readFileSync(file, 'utf8'),
+		),
 	);
 	expect(importsOfBench.map((file) => path.relative(ROOT, file))).toEqual([]);
 });
