@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
  * Every benchmark, once: its name, the question it answers, the command that runs it and where
  * its figures are cited. `npm run bench -- <name>` runs any of them (bench/run.ts); bench/README.md's

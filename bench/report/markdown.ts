@@ -1,4 +1,3 @@
-/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import { BENCHMARKS } from '../benchmarks';
 import { describeMachine } from '../lib/machine';
 import { checkRows, markdownTable } from '../lib/table';
