@@ -19,8 +19,7 @@ import {
 } from './lib/nodes';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
-import { printSection } from './lib/table';
-import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const ITEMS = Number(process.env.BENCH_OVERHEAD_ITEMS ?? 500);
 const ROUNDS = Number(process.env.BENCH_OVERHEAD_N8N_ROUNDS ?? 5);
@@ -136,8 +135,6 @@ async function main(): Promise<void> {
 				medianRatio <= TARGET_RATIO,
 			),
 		];
-		const durationSec = Math.round((Date.now() - started) / 100) / 10;
-		printSection(`Per-item overhead in real n8n (${durationSec} s)`, rows, checks);
 		const outcome = {
 			title: 'Per-item overhead in real n8n',
 			method: `${ITEMS} course upserts per execution in n8n ${N8N_VERSION} (\`n8n execute\` of an imported workflow: Manual Trigger → Code node with the items → the node under test), the built package loaded as a custom extension: the learningPlatform node (three {{ $json.field }} mappings, Wait for Completion off: one request per item) against n8n's HTTP Request node 4.2 posting the same body from one JSON-body expression with the package's credential; the sandbox in this process with no latency and no throttle. Time per item = n8n's own execution time of the node (\`executionTime\` in the run data) / items. ${ROUNDS} rounds, alternating which node runs first; ratio = learningPlatform / HTTP Request. The package reads every parameter through n8n's own getNodeParameter.`,
@@ -145,17 +142,7 @@ async function main(): Promise<void> {
 			checks,
 			details: { items: ITEMS, rounds },
 		};
-		const entry = {
-			name: 'overheadN8n',
-			ranAt: new Date(started).toISOString(),
-			command: commandLine('bench/overheadN8n.ts'),
-			durationSec,
-			machine,
-			source: 'dist',
-			outcome,
-		};
-		const { writeResults } = await import('./report/write');
-		writeResults([entry]);
+		recordRun('overheadN8n', outcome, { started, machine });
 	} finally {
 		n8n.dispose();
 		await sandbox.close();

@@ -36,8 +36,9 @@ import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
-import { printSection, type Row } from './lib/table';
+import type { Row } from './lib/table';
 import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const LEARNERS = Number(process.env.BENCH_UNATTENDED_LEARNERS ?? 20_000);
 const COURSES = ['compliance-101', 'security-awareness', 'onboarding-essentials'];
@@ -344,9 +345,6 @@ async function main(): Promise<void> {
 				memory.clocked <= 24,
 			),
 		];
-		const durationSec = Math.round((Date.now() - started) / 100) / 10;
-		printSection(`Syncs at real size in n8n (${durationSec} s)`, rows, checks);
-		printSection('Dry run beside Edit Fields, second night rows', sideRows);
 		console.log(`  summary counts, second night: ${JSON.stringify(counts(summary2))}`);
 		const outcome = {
 			title: 'Syncs run unattended: a 60,000-pair roster at real size in n8n',
@@ -371,17 +369,11 @@ async function main(): Promise<void> {
 				secondNightCounts: counts(summary2),
 			},
 		};
-		const entry = {
-			name: 'unattended',
-			ranAt: new Date(started).toISOString(),
-			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
-			durationSec,
+		recordRun('unattended', outcome, {
+			started,
 			machine,
-			source: 'dist',
-			outcome,
-		};
-		const { writeResults } = await import('./report/write');
-		writeResults([entry]);
+			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
+		});
 	} finally {
 		n8n.dispose();
 		await sandbox.close();

@@ -26,7 +26,7 @@ import { packageSource } from './lib/source';
 import { check, round } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
-import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const STATEMENTS = Number(process.env.BENCH_PUSH_STATEMENTS ?? 200);
 const WINDOW_MS = 10_000;
@@ -121,7 +121,6 @@ async function main(): Promise<number> {
 		const stored = state.lrs.statements.length;
 		const busiest = busiestWindow(accepted);
 		const tokens = log.filter((request) => request.path === TOKEN_PATH).length;
-		const durationSec = round((Date.now() - started) / 1000, 1);
 
 		const rows: Row[] = [
 			{
@@ -177,23 +176,9 @@ async function main(): Promise<number> {
 				executionMs: run.executionMs,
 			},
 		};
-		printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
-		if (process.env.BENCH_PUSH_RESULTS !== 'skip') {
-			const entry = {
-				name: 'xapiPush',
-				ranAt: new Date(started).toISOString(),
-				command: commandLine('bench/xapiPush.ts'),
-				durationSec,
-				machine,
-				source,
-				outcome,
-			};
-			const { writeResults } = await import('./report/write');
-			writeResults([entry]);
-			console.log(
-				'\nWrote the "xapiPush" section of bench/results.json and regenerated bench/RESULTS.md.',
-			);
-		}
+		// BENCH_PUSH_RESULTS=skip prints the figures and leaves results.json as it is.
+		if (process.env.BENCH_PUSH_RESULTS === 'skip') printSection(outcome.title, rows, checks);
+		else recordRun('xapiPush', outcome, { started, machine, source });
 		return 0;
 	} finally {
 		await sandbox.close();
