@@ -1,30 +1,20 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import {
-	COURSES_PATH,
-	courseItems,
-	courseUpsertNode,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-	lmsNode,
-} from '../lib/nodes';
+import { withClient } from '../lib/client';
+import { courseItems, courseUpsertNode, lmsNode } from '../lib/nodes';
 import type { NodeUnderTest } from '../lib/runNode';
-import { runSingleNode } from '../lib/runNode';
-import { startBenchSandbox } from '../lib/sandboxHandle';
+import { requestKinds } from '../lib/sandboxRequests';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { fetchToken } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
 
 const CATALOG_SIZE = Number(process.env.BENCH_CATALOG_SIZE ?? 5000);
 const ITEMS = Number(process.env.BENCH_CATALOG_ITEMS ?? 100);
 /** The sandbox's largest page (the platform documents none; the node asks for 100 and pages by what comes back). */
 const PAGE_SIZE = 50;
-const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
 
 interface Operation {
 	name: string;
@@ -66,28 +56,16 @@ export interface CatalogRun {
 
 export async function runCatalogBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
 	// No throttle and no latency: this counts requests, it does not time them.
-	const sandbox = await startBenchSandbox({
+	const runs: CatalogRun[] = [];
+	const options = {
 		latencyMs: 0,
 		rateLimitPerMinute: 0,
 		transactionDelayMs: 0,
 		maxPageSize: PAGE_SIZE,
-		clientId: 'bench-catalog',
-	});
-	const runs: CatalogRun[] = [];
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) },
-			source,
-		);
-		await fetchToken(source, helper);
-		await sandbox.reset();
+	};
+	await withClient(source, { ...options, clientId: 'bench-catalog' }, async (client, sandbox) => {
 		const catalog = courseItems(CATALOG_SIZE, 'catalog');
-		const seeded = await runSingleNode({
-			node: courseUpsertNode({ waitForCompletion: false }),
-			items: catalog,
-			source,
-			credentialsHelper: helper,
-		});
+		const seeded = await client.run(courseUpsertNode({ waitForCompletion: false }), catalog);
 		if (seeded.error || seeded.errorItems.length > 0)
 			throw new Error(
 				`Seeding the catalog failed: ${seeded.error ?? JSON.stringify(seeded.errorItems[0].json)}`,
@@ -97,23 +75,11 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 		const targets = Array.from({ length: ITEMS }, (_, i) => catalog[(i * step) % CATALOG_SIZE]);
 		for (const operation of OPERATIONS) {
 			const before = (await sandbox.requests()).length;
-			const run = await runSingleNode({
-				node: operation.node(),
-				items: targets,
-				source,
-				credentialsHelper: helper,
-			});
+			const run = await client.run(operation.node(), targets);
 			if (run.error) throw new Error(`${operation.name} stopped the workflow: ${run.error}`);
-			const log = (await sandbox.requests())
-				.slice(before)
-				.filter((entry) => !entry.path.endsWith('/oauth/token'));
-			const pages = log.filter(
-				(entry) => entry.method === 'GET' && entry.path === COURSES_PATH,
-			).length;
-			const writes = log.filter(
-				(entry) => entry.method === 'POST' && entry.path === COURSES_PATH,
-			).length;
-			const checks = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length;
+			const { requests, pages, writes, checks } = requestKinds(
+				(await sandbox.requests()).slice(before),
+			);
 			const error = run.errorItems[0]?.json.error as { message?: string } | string | undefined;
 			const result: CatalogRun = {
 				operation: operation.name,
@@ -122,7 +88,7 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 				pages,
 				writes,
 				checks,
-				other: log.length - pages - writes - checks,
+				other: requests - pages - writes - checks,
 				expected: Math.ceil(CATALOG_SIZE / PAGE_SIZE) + ITEMS,
 				nodeMs: run.executionMs,
 				errorItems: run.errorItems.length,
@@ -133,9 +99,7 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 			);
 			runs.push(result);
 		}
-	} finally {
-		await sandbox.close();
-	}
+	});
 	const rows: Row[] = runs.map((run) => ({
 		operation: run.operation,
 		'catalog M': run.catalog,

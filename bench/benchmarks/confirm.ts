@@ -1,23 +1,15 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import path from 'node:path';
 
-import { createCredentialsHelper } from '../../harness/engine';
+import { TRANSACTION_PATH_PREFIX as TRANSACTIONS_PREFIX } from '../../harness/lmsSandbox';
 import type { PackageSource } from '../../harness/nodeTypes';
-import {
-	COURSES_PATH,
-	courseItems,
-	courseUpsertNode,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-} from '../lib/nodes';
-import { runSingleNode } from '../lib/runNode';
-import { startBenchSandbox } from '../lib/sandboxHandle';
+import { withClient } from '../lib/client';
 import { collectGarbage } from '../lib/gc';
+import { COURSES_PATH, courseItems, courseUpsertNode } from '../lib/nodes';
+import { REPO_ROOT } from '../lib/source';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { REPO_ROOT } from '../lib/source';
-import { fetchToken } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
 
 const ITEMS = Number(process.env.BENCH_CONFIRM_ITEMS ?? 200);
@@ -25,7 +17,6 @@ const RPM = 300;
 const LATENCY_MS = 200;
 /** The sandbox's default (1 s), and longer ones the node's first guess (1 s) does not cover, so that it must learn. */
 const TRANSACTION_DELAYS_MS = [1_000, 3_000, 10_000];
-const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
 const TARGET_BUSY = 0.9;
 
 export interface ConfirmRun {
@@ -77,83 +68,77 @@ function learnedFirstCheck(
 }
 
 async function runOne(transactionDelayMs: number, source: PackageSource): Promise<ConfirmRun> {
-	const sandbox = await startBenchSandbox({
-		latencyMs: LATENCY_MS,
-		rateLimitPerMinute: RPM,
-		transactionDelayMs,
-		clientId: `bench-confirm-${transactionDelayMs}`,
-	});
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, RPM) },
-			source,
-		);
-		await fetchToken(source, helper);
-		await sandbox.reset();
-		const items = courseItems(ITEMS, `confirm-${transactionDelayMs}`);
-		collectGarbage();
-		// The node's defaults: Wait for Completion is on.
-		const run = await runSingleNode({
-			node: courseUpsertNode(),
-			items,
-			source,
-			credentialsHelper: helper,
-		});
-		if (run.error)
-			throw new Error(`confirm ${transactionDelayMs} ms stopped the workflow: ${run.error}`);
-		const log = (await sandbox.requests()).filter((entry) => !entry.path.endsWith('/oauth/token'));
-		const ok = (status: number | null) => status !== null && status >= 200 && status < 300;
-		const writes = log.filter((entry) => entry.path === COURSES_PATH && ok(entry.status)).length;
-		const checkEntries = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX));
-		const state = await sandbox.state();
-		const stored = state.courses;
-		const missing = items.filter((item) => !stored[item.externalId]).length;
-		const confirmed = run.items.filter((item) => item.json.confirmation === 'confirmed').length;
-		// Checks after a transaction's completion confirm it; those before found it running.
-		const completedAt = new Map(
-			state.transactions.map((tx) => [
-				tx.id,
-				tx.completed_at ? Date.parse(tx.completed_at) : Number.POSITIVE_INFINITY,
-			]),
-		);
-		const createdAt = new Map(state.transactions.map((tx) => [tx.id, Date.parse(tx.created_at)]));
-		let earlyChecks = 0;
-		const confirmDelays: number[] = [];
-		for (const entry of checkEntries) {
-			const id = decodeURIComponent(entry.path.slice(TRANSACTIONS_PREFIX.length));
-			const at = Date.parse(entry.time);
-			if (at < (completedAt.get(id) ?? Number.POSITIVE_INFINITY)) earlyChecks++;
-			else confirmDelays.push(at - (createdAt.get(id) ?? at));
-		}
-		const seconds = run.executionMs / 1000;
-		const writeTimes = log
-			.filter((entry) => entry.path === COURSES_PATH)
-			.map((entry) => Date.parse(entry.time));
-		const ceiling = RPM / 60;
-		return {
+	return withClient(
+		source,
+		{
+			latencyMs: LATENCY_MS,
+			rateLimitPerMinute: RPM,
 			transactionDelayMs,
-			items: ITEMS,
-			nodeMs: run.executionMs,
-			writes,
-			checks: checkEntries.length,
-			requests: log.length,
-			throttled429: log.filter((entry) => entry.status === 429).length,
-			confirmed,
-			errorItems: run.errorItems.length,
-			missing,
-			busyRatio: round((writes + confirmed) / seconds / ceiling, 3),
-			okRatio: round(log.filter((entry) => ok(entry.status)).length / seconds / ceiling, 3),
-			earlyChecks,
-			meanConfirmMs:
-				confirmDelays.length > 0
-					? Math.round(confirmDelays.reduce((a, b) => a + b, 0) / confirmDelays.length)
-					: 0,
-			tailMs: writeTimes.length > 0 ? run.endedAt - Math.max(...writeTimes) : 0,
-			learnedFirstCheckMs: learnedFirstCheck(source, sandbox.url, sandbox.clientId),
-		};
-	} finally {
-		await sandbox.close();
-	}
+			clientId: `bench-confirm-${transactionDelayMs}`,
+		},
+		async (client, sandbox) => {
+			await sandbox.reset();
+			const items = courseItems(ITEMS, `confirm-${transactionDelayMs}`);
+			collectGarbage();
+			// The node's defaults: Wait for Completion is on.
+			const run = await client.run(courseUpsertNode(), items);
+			if (run.error)
+				throw new Error(`confirm ${transactionDelayMs} ms stopped the workflow: ${run.error}`);
+			const log = (await sandbox.requests()).filter(
+				(entry) => !entry.path.endsWith('/oauth/token'),
+			);
+			const ok = (status: number | null) => status !== null && status >= 200 && status < 300;
+			const writes = log.filter((entry) => entry.path === COURSES_PATH && ok(entry.status)).length;
+			const checkEntries = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX));
+			const state = await sandbox.state();
+			const stored = state.courses;
+			const missing = items.filter((item) => !stored[item.externalId]).length;
+			const confirmed = run.items.filter((item) => item.json.confirmation === 'confirmed').length;
+			// Checks after a transaction's completion confirm it; those before found it running.
+			const completedAt = new Map(
+				state.transactions.map((tx) => [
+					tx.id,
+					tx.completed_at ? Date.parse(tx.completed_at) : Number.POSITIVE_INFINITY,
+				]),
+			);
+			const createdAt = new Map(state.transactions.map((tx) => [tx.id, Date.parse(tx.created_at)]));
+			let earlyChecks = 0;
+			const confirmDelays: number[] = [];
+			for (const entry of checkEntries) {
+				const id = decodeURIComponent(entry.path.slice(TRANSACTIONS_PREFIX.length));
+				const at = Date.parse(entry.time);
+				if (at < (completedAt.get(id) ?? Number.POSITIVE_INFINITY)) earlyChecks++;
+				else confirmDelays.push(at - (createdAt.get(id) ?? at));
+			}
+			const seconds = run.executionMs / 1000;
+			const writeTimes = log
+				.filter((entry) => entry.path === COURSES_PATH)
+				.map((entry) => Date.parse(entry.time));
+			const ceiling = RPM / 60;
+			return {
+				transactionDelayMs,
+				items: ITEMS,
+				nodeMs: run.executionMs,
+				writes,
+				checks: checkEntries.length,
+				requests: log.length,
+				throttled429: log.filter((entry) => entry.status === 429).length,
+				confirmed,
+				errorItems: run.errorItems.length,
+				missing,
+				busyRatio: round((writes + confirmed) / seconds / ceiling, 3),
+				okRatio: round(log.filter((entry) => ok(entry.status)).length / seconds / ceiling, 3),
+				earlyChecks,
+				meanConfirmMs:
+					confirmDelays.length > 0
+						? Math.round(confirmDelays.reduce((a, b) => a + b, 0) / confirmDelays.length)
+						: 0,
+				tailMs: writeTimes.length > 0 ? run.endedAt - Math.max(...writeTimes) : 0,
+				learnedFirstCheckMs: learnedFirstCheck(source, sandbox.url, sandbox.clientId),
+			};
+		},
+		RPM,
+	);
 }
 
 export async function runConfirmBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
@@ -248,56 +233,51 @@ interface WaitRun {
 }
 
 async function runWait(delaySec: number, source: PackageSource): Promise<WaitRun> {
-	const sandbox = await startBenchSandbox({
-		transactionDelayMs: delaySec * 1000,
-		clientId: `bench-wait-${delaySec}`,
-	});
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 300) },
-			source,
-		);
-		await fetchToken(source, helper);
-		await sandbox.reset();
-		const run = await runSingleNode({
-			node: courseUpsertNode({ waitForCompletion: true, timeout: 120 }),
-			items: courseItems(1, `wait-${delaySec}`),
-			source,
-			credentialsHelper: helper,
-		});
-		if (run.error || run.errorItems.length > 0) {
-			throw new Error(
-				`The upsert with waitForCompletion failed: ${run.error ?? JSON.stringify(run.errorItems[0].json)}`,
+	return withClient(
+		source,
+		{
+			transactionDelayMs: delaySec * 1000,
+			clientId: `bench-wait-${delaySec}`,
+		},
+		async (client, sandbox) => {
+			await sandbox.reset();
+			const run = await client.run(
+				courseUpsertNode({ waitForCompletion: true, timeout: 120 }),
+				courseItems(1, `wait-${delaySec}`),
 			);
-		}
-		const [transaction] = (await sandbox.state()).transactions;
-		if (!transaction?.completed_at)
-			throw new Error('The sandbox recorded no completed transaction');
-		const acceptedAt = Date.parse(transaction.created_at);
-		const completedAt = Date.parse(transaction.completed_at);
-		const pollTimes = (await sandbox.requests())
-			.filter((entry) => entry.method === 'GET' && entry.path.startsWith(TRANSACTIONS_PREFIX))
-			.map((entry) => Date.parse(entry.time));
-		const intervals = pollTimes.slice(1).map((time, i) => time - pollTimes[i]);
-		return {
-			delaySec,
-			polls: pollTimes.length,
-			pollOffsetsSec: pollTimes.map((time) => round((time - acceptedAt) / 1000, 2)),
-			firstIntervalSec: round((intervals[0] ?? 0) / 1000, 3),
-			// With one poll, the wait that ended with it is the one from the acceptance.
-			lastIntervalSec: round(
-				(intervals.length > 0
-					? intervals[intervals.length - 1]
-					: (pollTimes[0] ?? acceptedAt) - acceptedAt) / 1000,
-				3,
-			),
-			returnDelayMs: run.endedAt - completedAt,
-			status: String(run.items[0]?.json.status ?? ''),
-			nodeMs: run.executionMs,
-		};
-	} finally {
-		await sandbox.close();
-	}
+			if (run.error || run.errorItems.length > 0) {
+				throw new Error(
+					`The upsert with waitForCompletion failed: ${run.error ?? JSON.stringify(run.errorItems[0].json)}`,
+				);
+			}
+			const [transaction] = (await sandbox.state()).transactions;
+			if (!transaction?.completed_at)
+				throw new Error('The sandbox recorded no completed transaction');
+			const acceptedAt = Date.parse(transaction.created_at);
+			const completedAt = Date.parse(transaction.completed_at);
+			const pollTimes = (await sandbox.requests())
+				.filter((entry) => entry.method === 'GET' && entry.path.startsWith(TRANSACTIONS_PREFIX))
+				.map((entry) => Date.parse(entry.time));
+			const intervals = pollTimes.slice(1).map((time, i) => time - pollTimes[i]);
+			return {
+				delaySec,
+				polls: pollTimes.length,
+				pollOffsetsSec: pollTimes.map((time) => round((time - acceptedAt) / 1000, 2)),
+				firstIntervalSec: round((intervals[0] ?? 0) / 1000, 3),
+				// With one poll, the wait that ended with it is the one from the acceptance.
+				lastIntervalSec: round(
+					(intervals.length > 0
+						? intervals[intervals.length - 1]
+						: (pollTimes[0] ?? acceptedAt) - acceptedAt) / 1000,
+					3,
+				),
+				returnDelayMs: run.endedAt - completedAt,
+				status: String(run.items[0]?.json.status ?? ''),
+				nodeMs: run.executionMs,
+			};
+		},
+		300,
+	);
 }
 
 /** Wait for Completion on one write: how soon it returns after its transaction completes, and its polls. */

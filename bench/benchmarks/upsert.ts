@@ -1,29 +1,17 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
-import { createCredentialsHelper } from '../../harness/engine';
-import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
-import {
-	COURSES_PATH,
-	courseItems,
-	courseUpsertNode,
-	httpCourseUpsertNode,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-	lmsNode,
-} from '../lib/nodes';
+import { TRANSACTION_PATH_PREFIX } from '../../harness/lmsSandbox';
 import type { LoggedRequest } from '../../sandbox/server';
-import type { NodeUnderTest } from '../lib/runNode';
-import { firstErrorMessage, runSingleNode } from '../lib/runNode';
-import { startBenchSandbox, type SandboxHandle } from '../lib/sandboxHandle';
-import { countRequests } from '../lib/sandboxRequests';
+import { warmUp, withClient, type BenchClient } from '../lib/client';
 import { collectGarbage } from '../lib/gc';
+import { courseItems, courseUpsertNode, httpCourseUpsertNode, lmsNode } from '../lib/nodes';
+import { firstErrorMessage, type NodeUnderTest } from '../lib/runNode';
+import type { SandboxHandle } from '../lib/sandboxHandle';
+import { countRequests } from '../lib/sandboxRequests';
 import { check, round, sleep } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { fetchToken, warmUp } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
-
-const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
 
 export const UPSERT_LATENCIES_MS = [50, 200, 400];
 /** The sandbox's throttle and the credential's requestsPerMinute, scaled up from 300 to keep runs short. */
@@ -99,13 +87,12 @@ export interface Scenario {
 	contenders: Contender[];
 }
 
-export async function runContender(
-	sandbox: SandboxHandle,
+async function runContender(
+	client: BenchClient,
 	scenario: Scenario,
 	contender: Contender,
-	source: PackageSource,
-	helper: HarnessCredentialsHelper,
 ): Promise<UpsertRun> {
+	const { sandbox } = client;
 	const { latencyMs, requestsPerMinute } = scenario;
 	await sandbox.reset(); // a full token bucket, an empty log and state for every contender
 	const items = courseItems(
@@ -113,18 +100,13 @@ export async function runContender(
 		`upsert-${requestsPerMinute}-${latencyMs}-${contender}`,
 	);
 	collectGarbage();
-	const run = await runSingleNode({
-		node: contenderNode(contender, sandbox, requestsPerMinute),
-		items,
-		source,
-		credentialsHelper: helper,
-	});
+	const run = await client.run(contenderNode(contender, sandbox, requestsPerMinute), items);
 	if (run.error)
 		throw new Error(`${contender} at ${latencyMs} ms stopped the workflow: ${run.error}`);
 	const log = await sandbox.requests();
 	// Writes and the package's transaction checks alike count against the client's budget.
 	const counts = countRequests(log);
-	const polls = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length;
+	const polls = log.filter((entry) => entry.path.startsWith(TRANSACTION_PATH_PREFIX)).length;
 	const arrivals = log
 		.filter((entry) => !entry.path.endsWith('/oauth/token'))
 		.map((entry) => Date.parse(entry.time));
@@ -166,30 +148,27 @@ export async function runContender(
 }
 
 async function runScenario(scenario: Scenario, source: PackageSource): Promise<UpsertRun[]> {
-	const sandbox = await startBenchSandbox({
-		latencyMs: scenario.latencyMs,
-		rateLimitPerMinute: scenario.requestsPerMinute,
-		transactionDelayMs: 0,
-		clientId: `bench-upsert-${scenario.requestsPerMinute}-${scenario.latencyMs}`,
-	});
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, scenario.requestsPerMinute) },
-			source,
-		);
-		await fetchToken(source, helper);
-		const runs: UpsertRun[] = [];
-		for (const contender of scenario.contenders) {
-			const result = await runContender(sandbox, scenario, contender, source, helper);
-			console.log(
-				`  upsert ${scenario.requestsPerMinute}/min ${scenario.latencyMs} ms ${contender}: ${result.ratio} of the ceiling, ${result.throttled429} × 429, ${result.errorItems} failed, ${result.missing} missing`,
-			);
-			runs.push(result);
-		}
-		return runs;
-	} finally {
-		await sandbox.close();
-	}
+	return withClient(
+		source,
+		{
+			latencyMs: scenario.latencyMs,
+			rateLimitPerMinute: scenario.requestsPerMinute,
+			transactionDelayMs: 0,
+			clientId: `bench-upsert-${scenario.requestsPerMinute}-${scenario.latencyMs}`,
+		},
+		async (client) => {
+			const runs: UpsertRun[] = [];
+			for (const contender of scenario.contenders) {
+				const result = await runContender(client, scenario, contender);
+				console.log(
+					`  upsert ${scenario.requestsPerMinute}/min ${scenario.latencyMs} ms ${contender}: ${result.ratio} of the ceiling, ${result.throttled429} × 429, ${result.errorItems} failed, ${result.missing} missing`,
+				);
+				runs.push(result);
+			}
+			return runs;
+		},
+		scenario.requestsPerMinute,
+	);
 }
 
 export async function runUpsertBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
@@ -325,13 +304,8 @@ interface Beside {
 }
 
 /** BULK_ITEMS confirmed upserts split over `executions` executions, and the webhooks meanwhile. */
-async function beside(
-	executions: number,
-	sandbox: Awaited<ReturnType<typeof startBenchSandbox>>,
-	source: PackageSource,
-	helper: ReturnType<typeof createCredentialsHelper>,
-	prefix: string,
-): Promise<Beside> {
+async function beside(client: BenchClient, executions: number, prefix: string): Promise<Beside> {
+	const { sandbox } = client;
 	const result: Beside = {
 		executions,
 		latencies: [],
@@ -346,33 +320,28 @@ async function beside(
 	let running = executions;
 	const bulk = Promise.all(
 		Array.from({ length: executions }, (_, e) =>
-			runSingleNode({
-				node: courseUpsertNode(),
-				items: courseItems(BULK_ITEMS, prefix).slice(e * share, (e + 1) * share),
-				source,
-				credentialsHelper: helper,
-			}).then((run) => {
-				result.bulkFailed += run.errorItems.length + (run.error ? 1 : 0);
-				if (--running === 0) result.bulkMs = Date.now() - bulkStarted;
-			}),
+			client
+				.run(courseUpsertNode(), courseItems(BULK_ITEMS, prefix).slice(e * share, (e + 1) * share))
+				.then((run) => {
+					result.bulkFailed += run.errorItems.length + (run.error ? 1 : 0);
+					if (--running === 0) result.bulkMs = Date.now() - bulkStarted;
+				}),
 		),
 	);
 	// Let the bulk run fill its pool and the client's queue first.
 	await sleep(15_000);
 	for (let webhook = 1; webhook <= WEBHOOKS; webhook++) {
 		const started = Date.now();
-		const run = await runSingleNode({
-			node: lmsNode({
+		const run = await client.run(
+			lmsNode({
 				resource: 'assignment',
 				operation: 'assign',
 				email: `${prefix}-hire${webhook}@example.com`,
 				externalId: 'onboarding-101',
 				options: { waitForCompletion: true },
 			}),
-			items: [{}],
-			source,
-			credentialsHelper: helper,
-		});
+			[{}],
+		);
 		const status =
 			run.error ?? String(run.items[0]?.json.status ?? run.items[0]?.json.error ?? 'none');
 		result.latencies.push({
@@ -406,42 +375,45 @@ async function beside(
 async function interactiveOutcome(
 	source: PackageSource,
 ): Promise<Pick<BenchmarkOutcome, 'method' | 'rows' | 'checks' | 'notes'>> {
-	const sandbox = await startBenchSandbox({
-		...INTERACTIVE_SANDBOX,
-		clientId: 'bench-interactive',
-	});
 	const scenarios: Beside[] = [];
 	let alone = { requests: 0, spanMs: 0, share: 0, refused: 0 };
-	try {
-		const helper = await withOnboardingCourse(sandbox, source);
-		for (const executions of BULK_EXECUTIONS)
-			scenarios.push(await beside(executions, sandbox, source, helper, `bulk${executions}`));
+	const options = { ...INTERACTIVE_SANDBOX, clientId: 'bench-interactive' };
+	await withClient(
+		source,
+		options,
+		async (client, sandbox) => {
+			// The course the webhooks assign.
+			const onboarding = {
+				externalId: 'onboarding-101',
+				name: 'Onboarding',
+				url: 'https://learn.example.com/onboarding',
+			};
+			const seeded = await client.run(courseUpsertNode(), [onboarding]);
+			if (seeded.error || seeded.errorItems.length > 0)
+				throw new Error('Seeding the onboarding course failed');
+			for (const executions of BULK_EXECUTIONS)
+				scenarios.push(await beside(client, executions, `bulk${executions}`));
 
-		// A bulk run alone: the share of the client's budget it uses while it runs.
-		await sleep(61_000);
-		const aloneBefore = (await sandbox.requests()).length;
-		await runSingleNode({
-			node: courseUpsertNode(),
-			items: courseItems(ALONE_ITEMS, 'alone'),
-			source,
-			credentialsHelper: helper,
-		});
-		const log = apiOnly((await sandbox.requests()).slice(aloneBefore));
-		const times = log.map((entry) => Date.parse(entry.time));
-		const spanMs = Math.max(...times) - Math.min(...times);
-		const requests = log.length;
-		alone = {
-			requests,
-			spanMs,
-			share: (requests - 1) / (spanMs / (60_000 / REAL_RATE_RPM)),
-			refused: log.filter((entry) => entry.status === 429).length,
-		};
-		console.log(
-			`  alone: ${requests} requests in ${(spanMs / 1000).toFixed(1)} s, ${round(alone.share, 3)} of the budget`,
-		);
-	} finally {
-		await sandbox.close();
-	}
+			// A bulk run alone: the share of the client's budget it uses while it runs.
+			await sleep(61_000);
+			const aloneBefore = (await sandbox.requests()).length;
+			await client.run(courseUpsertNode(), courseItems(ALONE_ITEMS, 'alone'));
+			const log = apiOnly((await sandbox.requests()).slice(aloneBefore));
+			const times = log.map((entry) => Date.parse(entry.time));
+			const spanMs = Math.max(...times) - Math.min(...times);
+			const requests = log.length;
+			alone = {
+				requests,
+				spanMs,
+				share: (requests - 1) / (spanMs / (60_000 / REAL_RATE_RPM)),
+				refused: log.filter((entry) => entry.status === 429).length,
+			};
+			console.log(
+				`  alone: ${requests} requests in ${(spanMs / 1000).toFixed(1)} s, ${round(alone.share, 3)} of the budget`,
+			);
+		},
+		REAL_RATE_RPM,
+	);
 	const rows: Row[] = [
 		...scenarios.flatMap((s) => [
 			...s.latencies.map((l) => ({
@@ -489,31 +461,4 @@ async function interactiveOutcome(
 					`${s.executions} bulk execution(s): the bulk ended before the last webhook; raise BENCH_INTERACTIVE_BULK.`,
 			),
 	};
-}
-
-/** A credential at the platform's rate, its token fetched, and the course the webhooks assign. */
-async function withOnboardingCourse(
-	sandbox: Awaited<ReturnType<typeof startBenchSandbox>>,
-	source: PackageSource,
-) {
-	const helper = createCredentialsHelper(
-		{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, REAL_RATE_RPM) },
-		source,
-	);
-	await fetchToken(source, helper);
-	const seeded = await runSingleNode({
-		node: courseUpsertNode(),
-		items: [
-			{
-				externalId: 'onboarding-101',
-				name: 'Onboarding',
-				url: 'https://learn.example.com/onboarding',
-			},
-		],
-		source,
-		credentialsHelper: helper,
-	});
-	if (seeded.error || seeded.errorItems.length > 0)
-		throw new Error('Seeding the onboarding course failed');
-	return helper;
 }
