@@ -19,7 +19,7 @@ const LATENCY_MS = 200;
 const TRANSACTION_DELAYS_MS = [1_000, 3_000, 10_000];
 const TARGET_BUSY = 0.9;
 
-export interface ConfirmRun {
+interface ConfirmRun {
 	transactionDelayMs: number;
 	items: number;
 	nodeMs: number;
@@ -201,7 +201,6 @@ export async function runConfirmBenchmark(source: PackageSource): Promise<Benchm
 		method: `${ITEMS} course upserts with the node's defaults (Wait for Completion on) against the sandbox at the platform's ${RPM} requests/min, ${LATENCY_MS} ms latency, transactions completing ${TRANSACTION_DELAYS_MS.join(', ')} ms after acceptance; each run on a fresh client id, so nothing is learned beforehand. Requests = every API request in the sandbox's log (writes, transaction checks, 429s; the token fetched before is apart). A check counts as early when it reached the sandbox before the transaction's completed_at. Useful requests = accepted writes + the one check that confirmed each; divided by the node's run time and the ceiling (${RPM / 60}/s), this says how much of the budget did useful work. Waiting items hold no place in the pool, so writes keep flowing while earlier transactions are checked. No HTTP Request baseline: that node cannot confirm a write. ${wait.method}`,
 		rows: [...rows, ...wait.rows],
 		checks: [...checks, ...wait.checks],
-		details: { items: ITEMS, requestsPerMinute: RPM, latencyMs: LATENCY_MS, runs },
 		notes,
 	};
 }

@@ -231,17 +231,6 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 		method: `A roster of ${LEARNERS.toLocaleString('en-US')} learners × ${COURSES.length} courses (${total.toLocaleString('en-US')} pairs, each with a due date) synced onto a sandbox holding the three courses (no throttle, no latency: the run counts requests), then synced again after ${changed} pairs (1 %) had their due date moved and ${gone} (0.5 %) left the roster, with Withdraw Missing on and the workflow's static data kept between the nights. The plan time is the engine's: the memory read from the saved static data and every pair of the second night decided (median of 5, in this process). Beside it, a dry run of the second night through n8n (the node's execution time: n8n reading each item's parameters and expressions, the check of each item, the plan, the output; nothing sent). The same two nights on the Assign path: every pair assigned and confirmed, and on the second night the leavers withdrawn. Minutes are the requests divided by the platform's 300 a minute. Remembered state: JSON bytes of the node's static data after the second night, per pair held.`,
 		rows,
 		checks,
-		details: {
-			learners: LEARNERS,
-			pairs: total,
-			changed,
-			gone,
-			bytesPerPair,
-			planMs,
-			engineMs,
-			counts,
-		},
-		notes: [],
 	};
 }
 

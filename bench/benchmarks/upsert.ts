@@ -13,29 +13,29 @@ import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
 
-export const UPSERT_LATENCIES_MS = [50, 200, 400];
+const UPSERT_LATENCIES_MS = [50, 200, 400];
 /** The sandbox's throttle and the credential's requestsPerMinute, scaled up from 300 to keep runs short. */
 const SCALED_RPM = Number(process.env.BENCH_UPSERT_RPM ?? 3000);
 /** 1,000 items at 3,000/min last 20 s: twenty windows of the sandbox's one-second token bucket (0 skips these runs). */
 const SCALED_ITEMS = Number(process.env.BENCH_UPSERT_ITEMS ?? 1000);
 /** The platform's own 300/min, every latency, package and both baselines (0 items skips it). */
-export const REAL_RATE_RPM = 300;
+const REAL_RATE_RPM = 300;
 const REAL_RATE_ITEMS = Number(process.env.BENCH_UPSERT_REAL_RATE_ITEMS ?? 200);
 const TARGET_RATIO = 0.97;
 /** At the platform's rate, with the node's defaults (writes confirmed): issue "Scale", point 1. */
-export const REAL_RATE_TARGET_RATIO = 0.98;
+const REAL_RATE_TARGET_RATIO = 0.98;
 /** At most one 429 per this many requests. */
 const REQUESTS_PER_429 = 100;
 
-export type Contender = 'package' | 'http-default' | 'http-batched';
+type Contender = 'package' | 'http-default' | 'http-batched';
 
-export const CONTENDER_LABELS: Record<Contender, string> = {
+const CONTENDER_LABELS: Record<Contender, string> = {
 	package: 'learningPlatform (this package)',
 	'http-default': 'HTTP Request 4.2, defaults',
 	'http-batched': 'HTTP Request 4.2, batching at the ceiling',
 };
 
-export interface UpsertRun {
+interface UpsertRun {
 	latencyMs: number;
 	requestsPerMinute: number;
 	contender: Contender;
@@ -80,7 +80,7 @@ function contenderNode(
 	}
 }
 
-export interface Scenario {
+interface Scenario {
 	latencyMs: number;
 	requestsPerMinute: number;
 	items: number;

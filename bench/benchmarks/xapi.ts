@@ -20,7 +20,7 @@ const VALIDATION_ROUNDS = 5;
 
 type ValidateStatement = (statement: unknown) => { ok: boolean };
 
-export interface SendRun {
+interface SendRun {
 	batchSize: number;
 	statements: number;
 	requests: number;
