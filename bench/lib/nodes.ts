@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
+import { COURSES_PATH } from '../../harness/lmsSandbox';
 import type { NodeUnderTest } from './runNode';
 
 export const LMS_NODE_TYPE = 'n8n-nodes-learning-platform.learningPlatform';
@@ -7,7 +8,7 @@ export const XAPI_NODE_TYPE = 'n8n-nodes-learning-platform.xApi';
 export const HTTP_NODE_TYPE = 'n8n-nodes-base.httpRequest';
 export const LMS_CREDENTIAL = 'learningPlatformOAuth2Api';
 export const XAPI_CREDENTIAL = 'xApiLrsApi';
-export const COURSES_PATH = '/api/developer/v2/courses.json';
+export { COURSES_PATH };
 
 const CONTINUE_ON_FAIL = 'continueRegularOutput' as const;
 
