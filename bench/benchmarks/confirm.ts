@@ -19,30 +19,7 @@ const LATENCY_MS = 200;
 const TRANSACTION_DELAYS_MS = [1_000, 3_000, 10_000];
 const TARGET_BUSY = 0.9;
 
-interface ConfirmRun {
-	transactionDelayMs: number;
-	items: number;
-	nodeMs: number;
-	writes: number;
-	checks: number;
-	requests: number;
-	throttled429: number;
-	confirmed: number;
-	errorItems: number;
-	missing: number;
-	/** Accepted writes plus the one check that confirmed each, per second of run, over the ceiling. */
-	busyRatio: number;
-	/** Every 2xx answer per second of run, over the ceiling. */
-	okRatio: number;
-	/** Checks that found the transaction still running. */
-	earlyChecks: number;
-	/** Mean time from an item's acceptance to its confirming check. */
-	meanConfirmMs: number;
-	/** From the last write's arrival to the node's end: the wait for the last confirmations. */
-	tailMs: number;
-	/** The client's learned first-check delay after the run (ms), when it could be read. */
-	learnedFirstCheckMs?: number;
-}
+type ConfirmRun = Awaited<ReturnType<typeof runOne>>;
 
 /** The package's client state, from the same module instance the engine loaded. */
 function learnedFirstCheck(
@@ -67,7 +44,7 @@ function learnedFirstCheck(
 	}
 }
 
-async function runOne(transactionDelayMs: number, source: PackageSource): Promise<ConfirmRun> {
+async function runOne(transactionDelayMs: number, source: PackageSource) {
 	return withClient(
 		source,
 		{
@@ -217,21 +194,9 @@ function logarithmicPollBound(delaySec: number, firstIntervalSec: number): numbe
 	return Math.floor(2 + 2 * Math.log2(1 + delaySec / firstIntervalSec));
 }
 
-interface WaitRun {
-	delaySec: number;
-	polls: number;
-	/** Seconds from the write's acceptance to each poll. */
-	pollOffsetsSec: number[];
-	firstIntervalSec: number;
-	/** The interval that ended with the poll that saw the transaction finished. */
-	lastIntervalSec: number;
-	/** From the transaction's completion to the node returning its item. */
-	returnDelayMs: number;
-	status: string;
-	nodeMs: number;
-}
+type WaitRun = Awaited<ReturnType<typeof runWait>>;
 
-async function runWait(delaySec: number, source: PackageSource): Promise<WaitRun> {
+async function runWait(delaySec: number, source: PackageSource) {
 	return withClient(
 		source,
 		{

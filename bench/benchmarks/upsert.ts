@@ -35,32 +35,7 @@ const CONTENDER_LABELS: Record<Contender, string> = {
 	'http-batched': 'HTTP Request 4.2, batching at the ceiling',
 };
 
-interface UpsertRun {
-	latencyMs: number;
-	requestsPerMinute: number;
-	contender: Contender;
-	items: number;
-	nodeMs: number;
-	/** Successful requests (2xx answers) per second of node run time. */
-	ratePerSec: number;
-	ceilingPerSec: number;
-	ratio: number;
-	/** Every API request (writes and, for the package, transaction checks), token requests apart. */
-	requests: number;
-	/** Transaction checks among them. */
-	polls: number;
-	throttled429: number;
-	errorItems: number;
-	/** Expected courses absent from the sandbox's state after the run. */
-	missing: number;
-	/** Missing courses whose item carried no error: silently lost. */
-	lostSilently: number;
-	firstError: string;
-	/** From the node's start to the first request reaching the sandbox: work done before sending. */
-	firstRequestMs: number;
-	/** Mean spacing of request arrivals at the sandbox. */
-	meanGapMs: number;
-}
+type UpsertRun = Awaited<ReturnType<typeof runContender>>;
 
 function contenderNode(
 	contender: Contender,
@@ -87,11 +62,7 @@ interface Scenario {
 	contenders: Contender[];
 }
 
-async function runContender(
-	client: BenchClient,
-	scenario: Scenario,
-	contender: Contender,
-): Promise<UpsertRun> {
+async function runContender(client: BenchClient, scenario: Scenario, contender: Contender) {
 	const { sandbox } = client;
 	const { latencyMs, requestsPerMinute } = scenario;
 	await sandbox.reset(); // a full token bucket, an empty log and state for every contender
