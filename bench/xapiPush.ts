@@ -19,7 +19,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { createCredentialsHelper } from '../harness/engine';
 import type { LoggedRequest } from '../sandbox/server';
 import { machineInfo } from './lib/machine';
-import { XAPI_CREDENTIAL, XAPI_NODE_TYPE } from './lib/nodes';
+import { XAPI_CREDENTIAL, xapiSendNode } from './lib/nodes';
 import { runSingleNode } from './lib/runNode';
 import { startBenchSandbox } from './lib/sandboxHandle';
 import { packageSource } from './lib/source';
@@ -89,20 +89,7 @@ async function main(): Promise<number> {
 			key: `bench-completion-${n}`,
 		}));
 		const run = await runSingleNode({
-			node: {
-				type: XAPI_NODE_TYPE,
-				typeVersion: 1,
-				parameters: {
-					resource: 'statement',
-					operation: 'send',
-					inputMode: 'json',
-					statement: '={{ $json.statement }}',
-					additionalFields: { idempotencyKey: '={{ $json.key }}' },
-					options: {},
-				},
-				credentials: { [XAPI_CREDENTIAL]: { id: 'bench-push', name: 'Benchmark push endpoint' } },
-				onError: 'continueRegularOutput',
-			},
+			node: xapiSendNode(undefined, { idempotencyKey: '={{ $json.key }}' }),
 			items,
 			source,
 			credentialsHelper,

@@ -99,8 +99,11 @@ export function httpCourseUpsertNode(
 	};
 }
 
-/** The xAPI node sending each item's `statement` as JSON. */
-export function xapiSendNode(batchSize: number): NodeUnderTest {
+/** The xAPI node sending each item's `statement` as JSON (no batch size: one statement a request). */
+export function xapiSendNode(
+	batchSize?: number,
+	additionalFields?: INodeParameters,
+): NodeUnderTest {
 	return {
 		type: XAPI_NODE_TYPE,
 		typeVersion: 1,
@@ -109,7 +112,8 @@ export function xapiSendNode(batchSize: number): NodeUnderTest {
 			operation: 'send',
 			inputMode: 'json',
 			statement: '={{ $json.statement }}',
-			options: { batchSize },
+			...(additionalFields && { additionalFields }),
+			options: batchSize === undefined ? {} : { batchSize },
 		},
 		credentials: { [XAPI_CREDENTIAL]: { id: 'bench-lrs', name: 'Benchmark LRS' } },
 		onError: CONTINUE_ON_FAIL,
