@@ -32,6 +32,7 @@ import {
 	node24Binary,
 } from '../harness/paths';
 import { freeLoopbackPort } from '../harness/loopback';
+import { manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
 import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
 import { machineInfo } from './lib/machine';
@@ -77,19 +78,9 @@ const flatted = require(path.join(n8nInstallDir, 'node_modules', 'flatted')) as 
 	stringify(value: unknown): string;
 };
 
-function workflow(
-	name: string,
-	file: string,
-	last: Array<{
-		name: string;
-		type: string;
-		typeVersion: number;
-		parameters: Record<string, unknown>;
-		credentials?: unknown;
-	}>,
-): WorkflowJson {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+/** Manual Trigger → Read/Write Files → Extract from File (CSV) → `last` (side by side), as the roster example reads. */
+const workflow = (name: string, file: string, last: NodeSpec[]): WorkflowJson =>
+	manualWorkflow(name, [
 		{
 			name: 'Read HR export',
 			type: 'n8n-nodes-base.readWriteFile',
@@ -102,23 +93,10 @@ function workflow(
 			typeVersion: 1.1,
 			parameters: { operation: 'csv', options: {} },
 		},
-		...last,
-	].map((node, i) => ({ ...node, position: [i * 220, 0] as [number, number] }));
-	return {
-		name,
-		nodes,
-		connections: {
-			Start: { main: [[{ node: 'Read HR export', type: 'main', index: 0 }]] },
-			'Read HR export': { main: [[{ node: 'Parse CSV rows', type: 'main', index: 0 }]] },
-			'Parse CSV rows': {
-				main: [last.map((node) => ({ node: node.name, type: 'main' as const, index: 0 }))],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	} as WorkflowJson;
-}
+		last,
+	]);
 
-const editFields = {
+const editFields: NodeSpec = {
 	name: 'Edit Fields',
 	type: 'n8n-nodes-base.set',
 	typeVersion: 3.4,
