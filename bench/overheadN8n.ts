@@ -16,6 +16,8 @@ import {
 	MAPPED_COURSE_JSON_BODY,
 	COURSES_PATH,
 	courseItems,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
 } from './lib/nodes';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
@@ -42,13 +44,8 @@ async function main(): Promise<void> {
 		const credential: CredentialJson = {
 			id: 'benchOverhead0001',
 			name: 'Benchmark LMS',
-			type: 'learningPlatformOAuth2Api',
-			data: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.clientId,
-				clientSecret: sandbox.clientSecret,
-				requestsPerMinute: 10_000_000,
-			},
+			type: LMS_CREDENTIAL,
+			data: lmsCredentialData(sandbox, 10_000_000),
 		};
 		await n8n.importCredentials([credential]);
 		const items = (tag: string) =>

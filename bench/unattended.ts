@@ -36,6 +36,7 @@ import { manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
 import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
 import { machineInfo } from './lib/machine';
+import { LMS_CREDENTIAL, lmsCredentialData } from './lib/nodes';
 import { check, median, round } from './lib/stats';
 import type { Row } from './lib/table';
 import { commandLine } from './report/results';
@@ -147,13 +148,8 @@ async function main(): Promise<void> {
 		const credential: CredentialJson = {
 			id: 'benchUnattended01',
 			name: 'Benchmark LMS',
-			type: 'learningPlatformOAuth2Api',
-			data: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.clientId,
-				clientSecret: sandbox.clientSecret,
-				requestsPerMinute: 100_000_000,
-			},
+			type: LMS_CREDENTIAL,
+			data: lmsCredentialData(sandbox, 100_000_000),
 		};
 		await n8n.importCredentials([credential]);
 		await seedCourses(
