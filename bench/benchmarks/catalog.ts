@@ -4,7 +4,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { PackageSource } from '../../harness/nodeTypes';
 import { withClient } from '../lib/client';
 import { courseItems, courseUpsertNode, lmsNode } from '../lib/nodes';
-import type { NodeUnderTest } from '../lib/runNode';
+import { firstErrorMessage, type NodeUnderTest } from '../lib/runNode';
 import { requestKinds } from '../lib/sandboxRequests';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
@@ -80,7 +80,6 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 			const { requests, pages, writes, checks } = requestKinds(
 				(await sandbox.requests()).slice(before),
 			);
-			const error = run.errorItems[0]?.json.error as { message?: string } | string | undefined;
 			const result: CatalogRun = {
 				operation: operation.name,
 				catalog: CATALOG_SIZE,
@@ -92,7 +91,7 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 				expected: Math.ceil(CATALOG_SIZE / PAGE_SIZE) + ITEMS,
 				nodeMs: run.executionMs,
 				errorItems: run.errorItems.length,
-				firstError: typeof error === 'string' ? error : (error?.message ?? ''),
+				firstError: firstErrorMessage(run),
 			};
 			console.log(
 				`  catalog, ${operation.name}: ${pages} pages + ${writes} writes (+ ${checks} checks) for ${ITEMS} of ${CATALOG_SIZE} courses`,

@@ -1,12 +1,10 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
-import path from 'node:path';
-
 import { TRANSACTION_PATH_PREFIX as TRANSACTIONS_PREFIX } from '../../harness/lmsSandbox';
 import type { PackageSource } from '../../harness/nodeTypes';
 import { withClient } from '../lib/client';
 import { collectGarbage } from '../lib/gc';
 import { COURSES_PATH, courseItems, courseUpsertNode } from '../lib/nodes';
-import { REPO_ROOT } from '../lib/source';
+import { requirePackageModule } from '../lib/source';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
@@ -28,16 +26,12 @@ function learnedFirstCheck(
 	clientId: string,
 ): number | undefined {
 	try {
-		const shared =
-			source === 'dist'
-				? path.join(REPO_ROOT, 'dist', 'nodes', 'shared')
-				: path.join(REPO_ROOT, 'nodes', 'shared');
-		const { clientCompletion } = require(path.join(shared, 'pacing', 'completion')) as {
+		const { clientCompletion } = requirePackageModule<{
 			clientCompletion(key: string): { firstCheckDelayMs(): number };
-		};
-		const { clientKey } = require(path.join(shared, 'request', 'secrets')) as {
+		}>('nodes/shared/pacing/completion', source);
+		const { clientKey } = requirePackageModule<{
 			clientKey(baseUrl: string, clientId: string): string;
-		};
+		}>('nodes/shared/request/secrets', source);
 		return Math.round(clientCompletion(clientKey(baseUrl, clientId)).firstCheckDelayMs());
 	} catch {
 		return undefined;
