@@ -1,8 +1,7 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
  * Per-item overhead in a real n8n (the installed 2.x, the built package loaded as a custom
- * extension): `npx n8n-node build && npx tsx bench/overheadN8n.ts`. The same 500 mapped course
- * upserts as `bench/run.ts overhead`, once through the learningPlatform node and once through
+ * extension): `npx n8n-node build && npx tsx bench/overheadN8n.ts`. 500 mapped course upserts, once through the learningPlatform node and once through
  * n8n's HTTP Request node with the package's credential, each run by `n8n execute`; the figure is
  * n8n's own execution time of the node (`executionTime` in the run data), per item. Rounds
  * alternate which node goes first; the ratio is learningPlatform / HTTP Request.
@@ -10,23 +9,19 @@
 import { startSandbox } from '../sandbox/server';
 import { N8nSandbox } from '../harness/n8n';
 import { builtPackageDir, N8N_VERSION } from '../harness/paths';
-import {
-	codeNode,
-	credentialRef,
-	manualWorkflow,
-	type NodeSpec,
-} from '../harness/workflowBuilder';
+import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
 import type { CredentialJson } from '../harness/workflowJson';
 import {
 	MAPPED_COURSE_FIELDS,
 	MAPPED_COURSE_JSON_BODY,
 	COURSES_PATH,
 	courseItems,
+	LMS_CREDENTIAL,
+	lmsCredentialData,
 } from '../harness/nodes';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
-import { printSection } from './lib/table';
-import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const ITEMS = Number(process.env.BENCH_OVERHEAD_ITEMS ?? 500);
 const ROUNDS = Number(process.env.BENCH_OVERHEAD_N8N_ROUNDS ?? 5);
@@ -49,13 +44,8 @@ async function main(): Promise<void> {
 		const credential: CredentialJson = {
 			id: 'benchOverhead0001',
 			name: 'Benchmark LMS',
-			type: 'learningPlatformOAuth2Api',
-			data: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.clientId,
-				clientSecret: sandbox.clientSecret,
-				requestsPerMinute: 10_000_000,
-			},
+			type: LMS_CREDENTIAL,
+			data: lmsCredentialData(sandbox, 10_000_000),
 		};
 		await n8n.importCredentials([credential]);
 		const items = (tag: string) =>
@@ -142,8 +132,6 @@ async function main(): Promise<void> {
 				medianRatio <= TARGET_RATIO,
 			),
 		];
-		const durationSec = Math.round((Date.now() - started) / 100) / 10;
-		printSection(`Per-item overhead in real n8n (${durationSec} s)`, rows, checks);
 		const outcome = {
 			title: 'Per-item overhead in real n8n',
 			method: `${ITEMS} course upserts per execution in n8n ${N8N_VERSION} (\`n8n execute\` of an imported workflow: Manual Trigger → Code node with the items → the node under test), the built package loaded as a custom extension: the learningPlatform node (three {{ $json.field }} mappings, Wait for Completion off: one request per item) against n8n's HTTP Request node 4.2 posting the same body from one JSON-body expression with the package's credential; the sandbox in this process with no latency and no throttle. Time per item = n8n's own execution time of the node (\`executionTime\` in the run data) / items. ${ROUNDS} rounds, alternating which node runs first; ratio = learningPlatform / HTTP Request. The package reads every parameter through n8n's own getNodeParameter.`,
@@ -151,17 +139,7 @@ async function main(): Promise<void> {
 			checks,
 			details: { items: ITEMS, rounds },
 		};
-		const entry = {
-			name: 'overheadN8n',
-			ranAt: new Date(started).toISOString(),
-			command: commandLine('bench/overheadN8n.ts'),
-			durationSec,
-			machine,
-			source: 'dist',
-			outcome,
-		};
-		const { writeResults } = await import('./report/write');
-		writeResults([entry]);
+		recordRun('overheadN8n', outcome, { started, machine });
 	} finally {
 		n8n.dispose();
 		await sandbox.close();

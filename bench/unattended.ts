@@ -32,12 +32,15 @@ import {
 	node24Binary,
 } from '../harness/paths';
 import { freeLoopbackPort } from '../harness/loopback';
+import { manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
 import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
 import { machineInfo } from './lib/machine';
+import { LMS_CREDENTIAL, lmsCredentialData } from '../harness/nodes';
 import { check, median, round } from './lib/stats';
-import { printSection, type Row } from './lib/table';
+import type { Row } from './lib/table';
 import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const LEARNERS = Number(process.env.BENCH_UNATTENDED_LEARNERS ?? 20_000);
 const COURSES = ['compliance-101', 'security-awareness', 'onboarding-essentials'];
@@ -76,19 +79,9 @@ const flatted = require(path.join(n8nInstallDir, 'node_modules', 'flatted')) as 
 	stringify(value: unknown): string;
 };
 
-function workflow(
-	name: string,
-	file: string,
-	last: Array<{
-		name: string;
-		type: string;
-		typeVersion: number;
-		parameters: Record<string, unknown>;
-		credentials?: unknown;
-	}>,
-): WorkflowJson {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+/** Manual Trigger → Read/Write Files → Extract from File (CSV) → `last` (side by side), as the roster example reads. */
+const workflow = (name: string, file: string, last: NodeSpec[]): WorkflowJson =>
+	manualWorkflow(name, [
 		{
 			name: 'Read HR export',
 			type: 'n8n-nodes-base.readWriteFile',
@@ -101,23 +94,10 @@ function workflow(
 			typeVersion: 1.1,
 			parameters: { operation: 'csv', options: {} },
 		},
-		...last,
-	].map((node, i) => ({ ...node, position: [i * 220, 0] as [number, number] }));
-	return {
-		name,
-		nodes,
-		connections: {
-			Start: { main: [[{ node: 'Read HR export', type: 'main', index: 0 }]] },
-			'Read HR export': { main: [[{ node: 'Parse CSV rows', type: 'main', index: 0 }]] },
-			'Parse CSV rows': {
-				main: [last.map((node) => ({ node: node.name, type: 'main' as const, index: 0 }))],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	} as WorkflowJson;
-}
+		last,
+	]);
 
-const editFields = {
+const editFields: NodeSpec = {
 	name: 'Edit Fields',
 	type: 'n8n-nodes-base.set',
 	typeVersion: 3.4,
@@ -168,13 +148,8 @@ async function main(): Promise<void> {
 		const credential: CredentialJson = {
 			id: 'benchUnattended01',
 			name: 'Benchmark LMS',
-			type: 'learningPlatformOAuth2Api',
-			data: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.clientId,
-				clientSecret: sandbox.clientSecret,
-				requestsPerMinute: 100_000_000,
-			},
+			type: LMS_CREDENTIAL,
+			data: lmsCredentialData(sandbox, 100_000_000),
 		};
 		await n8n.importCredentials([credential]);
 		await seedCourses(
@@ -344,9 +319,6 @@ async function main(): Promise<void> {
 				memory.clocked <= 24,
 			),
 		];
-		const durationSec = Math.round((Date.now() - started) / 100) / 10;
-		printSection(`Syncs at real size in n8n (${durationSec} s)`, rows, checks);
-		printSection('Dry run beside Edit Fields, second night rows', sideRows);
 		console.log(`  summary counts, second night: ${JSON.stringify(counts(summary2))}`);
 		const outcome = {
 			title: 'Syncs run unattended: a 60,000-pair roster at real size in n8n',
@@ -371,17 +343,11 @@ async function main(): Promise<void> {
 				secondNightCounts: counts(summary2),
 			},
 		};
-		const entry = {
-			name: 'unattended',
-			ranAt: new Date(started).toISOString(),
-			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
-			durationSec,
+		recordRun('unattended', outcome, {
+			started,
 			machine,
-			source: 'dist',
-			outcome,
-		};
-		const { writeResults } = await import('./report/write');
-		writeResults([entry]);
+			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
+		});
 	} finally {
 		n8n.dispose();
 		await sandbox.close();

@@ -19,14 +19,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { createCredentialsHelper } from '../harness/engine';
 import type { LoggedRequest } from '../sandbox/server';
 import { machineInfo } from './lib/machine';
-import { XAPI_CREDENTIAL, XAPI_NODE_TYPE } from '../harness/nodes';
+import { XAPI_CREDENTIAL, xapiSendNode } from '../harness/nodes';
 import { runSingleNode } from '../harness/runNode';
 import { startBenchSandbox } from './lib/sandboxHandle';
 import { packageSource } from '../harness/source';
 import { check, round } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
-import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const STATEMENTS = Number(process.env.BENCH_PUSH_STATEMENTS ?? 200);
 const WINDOW_MS = 10_000;
@@ -89,20 +89,7 @@ async function main(): Promise<number> {
 			key: `bench-completion-${n}`,
 		}));
 		const run = await runSingleNode({
-			node: {
-				type: XAPI_NODE_TYPE,
-				typeVersion: 1,
-				parameters: {
-					resource: 'statement',
-					operation: 'send',
-					inputMode: 'json',
-					statement: '={{ $json.statement }}',
-					additionalFields: { idempotencyKey: '={{ $json.key }}' },
-					options: {},
-				},
-				credentials: { [XAPI_CREDENTIAL]: { id: 'bench-push', name: 'Benchmark push endpoint' } },
-				onError: 'continueRegularOutput',
-			},
+			node: xapiSendNode(undefined, { idempotencyKey: '={{ $json.key }}' }),
 			items,
 			source,
 			credentialsHelper,
@@ -121,7 +108,6 @@ async function main(): Promise<number> {
 		const stored = state.lrs.statements.length;
 		const busiest = busiestWindow(accepted);
 		const tokens = log.filter((request) => request.path === TOKEN_PATH).length;
-		const durationSec = round((Date.now() - started) / 1000, 1);
 
 		const rows: Row[] = [
 			{
@@ -177,23 +163,9 @@ async function main(): Promise<number> {
 				executionMs: run.executionMs,
 			},
 		};
-		printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
-		if (process.env.BENCH_PUSH_RESULTS !== 'skip') {
-			const entry = {
-				name: 'xapiPush',
-				ranAt: new Date(started).toISOString(),
-				command: commandLine('bench/xapiPush.ts'),
-				durationSec,
-				machine,
-				source,
-				outcome,
-			};
-			const { writeResults } = await import('./report/write');
-			writeResults([entry]);
-			console.log(
-				'\nWrote the "xapiPush" section of bench/results.json and regenerated bench/RESULTS.md.',
-			);
-		}
+		// BENCH_PUSH_RESULTS=skip prints the figures and leaves results.json as it is.
+		if (process.env.BENCH_PUSH_RESULTS === 'skip') printSection(outcome.title, rows, checks);
+		else recordRun('xapiPush', outcome, { started, machine, source });
 		return 0;
 	} finally {
 		await sandbox.close();

@@ -1,10 +1,10 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import fs from 'node:fs';
 
+import { XAPI_VERSION_HEADER } from './lrs';
 import { lrsEntryPoint } from './paths';
 
-export { startLrs, XAPI_VERSION_HEADER } from './lrs';
-export type { RunningLrs } from './lrs';
+export { startLrs } from './lrs';
 
 export function lrsInstalled(): boolean {
 	return fs.existsSync(lrsEntryPoint);
@@ -16,7 +16,7 @@ export interface StoredStatement {
 	[key: string]: unknown;
 }
 
-const HEADERS = { 'X-Experience-API-Version': '1.0.3', Accept: 'application/json' };
+const HEADERS = { ...XAPI_VERSION_HEADER, Accept: 'application/json' };
 
 /**
  * Every statement in the store, read page by page from `storeEndpoint` (bypassing any proxy).

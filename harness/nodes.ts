@@ -1,16 +1,14 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { COURSES_PATH } from './lmsSandbox';
 import type { NodeUnderTest } from './runNode';
-
-export { COURSES_PATH };
 
 export const LMS_NODE_TYPE = 'n8n-nodes-learning-platform.learningPlatform';
 export const XAPI_NODE_TYPE = 'n8n-nodes-learning-platform.xApi';
 export const HTTP_NODE_TYPE = 'n8n-nodes-base.httpRequest';
 export const LMS_CREDENTIAL = 'learningPlatformOAuth2Api';
 export const XAPI_CREDENTIAL = 'xApiLrsApi';
+export { COURSES_PATH };
 
 const CONTINUE_ON_FAIL = 'continueRegularOutput' as const;
 
@@ -101,8 +99,11 @@ export function httpCourseUpsertNode(
 	};
 }
 
-/** The xAPI node sending each item's `statement` as JSON. */
-export function xapiSendNode(batchSize: number): NodeUnderTest {
+/** The xAPI node sending each item's `statement` as JSON (no batch size: one statement a request). */
+export function xapiSendNode(
+	batchSize?: number,
+	additionalFields?: INodeParameters,
+): NodeUnderTest {
 	return {
 		type: XAPI_NODE_TYPE,
 		typeVersion: 1,
@@ -111,7 +112,8 @@ export function xapiSendNode(batchSize: number): NodeUnderTest {
 			operation: 'send',
 			inputMode: 'json',
 			statement: '={{ $json.statement }}',
-			options: { batchSize },
+			...(additionalFields && { additionalFields }),
+			options: batchSize === undefined ? {} : { batchSize },
 		},
 		credentials: { [XAPI_CREDENTIAL]: { id: 'bench-lrs', name: 'Benchmark LRS' } },
 		onError: CONTINUE_ON_FAIL,

@@ -1,4 +1,4 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
+import { COURSES_PATH, TRANSACTION_PATH_PREFIX } from './lmsSandbox';
 import type { LoggedRequest } from '../sandbox/server';
 
 export interface RequestCounts {
@@ -36,4 +36,17 @@ export function countRequests(log: LoggedRequest[], path?: string): RequestCount
 		else counts.failed++;
 	}
 	return counts;
+}
+
+/** The API requests of a log (token requests apart): catalog pages, course writes, transaction checks. */
+export function requestKinds(log: LoggedRequest[]) {
+	const api = log.filter((entry) => !entry.path.endsWith('/oauth/token'));
+	const courses = (method: string) =>
+		api.filter((entry) => entry.method === method && entry.path === COURSES_PATH).length;
+	return {
+		requests: api.length,
+		pages: courses('GET'),
+		writes: courses('POST'),
+		checks: api.filter((entry) => entry.path.startsWith(TRANSACTION_PATH_PREFIX)).length,
+	};
 }

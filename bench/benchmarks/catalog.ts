@@ -1,30 +1,20 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import {
-	COURSES_PATH,
-	courseItems,
-	courseUpsertNode,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-	lmsNode,
-} from '../../harness/nodes';
-import type { NodeUnderTest } from '../../harness/runNode';
-import { runSingleNode } from '../../harness/runNode';
-import { startBenchSandbox } from '../lib/sandboxHandle';
+import { withClient } from '../lib/client';
+import { courseItems, courseUpsertNode, lmsNode } from '../../harness/nodes';
+import { firstErrorMessage, type NodeUnderTest } from '../../harness/runNode';
+import { requestKinds } from '../../harness/sandboxRequests';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { fetchToken } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
 
 const CATALOG_SIZE = Number(process.env.BENCH_CATALOG_SIZE ?? 5000);
 const ITEMS = Number(process.env.BENCH_CATALOG_ITEMS ?? 100);
 /** The sandbox's largest page (the platform documents none; the node asks for 100 and pages by what comes back). */
 const PAGE_SIZE = 50;
-const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
 
 interface Operation {
 	name: string;
@@ -50,7 +40,7 @@ const OPERATIONS: Operation[] = [
 	},
 ];
 
-export interface CatalogRun {
+interface CatalogRun {
 	operation: string;
 	catalog: number;
 	items: number;
@@ -66,28 +56,16 @@ export interface CatalogRun {
 
 export async function runCatalogBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
 	// No throttle and no latency: this counts requests, it does not time them.
-	const sandbox = await startBenchSandbox({
+	const runs: CatalogRun[] = [];
+	const options = {
 		latencyMs: 0,
 		rateLimitPerMinute: 0,
 		transactionDelayMs: 0,
 		maxPageSize: PAGE_SIZE,
-		clientId: 'bench-catalog',
-	});
-	const runs: CatalogRun[] = [];
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) },
-			source,
-		);
-		await fetchToken(source, helper);
-		await sandbox.reset();
+	};
+	await withClient(source, { ...options, clientId: 'bench-catalog' }, async (client, sandbox) => {
 		const catalog = courseItems(CATALOG_SIZE, 'catalog');
-		const seeded = await runSingleNode({
-			node: courseUpsertNode({ waitForCompletion: false }),
-			items: catalog,
-			source,
-			credentialsHelper: helper,
-		});
+		const seeded = await client.run(courseUpsertNode({ waitForCompletion: false }), catalog);
 		if (seeded.error || seeded.errorItems.length > 0)
 			throw new Error(
 				`Seeding the catalog failed: ${seeded.error ?? JSON.stringify(seeded.errorItems[0].json)}`,
@@ -97,24 +75,11 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 		const targets = Array.from({ length: ITEMS }, (_, i) => catalog[(i * step) % CATALOG_SIZE]);
 		for (const operation of OPERATIONS) {
 			const before = (await sandbox.requests()).length;
-			const run = await runSingleNode({
-				node: operation.node(),
-				items: targets,
-				source,
-				credentialsHelper: helper,
-			});
+			const run = await client.run(operation.node(), targets);
 			if (run.error) throw new Error(`${operation.name} stopped the workflow: ${run.error}`);
-			const log = (await sandbox.requests())
-				.slice(before)
-				.filter((entry) => !entry.path.endsWith('/oauth/token'));
-			const pages = log.filter(
-				(entry) => entry.method === 'GET' && entry.path === COURSES_PATH,
-			).length;
-			const writes = log.filter(
-				(entry) => entry.method === 'POST' && entry.path === COURSES_PATH,
-			).length;
-			const checks = log.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length;
-			const error = run.errorItems[0]?.json.error as { message?: string } | string | undefined;
+			const { requests, pages, writes, checks } = requestKinds(
+				(await sandbox.requests()).slice(before),
+			);
 			const result: CatalogRun = {
 				operation: operation.name,
 				catalog: CATALOG_SIZE,
@@ -122,20 +87,18 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 				pages,
 				writes,
 				checks,
-				other: log.length - pages - writes - checks,
+				other: requests - pages - writes - checks,
 				expected: Math.ceil(CATALOG_SIZE / PAGE_SIZE) + ITEMS,
 				nodeMs: run.executionMs,
 				errorItems: run.errorItems.length,
-				firstError: typeof error === 'string' ? error : (error?.message ?? ''),
+				firstError: firstErrorMessage(run),
 			};
 			console.log(
 				`  catalog, ${operation.name}: ${pages} pages + ${writes} writes (+ ${checks} checks) for ${ITEMS} of ${CATALOG_SIZE} courses`,
 			);
 			runs.push(result);
 		}
-	} finally {
-		await sandbox.close();
-	}
+	});
 	const rows: Row[] = runs.map((run) => ({
 		operation: run.operation,
 		'catalog M': run.catalog,
@@ -168,7 +131,6 @@ export async function runCatalogBenchmark(source: PackageSource): Promise<Benchm
 		method: `A catalog of ${CATALOG_SIZE.toLocaleString('en-US')} courses in the sandbox (pages of at most ${PAGE_SIZE}, as the sandbox serves them by default; no throttle, no latency), then one execution each of upsert with Keep Current Values and of archive on ${ITEMS} of those courses spread over the catalog, with the node's defaults (writes confirmed). Requests are counted from the sandbox's log for each execution: catalog pages (GET courses.json), writes (POST courses.json), transaction checks (GET request_data, one per confirmed write, counted apart from the target since the formula covers the catalog reads and the writes). The node reads the catalog once per execution into an index by external id (transport/catalog.ts), so the target is one walk of the catalog plus one write per item.`,
 		rows,
 		checks,
-		details: { catalogSize: CATALOG_SIZE, items: ITEMS, pageSize: PAGE_SIZE, runs },
 		notes,
 	};
 }

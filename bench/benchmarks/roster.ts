@@ -1,16 +1,13 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
-import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
 import type { LoggedRequest } from '../../sandbox/server';
-import { LMS_CREDENTIAL, lmsCredentialData, lmsNode } from '../../harness/nodes';
-import { runSingleNode } from '../../harness/runNode';
-import { startBenchSandbox } from '../lib/sandboxHandle';
+import { withClient } from '../lib/client';
+import { lmsNode } from '../../harness/nodes';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { fetchToken } from '../lib/warmup';
 import {
 	assignmentSyncContract,
 	pairId,
@@ -90,12 +87,6 @@ interface Count {
  * the Assign path (every pair assigned and confirmed each night; the leavers withdrawn).
  */
 export async function runRosterBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
-	const sandbox = await startBenchSandbox({
-		latencyMs: 0,
-		rateLimitPerMinute: 0,
-		transactionDelayMs: 0,
-		clientId: 'bench-roster',
-	});
 	const counts: Count[] = [];
 	const night1 = pairs();
 	const total = night1.length;
@@ -110,18 +101,12 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 	let bytesPerPair = 0;
 	let planMs = 0;
 	let engineMs = 0;
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) },
-			source,
+	const options = { latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0 };
+	await withClient(source, { ...options, clientId: 'bench-roster' }, async (client, sandbox) => {
+		const courses = await client.run(
+			courseNode(),
+			COURSES.map((id) => ({ id })),
 		);
-		await fetchToken(source, helper);
-		const courses = await runSingleNode({
-			node: courseNode(),
-			items: COURSES.map((id) => ({ id })),
-			source,
-			credentialsHelper: helper,
-		});
 		if (courses.error) throw new Error(`Seeding courses failed: ${courses.error}`);
 		// The sandbox's log keeps the last 50,000 requests: a night is counted by sequence numbers
 		// (every request) and accepted transactions (every write); the rest are transaction checks.
@@ -159,14 +144,7 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 			async () => {
 				const node = syncNode();
 				if (options.dryRun) (node.parameters.options as IDataObject).dryRun = true;
-				const run = await runSingleNode({
-					node,
-					items,
-					source,
-					credentialsHelper: helper,
-					staticData,
-					mode: 'trigger',
-				});
+				const run = await client.run(node, items, { staticData, mode: 'trigger' });
 				if (run.error) throw new Error(`Sync Assignments stopped: ${run.error}`);
 				return { nodeMs: run.executionMs, failed: run.errorItems.length };
 			};
@@ -183,29 +161,17 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 		engineMs = timePlan(staticData, Object.keys(scopes)[0], night2);
 
 		await sandbox.reset();
-		await fetchToken(source, helper);
-		await runSingleNode({
-			node: courseNode(),
-			items: COURSES.map((id) => ({ id })),
-			source,
-			credentialsHelper: helper,
-		});
+		await client.fetchToken();
+		await client.run(
+			courseNode(),
+			COURSES.map((id) => ({ id })),
+		);
 		const assignPath = (items: IDataObject[], withdraw: IDataObject[]) => async () => {
-			const assigned = await runSingleNode({
-				node: assignNode(),
-				items,
-				source,
-				credentialsHelper: helper,
-			});
+			const assigned = await client.run(assignNode(), items);
 			let ms = assigned.executionMs;
 			let failed = assigned.errorItems.length;
 			if (withdraw.length > 0) {
-				const withdrawn = await runSingleNode({
-					node: withdrawNode(),
-					items: withdraw,
-					source,
-					credentialsHelper: helper,
-				});
+				const withdrawn = await client.run(withdrawNode(), withdraw);
 				ms += withdrawn.executionMs;
 				failed += withdrawn.errorItems.length;
 			}
@@ -213,9 +179,7 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 		};
 		await measure('Assign path, first night', assignPath(night1, []));
 		await measure('Assign path, second night', assignPath(night2, leavers));
-	} finally {
-		await sandbox.close();
-	}
+	});
 	const minutes = (requests: number) => round(requests / RATE_PER_MIN, 1);
 	const rows: Row[] = counts.map((c) => ({
 		run: c.run,
@@ -267,17 +231,6 @@ export async function runRosterBenchmark(source: PackageSource): Promise<Benchma
 		method: `A roster of ${LEARNERS.toLocaleString('en-US')} learners × ${COURSES.length} courses (${total.toLocaleString('en-US')} pairs, each with a due date) synced onto a sandbox holding the three courses (no throttle, no latency: the run counts requests), then synced again after ${changed} pairs (1 %) had their due date moved and ${gone} (0.5 %) left the roster, with Withdraw Missing on and the workflow's static data kept between the nights. The plan time is the engine's: the memory read from the saved static data and every pair of the second night decided (median of 5, in this process). Beside it, a dry run of the second night through n8n (the node's execution time: n8n reading each item's parameters and expressions, the check of each item, the plan, the output; nothing sent). The same two nights on the Assign path: every pair assigned and confirmed, and on the second night the leavers withdrawn. Minutes are the requests divided by the platform's 300 a minute. Remembered state: JSON bytes of the node's static data after the second night, per pair held.`,
 		rows,
 		checks,
-		details: {
-			learners: LEARNERS,
-			pairs: total,
-			changed,
-			gone,
-			bytesPerPair,
-			planMs,
-			engineMs,
-			counts,
-		},
-		notes: [],
 	};
 }
 

@@ -1,16 +1,13 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
-import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
-import type { LoggedRequest } from '../../sandbox/server';
-import { COURSES_PATH, LMS_CREDENTIAL, lmsCredentialData, lmsNode } from '../../harness/nodes';
-import { runSingleNode } from '../../harness/runNode';
-import { startBenchSandbox } from '../lib/sandboxHandle';
+import { withClient } from '../lib/client';
+import { lmsNode } from '../../harness/nodes';
+import { requestKinds } from '../../harness/sandboxRequests';
 import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
-import { fetchToken } from '../lib/warmup';
 import type { BenchmarkOutcome } from './types';
 
 const CATALOG_SIZE = Number(process.env.BENCH_SYNC_SIZE ?? 5000);
@@ -19,7 +16,6 @@ const CHANGED_SHARE = 0.01;
 const GONE_SHARE = 0.005;
 const PAGE_SIZE = 50;
 const RATE_PER_MIN = 300;
-const TRANSACTIONS_PREFIX = '/api/developer/v2/request_data/';
 
 /** A catalog row as the example's mapping step makes it: the platform's course object. */
 function row(n: number, edition = 1): IDataObject {
@@ -57,27 +53,10 @@ const upsertNode = () =>
 		options: { waitForCompletion: true },
 	});
 
-interface Count {
+interface Count extends ReturnType<typeof requestKinds> {
 	run: string;
-	requests: number;
-	pages: number;
-	writes: number;
-	checks: number;
 	nodeMs: number;
 	failed: number;
-}
-
-function count(run: string, log: LoggedRequest[], nodeMs: number, failed: number): Count {
-	const api = log.filter((entry) => !entry.path.endsWith('/oauth/token'));
-	return {
-		run,
-		requests: api.length,
-		pages: api.filter((entry) => entry.method === 'GET' && entry.path === COURSES_PATH).length,
-		writes: api.filter((entry) => entry.method === 'POST' && entry.path === COURSES_PATH).length,
-		checks: api.filter((entry) => entry.path.startsWith(TRANSACTIONS_PREFIX)).length,
-		nodeMs,
-		failed,
-	};
 }
 
 /**
@@ -87,23 +66,17 @@ function count(run: string, log: LoggedRequest[], nodeMs: number, failed: number
  * throttle; minutes are what those requests cost of the client's 300 a minute.
  */
 export async function runSyncBenchmark(source: PackageSource): Promise<BenchmarkOutcome> {
-	const sandbox = await startBenchSandbox({
-		latencyMs: 0,
-		rateLimitPerMinute: 0,
-		transactionDelayMs: 0,
-		maxPageSize: PAGE_SIZE,
-		clientId: 'bench-sync',
-	});
 	const counts: Count[] = [];
 	let bytesPerCourse = 0;
 	const changed = Math.round(CATALOG_SIZE * CHANGED_SHARE);
 	const gone = Math.round(CATALOG_SIZE * GONE_SHARE);
-	try {
-		const helper = createCredentialsHelper(
-			{ [LMS_CREDENTIAL]: lmsCredentialData(sandbox, 10_000_000) },
-			source,
-		);
-		await fetchToken(source, helper);
+	const options = {
+		latencyMs: 0,
+		rateLimitPerMinute: 0,
+		transactionDelayMs: 0,
+		maxPageSize: PAGE_SIZE,
+	};
+	await withClient(source, { ...options, clientId: 'bench-sync' }, async (client, sandbox) => {
 		const night1 = Array.from({ length: CATALOG_SIZE }, (_, n) => row(n));
 		// Night 2: every 100th course changed (half a listed field, half one only the fingerprint knows), the last 0.5 % gone.
 		const night2 = night1.slice(0, CATALOG_SIZE - gone).map((course, n) => {
@@ -118,7 +91,12 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 		) => {
 			const before = (await sandbox.requests()).length;
 			const { nodeMs, failed } = await runs();
-			const result = count(name, (await sandbox.requests()).slice(before), nodeMs, failed);
+			const result = {
+				run: name,
+				...requestKinds((await sandbox.requests()).slice(before)),
+				nodeMs,
+				failed,
+			};
 			console.log(
 				`  ${name}: ${result.requests} requests (${result.pages} pages, ${result.writes} writes, ${result.checks} checks)`,
 			);
@@ -127,17 +105,10 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 
 		// Sync Catalog, as the scheduled example runs it (its static data kept between nights).
 		await sandbox.reset();
-		await fetchToken(source, helper);
+		await client.fetchToken();
 		const staticData: IDataObject = {};
 		const sync = (items: IDataObject[]) => async () => {
-			const run = await runSingleNode({
-				node: syncNode(),
-				items,
-				source,
-				credentialsHelper: helper,
-				staticData,
-				mode: 'trigger',
-			});
+			const run = await client.run(syncNode(), items, { staticData, mode: 'trigger' });
 			if (run.error) throw new Error(`Sync Catalog stopped: ${run.error}`);
 			return { nodeMs: run.executionMs, failed: run.errorItems.length };
 		};
@@ -152,34 +123,25 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 
 		// Today's upsert path on a fresh platform.
 		await sandbox.reset();
-		await fetchToken(source, helper);
+		await client.fetchToken();
 		const upsertPath = (items: IDataObject[], archiveIds: string[]) => async () => {
-			const upserts = await runSingleNode({
-				node: upsertNode(),
-				items,
-				source,
-				credentialsHelper: helper,
-			});
-			const listing = await runSingleNode({
-				node: lmsNode({ resource: 'course', operation: 'getMany', returnAll: true, options: {} }),
-				items: [{}],
-				source,
-				credentialsHelper: helper,
-			});
+			const upserts = await client.run(upsertNode(), items);
+			const listing = await client.run(
+				lmsNode({ resource: 'course', operation: 'getMany', returnAll: true, options: {} }),
+				[{}],
+			);
 			let archiveMs = 0;
 			let archiveFailed = 0;
 			if (archiveIds.length > 0) {
-				const archives = await runSingleNode({
-					node: lmsNode({
+				const archives = await client.run(
+					lmsNode({
 						resource: 'course',
 						operation: 'archive',
 						externalId: '={{ $json.external_id }}',
 						options: {},
 					}),
-					items: archiveIds.map((external_id) => ({ external_id })),
-					source,
-					credentialsHelper: helper,
-				});
+					archiveIds.map((external_id) => ({ external_id })),
+				);
 				archiveMs = archives.executionMs;
 				archiveFailed = archives.errorItems.length;
 			}
@@ -191,9 +153,7 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 		await measure('upsert path, first night (empty platform)', upsertPath(night1, []));
 		const goneIds = night1.slice(CATALOG_SIZE - gone).map((course) => String(course.external_id));
 		await measure('upsert path, second night', upsertPath(night2, goneIds));
-	} finally {
-		await sandbox.close();
-	}
+	});
 	const bound = Math.ceil(CATALOG_SIZE / PAGE_SIZE) + 2 * changed + 2 * gone;
 	const minutes = (requests: number) => round(requests / RATE_PER_MIN, 1);
 	const rows: Row[] = counts.map((c) => ({
@@ -234,15 +194,5 @@ export async function runSyncBenchmark(source: PackageSource): Promise<Benchmark
 		method: `A catalog of ${CATALOG_SIZE.toLocaleString('en-US')} courses given as the platform's own objects (each with content type, level, skills, tags, duration; a quarter with a price), synced onto an empty sandbox (pages of at most ${PAGE_SIZE}; no throttle and no latency, so the run counts requests rather than waiting for them), then synced again after ${changed} courses (1 %) changed — half in a listed field (the name), half only in fields the listing cannot show (level, content type) — and ${gone} (0.5 %) left the input, with Archive Missing on and the workflow's static data kept between the two runs as n8n keeps it for an active workflow. The same two nights on today's upsert path: every row upserted and confirmed, the catalog listed (Get Many, Return All), and on the second night the missing courses archived (Archive, which lists the catalog once more). Minutes are the requests divided by the platform's 300 a minute: what the night costs of the client's budget. Remembered state: the node's static data after the second night, JSON bytes per course.`,
 		rows,
 		checks,
-		details: {
-			catalogSize: CATALOG_SIZE,
-			changed,
-			gone,
-			pageSize: PAGE_SIZE,
-			bound,
-			bytesPerCourse,
-			counts,
-		},
-		notes: [],
 	};
 }

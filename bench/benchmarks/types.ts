@@ -13,17 +13,3 @@ export interface BenchmarkOutcome {
 	/** Explanations of misses or surprises, written into RESULTS.md. */
 	notes?: string[];
 }
-
-export const BENCHMARK_NAMES = [
-	'upsert',
-	'confirm',
-	'wait',
-	'catalog',
-	'sync',
-	'roster',
-	'interactive',
-	'xapi',
-	'overhead',
-	'pace',
-] as const;
-export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];

@@ -20,18 +20,9 @@ const VALIDATION_ROUNDS = 5;
 
 type ValidateStatement = (statement: unknown) => { ok: boolean };
 
-export interface SendRun {
-	batchSize: number;
-	statements: number;
-	requests: number;
-	nodeMs: number;
-	statementsPerSec: number;
-	errorItems: number;
-	storedInLrs: number;
-	firstError: string;
-}
+type SendRun = Awaited<ReturnType<typeof sendRun>>;
 
-async function sendRun(batchSize: number, source: PackageSource): Promise<SendRun> {
+async function sendRun(batchSize: number, source: PackageSource) {
 	const lrs = await startLrs(); // a fresh, empty store for each batch size
 	try {
 		const helper = createCredentialsHelper(

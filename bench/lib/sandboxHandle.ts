@@ -1,5 +1,4 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -10,6 +9,7 @@ import {
 	type SandboxState,
 } from '../../sandbox/server';
 import { flagName } from '../../sandbox/options';
+import { spawnCaptured, stopProcessGroup, waitForOutput } from '../../harness/processes';
 import { REPO_ROOT } from '../../harness/source';
 
 /** The sandbox as the benchmarks use it, whether it runs in this process or in its own. */
@@ -46,8 +46,7 @@ async function inProcess(options: Partial<SandboxOptions>): Promise<SandboxHandl
 	};
 }
 
-const STARTUP_TIMEOUT_MS = 30_000;
-
+/** The sandbox's CLI in a child process, driven through its admin endpoints. */
 async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHandle> {
 	const args = [
 		'--import',
@@ -65,24 +64,19 @@ async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHa
 			Array.isArray(value) ? value.join(',') : String(value),
 		);
 	}
-	const child = spawn(process.execPath, args, {
+	const child = spawnCaptured(process.execPath, args, {
 		cwd: REPO_ROOT,
-		stdio: ['ignore', 'pipe', 'pipe'],
 		env: { ...process.env, NODE_NO_WARNINGS: '1' },
 	});
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	let output = '';
-	child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-	child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-	const started = await waitFor(
+	const [, url, clientId, clientSecret] = await waitForOutput(
 		child,
-		() =>
-			/listening on (http:\/\/\S+)\n[\s\S]*client id:\s+(\S+)\n\s+client secret:\s+(\S+)/.exec(
-				output,
-			),
-		() => output,
-	);
-	const [, url, clientId, clientSecret] = started;
+		child.stdout,
+		/listening on (http:\/\/\S+)\n[\s\S]*client id:\s+(\S+)\n\s+client secret:\s+(\S+)/,
+		30_000,
+	).catch(async (error: unknown) => {
+		await stopProcessGroup(child);
+		throw error;
+	});
 	const admin = async <T>(method: string, adminPath: string): Promise<T> =>
 		JSON.parse(await adminRequest(method, `${url}/__sandbox/${adminPath}`)) as T;
 	return {
@@ -94,29 +88,8 @@ async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHa
 		reset: async () => {
 			await admin('POST', 'reset');
 		},
-		close: async () => {
-			if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-			await exited;
-		},
+		close: () => stopProcessGroup(child),
 	};
-}
-
-async function waitFor<T>(
-	child: ChildProcess,
-	found: () => T | null,
-	output: () => string,
-): Promise<T> {
-	const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-	for (;;) {
-		const result = found();
-		if (result) return result;
-		if (child.exitCode !== null) throw new Error(`The sandbox exited at start:\n${output()}`);
-		if (Date.now() > deadline) {
-			child.kill('SIGTERM');
-			throw new Error(`The sandbox did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output()}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
 }
 
 /**
@@ -134,13 +107,13 @@ function adminRequest(method: string, url: string): Promise<string> {
 				response.on('error', reject);
 				response.on('end', () => {
 					const body = Buffer.concat(chunks).toString('utf8');
-					if ((response.statusCode ?? 0) >= 300)
+					if ((response.statusCode ?? 0) < 300) resolve(body);
+					else
 						reject(
 							new Error(
 								`Sandbox admin ${method} ${url}: HTTP ${response.statusCode} ${body.slice(0, 200)}`,
 							),
 						);
-					else resolve(body);
 				});
 			},
 		);

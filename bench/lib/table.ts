@@ -3,32 +3,53 @@ import type { TargetCheck } from './stats';
 
 export type Row = Record<string, string | number>;
 
+/** Consecutive rows with the same columns: one table each (a merged benchmark's rows differ). */
+function groups(rows: Row[]): Row[][] {
+	const columnsOf = (row: Row) => Object.keys(row).join('\u0000');
+	return rows.reduce<Row[][]>((all, row) => {
+		const last = all[all.length - 1];
+		if (last && columnsOf(last[0]) === columnsOf(row)) last.push(row);
+		else all.push([row]);
+		return all;
+	}, []);
+}
+
+const cell = (row: Row, column: string) => String(row[column] ?? '');
+
 /** A plain-text table for the console. */
 export function textTable(rows: Row[]): string {
 	if (rows.length === 0) return '(no rows)';
-	const columns = Object.keys(rows[0]);
-	const cell = (row: Row, column: string) => String(row[column] ?? '');
-	const widths = columns.map((column) =>
-		Math.max(column.length, ...rows.map((row) => cell(row, column).length)),
-	);
-	const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ');
-	return [
-		line(columns),
-		line(widths.map((w) => '-'.repeat(w))),
-		...rows.map((row) => line(columns.map((c) => cell(row, c)))),
-	].join('\n');
+	return groups(rows)
+		.map((group) => {
+			const columns = Object.keys(group[0]);
+			const widths = columns.map((column) =>
+				Math.max(column.length, ...group.map((row) => cell(row, column).length)),
+			);
+			const line = (values: string[]) =>
+				values.map((value, i) => value.padEnd(widths[i])).join('  ');
+			return [
+				line(columns),
+				line(widths.map((w) => '-'.repeat(w))),
+				...group.map((row) => line(columns.map((c) => cell(row, c)))),
+			].join('\n');
+		})
+		.join('\n\n');
 }
 
-/** The same rows as a Markdown table. */
+/** The same rows as Markdown tables. */
 export function markdownTable(rows: Row[]): string {
 	if (rows.length === 0) return '_no rows_';
-	const columns = Object.keys(rows[0]);
-	const escape = (value: string | number) => String(value ?? '').replace(/\|/g, '\\|');
-	return [
-		`| ${columns.map(escape).join(' | ')} |`,
-		`| ${columns.map(() => '---').join(' | ')} |`,
-		...rows.map((row) => `| ${columns.map((c) => escape(row[c])).join(' | ')} |`),
-	].join('\n');
+	const escape = (value: string) => value.replace(/\|/g, '\\|');
+	return groups(rows)
+		.map((group) => {
+			const columns = Object.keys(group[0]);
+			return [
+				`| ${columns.map(escape).join(' | ')} |`,
+				`| ${columns.map(() => '---').join(' | ')} |`,
+				...group.map((row) => `| ${columns.map((c) => escape(cell(row, c))).join(' | ')} |`),
+			].join('\n');
+		})
+		.join('\n\n');
 }
 
 export function checkRows(checks: TargetCheck[]): Row[] {

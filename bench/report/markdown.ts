@@ -1,10 +1,7 @@
+import { BENCHMARKS } from '../benchmarks';
 import { describeMachine } from '../lib/machine';
 import { checkRows, markdownTable } from '../lib/table';
-import type { Row } from '../lib/table';
 import type { ResultEntry, ResultsFile } from './results';
-
-/** Sections in this order; anything else after them. */
-const SECTION_ORDER = ['upsert', 'wait', 'xapi', 'overhead', 'soak'];
 
 function section(entry: ResultEntry): string {
 	const { outcome } = entry;
@@ -25,35 +22,30 @@ function section(entry: ResultEntry): string {
 	return lines.join('\n');
 }
 
+/** Sections in the order of bench/benchmarks.ts. */
 function orderedEntries(results: ResultsFile): ResultEntry[] {
-	const names = Object.keys(results.entries).sort((a, b) => {
-		const rank = (name: string) =>
-			SECTION_ORDER.includes(name) ? SECTION_ORDER.indexOf(name) : SECTION_ORDER.length;
-		return rank(a) - rank(b) || a.localeCompare(b);
-	});
-	return names.map((name) => results.entries[name]);
+	return BENCHMARKS.flatMap((b) => results.entries[b.name] ?? []);
 }
 
 export function resultsMarkdown(results: ResultsFile): string {
 	const entries = orderedEntries(results);
-	const summary: Row[] = entries.flatMap((entry) =>
-		checkRows(entry.outcome.checks).map((row): Row => ({ section: entry.name, ...row })),
+	const checks = entries.flatMap((entry) =>
+		entry.outcome.checks.map((check) => ({ entry, check })),
 	);
-	const misses = summary.filter((row) => row.result === 'MISS');
+	const misses = checks.filter(({ check }) => !check.pass);
 	return [
-		'# Benchmark and soak results',
+		'# Benchmark results',
 		'',
-		'Generated from `bench/results.json` by `bench/run.ts` (`npm run bench`) and `bench/soak.ts` (`npm run soak`); do not edit by hand. Each section names the command, date and machine of its own last run. Figures are ratios against baselines measured in the same run where possible: absolute times depend on the machine and on whatever else it was doing (the load average at the start is given).',
-		'',
-		'![Achieved throughput vs the ceiling](throughput.svg)',
-		'',
-		'## Targets',
+		'Generated from `bench/results.json` (the latest run of each benchmark of `bench/benchmarks.ts`) by `npm run bench -- <name>`; do not edit by hand. Each section names the command, date and machine of its own last run. Figures are ratios against baselines measured in the same run where possible: absolute times depend on the machine and on whatever else it was doing (the load average at the start is given).',
 		'',
 		misses.length === 0
-			? 'Every target was met.'
-			: `${misses.length} of ${summary.length} targets missed: see the notes under each section.`,
+			? `Every one of the ${checks.length} targets was met.`
+			: `${checks.length - misses.length} of ${checks.length} targets met; missed (see the notes under each section):`,
 		'',
-		markdownTable(summary),
+		...misses.map(
+			({ entry, check }) =>
+				`- ${entry.name}: ${check.what}: ${check.value} (target ${check.target})`,
+		),
 		'',
 		...entries.map((entry) => `${section(entry)}\n`),
 	].join('\n');

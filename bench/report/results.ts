@@ -8,7 +8,7 @@ import type { MachineInfo } from '../lib/machine';
 export const BENCH_DIR = path.resolve(__dirname, '..');
 export const RESULTS_JSON = path.join(BENCH_DIR, 'results.json');
 
-/** One benchmark's (or the soak's) latest figures, with how and where they were taken. */
+/** One benchmark's latest figures, with how and where they were taken. */
 export interface ResultEntry {
 	name: string;
 	ranAt: string;
@@ -33,10 +33,14 @@ export function loadResults(): ResultsFile {
 	}
 }
 
-/** Replaces the entries that ran now and keeps the others, so a subset run leaves the rest as they were. */
+/**
+ * Replaces the entries that ran now and keeps the others, so a subset run leaves the rest as they
+ * were: one entry per benchmark of bench/benchmarks.ts, its latest run (a variant such as
+ * "queue <shape>" replaces "queue").
+ */
 export function saveResults(entries: ResultEntry[]): ResultsFile {
 	const results = loadResults();
-	for (const entry of entries) results.entries[entry.name] = entry;
+	for (const entry of entries) results.entries[entry.name.split(' ')[0]] = entry;
 	fs.writeFileSync(RESULTS_JSON, `${JSON.stringify(results, null, '\t')}\n`);
 	return results;
 }
@@ -45,11 +49,15 @@ export function saveResults(entries: ResultEntry[]): ResultsFile {
  * The command line as typed, e.g. `npx tsx bench/run.ts upsert`, with the environment knobs that
  * were set (the variables named with one of `knobPrefixes`), quoted where a shell needs it.
  */
-export function commandLine(script: string, knobPrefixes = ['BENCH_', 'SOAK_SIZE']): string {
+export function commandLine(
+	script: string,
+	knobPrefixes = ['BENCH_', 'SOAK_SIZE'],
+	args = process.argv.slice(2),
+): string {
 	const quoted = (word: string) => (/^[\w./:,=+-]*$/.test(word) ? word : `'${word}'`);
 	const knobs = Object.entries(process.env)
 		.filter(([name]) => knobPrefixes.some((prefix) => name.startsWith(prefix)))
 		.sort(([a], [b]) => a.localeCompare(b))
 		.map(([name, value]) => `${name}=${quoted(value ?? '')}`);
-	return [...knobs, 'npx tsx', script, ...process.argv.slice(2).map(quoted)].join(' ');
+	return [...knobs, 'npx tsx', script, ...args.map(quoted)].join(' ');
 }

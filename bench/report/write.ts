@@ -2,34 +2,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { UpsertRun } from '../benchmarks/upsert';
-import { REAL_RATE_TARGET_RATIO } from '../benchmarks/upsert';
+import type { BenchmarkOutcome } from '../benchmarks/types';
+import { machineInfo, type MachineInfo } from '../lib/machine';
+import { printSection } from '../lib/table';
 import { resultsMarkdown } from './markdown';
 import type { ResultEntry } from './results';
-import { BENCH_DIR, saveResults } from './results';
-import { throughputSvg } from './svg';
+import { BENCH_DIR, commandLine, saveResults } from './results';
 
-/** Stores the new entries in results.json, then regenerates RESULTS.md and throughput.svg from all it holds. */
+/** Stores the new entries in results.json, then regenerates RESULTS.md from all it holds. */
 export function writeResults(entries: ResultEntry[]): void {
-	const results = saveResults(entries);
-	fs.writeFileSync(path.join(BENCH_DIR, 'RESULTS.md'), resultsMarkdown(results));
-	const upsert = results.entries.upsert?.outcome.details as
-		| { runs: UpsertRun[]; realRateRequestsPerMinute?: number; realRateItems?: number }
-		| undefined;
-	// The chart shows the platform's own rate, where the pacing target applies.
-	if (
-		upsert?.runs &&
-		upsert.realRateRequestsPerMinute &&
-		upsert.runs.some((run) => run.requestsPerMinute === upsert.realRateRequestsPerMinute)
-	) {
-		fs.writeFileSync(
-			path.join(BENCH_DIR, 'throughput.svg'),
-			throughputSvg(
-				upsert.runs,
-				upsert.realRateRequestsPerMinute,
-				upsert.realRateItems ?? 0,
-				REAL_RATE_TARGET_RATIO,
-			),
-		);
-	}
+	fs.writeFileSync(path.join(BENCH_DIR, 'RESULTS.md'), resultsMarkdown(saveResults(entries)));
+}
+
+/** Prints one benchmark's outcome and records it as that benchmark's latest run. */
+export function recordRun(
+	name: string,
+	outcome: BenchmarkOutcome,
+	run: { started: number; command?: string; machine?: MachineInfo; source?: string },
+): void {
+	const durationSec = Math.round((Date.now() - run.started) / 100) / 10;
+	printSection(`${outcome.title} (${durationSec} s)`, outcome.rows, outcome.checks);
+	for (const note of outcome.notes ?? []) console.log(`- ${note}`);
+	writeResults([
+		{
+			name,
+			ranAt: new Date(run.started).toISOString(),
+			command: run.command ?? commandLine(`bench/${name}.ts`),
+			durationSec,
+			machine: run.machine ?? machineInfo(),
+			source: run.source ?? 'dist',
+			outcome,
+		},
+	]);
 }
