@@ -10,8 +10,11 @@
  * Rate = accepted writes / the node's execution time (n8n's own) / (300 / 60 s).
  *
  * Knobs: BENCH_PACE_SHAPES (fixed-60s,sliding-60s,fixed-6s,bucket-1s), BENCH_PACE_STARTS
- * (none,expired,forgotten), BENCH_PACE_RETRY_AFTER (on | off | both: on), BENCH_PACE_ITEMS (360).
+ * (none,expired,forgotten), BENCH_PACE_RETRY_AFTER (on | off | both: on), BENCH_PACE_ITEMS (360),
+ * BENCH_PACE_LOG (a file: each run's requests, ms after the node started, status, kind).
  */
+import fs from 'node:fs';
+
 import { startSandbox } from '../sandbox/server';
 import type { ThrottleShape } from '../sandbox/throttle';
 import { N8nSandbox } from '../harness/n8n';
@@ -190,6 +193,18 @@ async function main(): Promise<void> {
 					: 0,
 				nodeSec: round(nodeSec, 1),
 			};
+			// What each request waited for: its arrival after the node started, in order.
+			if (process.env.BENCH_PACE_LOG) {
+				const startedAt = Number(node?.startTime);
+				const line = log.map(
+					(r) =>
+						`${Date.parse(r.time) - startedAt}:${r.status}:${r.path === TOKEN_PATH ? 'token' : 'write'}`,
+				);
+				fs.appendFileSync(
+					process.env.BENCH_PACE_LOG,
+					`${JSON.stringify({ ...plan, nodeSec, line })}\n`,
+				);
+			}
 			if (!execution.ok || accepted !== ITEMS)
 				console.log(`  run ${i} did not write every item: ${execution.errorMessage ?? ''}`);
 			console.log(

@@ -11,13 +11,8 @@ import { clientRedactor } from '../../shared/request/secrets';
 import type { Redactor } from '../../shared/request/secrets';
 import { documentedAnswer } from '../../shared/request/body';
 import type { LmsCredentials } from './credential';
-import {
-	CREDENTIAL_TYPE,
-	DEFAULT_REQUEST_TIMEOUT_SEC,
-	lmsClientKey,
-	lmsTokenSource,
-} from './credential';
-import { tokenGate } from '../../shared/request/clientCredentials';
+import { CREDENTIAL_TYPE, DEFAULT_REQUEST_TIMEOUT_SEC, lmsClientKey } from './credential';
+import type { TokenGate } from '../../shared/request/clientCredentials';
 
 /** The course's external id, as the course and the assignment bodies name it. */
 export const EXTERNAL_ID_FIELD = 'external_id';
@@ -40,6 +35,7 @@ export interface LmsRun extends Run {
 	readonly catalog: { byExternalId?: Promise<Map<string, IndexedCourse>> };
 	/** When to check a write's transaction first, learned per client (pacing/time.ts). */
 	readonly completion: CompletionEstimate;
+	readonly token: TokenGate;
 }
 
 interface LmsRequest<S extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -85,7 +81,7 @@ export async function lmsRequest<S extends z.ZodTypeAny>(
 			deadline: request.deadline,
 			// Reads, and writes that set a state keyed by an external id (and email): all repeatable.
 			retry: { safeToRepeat: true },
-			token: tokenGate(run.fns, lmsTokenSource(run.credentials)),
+			token: run.token,
 			throttle: run.throttle,
 			stopped: () => run.stopped,
 		});

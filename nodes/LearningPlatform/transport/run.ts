@@ -4,11 +4,11 @@ import { openRun } from '../../shared/items/router';
 import { clientThrottle, concurrencyFor } from '../../shared/pacing/throttle';
 import { clientCompletion } from '../../shared/pacing/completion';
 import type { RequestingFunctions } from '../../shared/request/call';
-import { originOf } from '../../shared/request/clientCredentials';
+import { originOf, tokenGate } from '../../shared/request/clientCredentials';
 import { liveClientRedactor } from '../../shared/request/secrets';
 import { withFailure } from '../../shared/request/failure';
 import type { LmsCredentials } from './credential';
-import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey } from './credential';
+import { baseUrlOf, CREDENTIAL_TYPE, lmsClientKey, lmsTokenSource } from './credential';
 import type { LmsRun } from './index';
 import { lmsRedactor } from './index';
 
@@ -54,6 +54,7 @@ export async function openLmsRun(fns: RequestingFunctions): Promise<LmsRun> {
 			throttle: shared.throttle,
 			catalog: {},
 			completion: clientCompletion(key),
+			token: tokenGate(fns, lmsTokenSource(credentials)),
 		},
 	);
 }

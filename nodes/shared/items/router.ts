@@ -49,11 +49,12 @@ export async function route<R extends Run>(
 			return { error };
 		}
 	};
+	// Opened first: its token is asked for while the items are read and checked.
+	const run = await routing.openRun(fns);
 	const upFront = !continueOnFail || operation.kind === 'batch';
 	const prepared = upFront ? items.map((_, itemIndex) => prepare(itemIndex)) : undefined;
 	if (prepared && !continueOnFail) assertAllValid(prepared);
 
-	const run = await routing.openRun(fns);
 	const failed = (error: unknown, itemIndex: number) => [
 		errorItem(run.mask(error), itemIndex, fns.getNode()),
 	];

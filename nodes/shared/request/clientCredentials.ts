@@ -228,7 +228,9 @@ export interface TokenGate {
 	held(): HeldToken | undefined;
 }
 
+/** Asks for the token at once: the first request finds it (or its failure, asked again once). */
 export function tokenGate(context: IHttpRequestHelper, source: TokenSource): TokenGate {
+	liveToken(context, source).catch(() => undefined);
 	return { live: () => liveToken(context, source), held: () => heldToken(source) };
 }
 
