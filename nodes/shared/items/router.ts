@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { Deadline } from '../pacing/time';
 import type { RequestingFunctions, Run } from '../request/call';
@@ -11,6 +11,18 @@ import { mapWithConcurrency } from './pool';
 import { assertAllDone, assertAllValid, errorItem, pairedItems, withProgress } from './results';
 
 /** Error masks are asked for each time (a token may be issued mid-run); output's are built once. */
+/** Checking is synchronous: it yields now and then, so the run's token request goes out meanwhile. */
+async function prepareAll<T>(count: number, prepare: (itemIndex: number) => T): Promise<T[]> {
+	const prepared: T[] = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		if (itemIndex % PREPARED_BETWEEN_YIELDS === PREPARED_BETWEEN_YIELDS - 1) await sleep(0);
+		prepared.push(prepare(itemIndex));
+	}
+	return prepared;
+}
+
+const PREPARED_BETWEEN_YIELDS = 20;
+
 export function openRun<F extends RequestingFunctions, P extends object>(
 	fns: F,
 	masks: { errorMasks: () => Redactor; outputMasks: Redactor },
@@ -52,7 +64,7 @@ export async function route<R extends Run>(
 	// Opened first: its token is asked for while the items are read and checked.
 	const run = await routing.openRun(fns);
 	const upFront = !continueOnFail || operation.kind === 'batch';
-	const prepared = upFront ? items.map((_, itemIndex) => prepare(itemIndex)) : undefined;
+	const prepared = upFront ? await prepareAll(items.length, prepare) : undefined;
 	if (prepared && !continueOnFail) assertAllValid(prepared);
 
 	const failed = (error: unknown, itemIndex: number) => [
