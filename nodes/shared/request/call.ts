@@ -119,11 +119,11 @@ class Tries {
 
 	constructor(
 		private readonly policy: Required<RetryPolicy>,
-		/** A 401 gets a new token (OAuth2); a fixed Token or Basic pair would only be refused again. */
+		/** A 401 gets a new token (OAuth2); a fixed Token or Basic pair is tried once more, as n8n did. */
 		private readonly renewable: boolean,
 	) {}
 
-	/** No answer or a 5xx is retried only when safe to repeat; a 429 or a renewable 401 regardless. */
+	/** No answer or a 5xx is retried only when safe to repeat; a 429 or a 401 regardless. */
 	after(problem: HttpProblem): Next {
 		const { policy, counts } = this;
 		const { kind, details, status = 0 } = problem;
@@ -139,11 +139,8 @@ class Tries {
 			const words = `HTTP 429: the service asks to wait ${seconds(tooLongMs)} before retrying (until ${retryAt}), longer than the ${seconds(RETRY_AFTER_MAX_MS)} the node waits`;
 			throw new HttpProblem('retryAfterTooLong', words, { ...details, retryAt });
 		}
-		if (
-			status === 401 &&
-			this.renewable &&
-			++counts.unauthorized < policy.maxUnauthorizedAttempts
-		) {
+		const unauthorizedAttempts = this.renewable ? policy.maxUnauthorizedAttempts : 2;
+		if (status === 401 && ++counts.unauthorized < unauthorizedAttempts) {
 			return { to: 'retry', waitMs: 0 };
 		}
 		if (transient && policy.safeToRepeat && ++counts.failed < policy.maxAttempts) {

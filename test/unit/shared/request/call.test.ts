@@ -187,11 +187,11 @@ describe('callApi retries as the call allows', () => {
 		expect(issued).toBe(3);
 	});
 
-	test('a 401 without a token to renew (Token, Basic Auth) is not repeated', async () => {
-		const { context, sent } = scriptedContext([{ status: 401 }, { status: 401 }]);
+	test('a 401 without a token to renew (Token, Basic Auth) is repeated once, as n8n did', async () => {
+		const { context, sent } = scriptedContext([{ status: 401 }, { status: 401 }, { status: 401 }]);
 		const { error } = await settle(callApi(context, call()));
 		expect(error.status).toBe(401);
-		expect(sent).toHaveLength(1);
+		expect(sent).toHaveLength(2);
 	});
 
 	test('other 4xx answers are not repeated', async () => {
