@@ -30,8 +30,8 @@ import {
 } from '../harness/nodes';
 import { machineInfo } from './lib/machine';
 import { check, round } from './lib/stats';
-import { printSection } from './lib/table';
 import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 
 const RATE = 300;
 const LATENCY_MS = 400;
@@ -271,8 +271,6 @@ async function main(): Promise<void> {
 				),
 			];
 		});
-		const durationSec = Math.round((Date.now() - started) / 100) / 10;
-		printSection(`One process's pace in real n8n (${durationSec} s)`, rows, checks);
 		const outcome = {
 			title: "One process's pace in real n8n",
 			method: `${ITEMS} course upserts per execution in n8n ${N8N_VERSION} (\`n8n execute\`: Manual Trigger → Code node → the node), the built package as a custom extension, Wait for Completion off, the credential at its defaults (300 per minute); the sandbox at ${RATE}/min with ${LATENCY_MS} ms latency on each limiter shape, reset before each run. Starts: ${Object.values(START_WORDS).join('; ')}. Baseline in the same run: HTTP Request 4.2 with the package's credential, batches of 1 every 200 ms. Rate = accepted writes / the node's execution time (n8n's own) / (${RATE} / 60 s). Each execution is a new process: no token is held in memory at its start.`,
@@ -280,18 +278,12 @@ async function main(): Promise<void> {
 			checks,
 			details: { items: ITEMS, latencyMs: LATENCY_MS, runs },
 		};
-		const { writeResults } = await import('./report/write');
-		writeResults([
-			{
-				name: 'pace',
-				ranAt: new Date(started).toISOString(),
-				command: commandLine('bench/paceN8n.ts'),
-				durationSec,
-				machine,
-				source: 'dist',
-				outcome,
-			},
-		]);
+		recordRun('pace', outcome, {
+			started,
+			command: commandLine('bench/paceN8n.ts'),
+			machine,
+			source: 'dist',
+		});
 	} finally {
 		n8n.dispose();
 		await sandbox.close();
