@@ -1,4 +1,4 @@
-import { pause, type Clock, type Deadline, type SlotRefusal, type Throttle } from './time';
+import { anySignal, pause, type Clock, type Deadline, type SlotRefusal, type Throttle } from './time';
 
 const WINDOW_MS = 60_000;
 
@@ -24,6 +24,12 @@ export const ACCEPTANCE_WINDOW_MS = 5_000;
 
 /** Slots are spaced at the pace when booked: far bookings would keep a cut pace after it climbs. */
 const BOOKING_HORIZON_MS = 2_000;
+
+/** While executions share the client, none books further ahead: a webhook's request waits this at most. */
+const SHARED_HORIZON_MS = 500;
+
+/** An execution that asked for no slot this long has ended, or only waits (for a transaction). */
+const SHARING_MEMORY_MS = 10_000;
 
 const MIN_SHARE = 0.05;
 
@@ -54,7 +60,10 @@ export class RequestThrottle implements Throttle {
 	/** Where `nextSlotAt` stands for the slots already used (the bookings no longer waiting). */
 	private usedUntil = 0;
 
-	private readonly waiting = new Set<{ next: number }>();
+	private readonly waiting = new Set<Booking>();
+
+	/** When each execution last asked for a slot: two of them lately, and each books nearer. */
+	private readonly askedAt = new Map<object, number>();
 
 	private pausedUntil = 0;
 
@@ -91,9 +100,16 @@ export class RequestThrottle implements Throttle {
 		return Math.min(this.ceilingPerMin, this.contendedAt + step * t ** 3);
 	}
 
-	/** Executions' first requests book round-robin: a webhook's item does not wait out a bulk run. */
+	/**
+	 * Executions book round-robin, each near its turn while several share the client: a webhook's
+	 * requests do not wait out a bulk run's bookings. Only a request of no execution that already
+	 * started (the token request) books at once.
+	 */
 	async acquire(deadline?: Deadline): Promise<SlotRefusal | undefined> {
 		const owner = deadline?.cancelSignal ?? ANY_EXECUTION;
+		const takesTurns =
+			deadline !== undefined && (!deadline.started || deadline.cancelSignal !== undefined);
+		if (takesTurns) this.asked(owner);
 		let queued = false;
 		try {
 			for (;;) {
@@ -102,10 +118,9 @@ export class RequestThrottle implements Throttle {
 				const now = this.clock();
 				const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
 				if (deadline?.started && slot - now > deadline.remainingMs()) return 'deadline';
-				const horizon = Math.max(BOOKING_HORIZON_MS, 2 * spacingFor(this.currentRate()));
+				const horizon = this.horizon();
 				const far = slot - now > horizon;
-				const first = deadline !== undefined && !deadline.started;
-				if (first && (far || !this.turns.mayBook(owner))) {
+				if (takesTurns && (far || !this.turns.mayBook(owner))) {
 					if (!queued) this.turns.join(owner);
 					queued = true;
 					const step =
@@ -115,13 +130,35 @@ export class RequestThrottle implements Throttle {
 					if (!(await pause(step, deadline.cancelSignal, this.clock))) return 'cancelled';
 					continue;
 				}
-				if (first) this.turns.booked(owner);
+				if (takesTurns) this.turns.booked(owner);
 				const refused = await this.take(slot, now, epoch, deadline);
 				if (refused !== 'retry') return refused;
 			}
 		} finally {
 			if (queued) this.turns.leave(owner);
 		}
+	}
+
+	private horizon(): number {
+		const shared = this.askedAt.size > 1 ? SHARED_HORIZON_MS : BOOKING_HORIZON_MS;
+		return Math.max(shared, 2 * spacingFor(this.currentRate()));
+	}
+
+	/** An execution new beside another voids the bookings beyond the shared horizon: they book again. */
+	private asked(owner: object): void {
+		const now = this.clock();
+		for (const [other, at] of this.askedAt) {
+			if (at < now - SHARING_MEMORY_MS) this.askedAt.delete(other);
+		}
+		const arrives = !this.askedAt.has(owner);
+		this.askedAt.set(owner, now);
+		if (!arrives || this.askedAt.size < 2) return;
+		const until = now + this.horizon();
+		const voided = [...this.waiting].filter((booking) => booking.slot > until);
+		if (voided.length === 0) return;
+		for (const booking of voided) booking.void.abort();
+		const kept = [...this.waiting].filter((booking) => !booking.void.signal.aborted);
+		this.nextSlotAt = Math.max(this.usedUntil, ...kept.map((booking) => booking.next));
 	}
 
 	private async take(
@@ -136,11 +173,13 @@ export class RequestThrottle implements Throttle {
 		const contended = now - this.lastRefusedAt < WINDOW_MS;
 		const sendAt = slot + Math.random() * interval * (contended ? 0.5 : CALM_JITTER);
 		this.remember(sendAt);
-		const booking = { next: this.nextSlotAt };
+		const booking: Booking = { slot, next: this.nextSlotAt, void: new AbortController() };
 		this.waiting.add(booking);
 		// Timers cannot wait less than a millisecond: a nearer slot is taken at once.
 		const wait = sendAt - now;
-		const waited = wait < 1 || (await pause(wait, deadline?.cancelSignal, this.clock));
+		const { signal, dispose } = anySignal([deadline?.cancelSignal, booking.void.signal]);
+		const waited = wait < 1 || (await pause(wait, signal, this.clock));
+		dispose();
 		this.waiting.delete(booking);
 		if (waited && epoch === this.pauseEpoch) {
 			this.usedUntil = Math.max(this.usedUntil, booking.next);
@@ -150,7 +189,7 @@ export class RequestThrottle implements Throttle {
 		}
 		this.forget(sendAt);
 		// A 429 seen while we waited invalidates the slot: it was spaced at the pace before it.
-		if (waited) return 'retry';
+		if (waited || !deadline?.cancelled) return 'retry';
 		// A cancelled bulk run must not make the client's next run wait out slots nobody sends in.
 		this.nextSlotAt = Math.max(this.usedUntil, ...[...this.waiting].map((other) => other.next));
 		return 'cancelled';
@@ -244,10 +283,17 @@ export class RequestThrottle implements Throttle {
 	}
 }
 
+interface Booking {
+	slot: number;
+	next: number;
+	/** Aborted when a newcomer needs the slot sooner: the request books again. */
+	void: AbortController;
+}
+
 /** The owner of requests that carry no cancel signal: they all take one turn. */
 const ANY_EXECUTION = {};
 
-/** Round-robin among executions whose first requests wait to book: how many each, in turn order. */
+/** Round-robin among executions whose requests wait to book: how many each, in turn order. */
 class Turns extends Map<object, number> {
 	join(owner: object): void {
 		this.set(owner, (this.get(owner) ?? 0) + 1);

@@ -2,7 +2,11 @@
 import { clientThrottle } from '../../../../nodes/shared/pacing/throttle';
 import { Deadline, pause } from '../../../../nodes/shared/pacing/time';
 import { mapWithConcurrency } from '../../../../nodes/shared/items/pool';
-import { RequestThrottle, concurrencyFor, spacingFor } from '../../../../nodes/shared/pacing/throttle';
+import {
+	RequestThrottle,
+	concurrencyFor,
+	spacingFor,
+} from '../../../../nodes/shared/pacing/throttle';
 
 // Time here is jest's fake clock: the tests check order and spacing, not how fast the machine is.
 // Sends at the start of their slots (the throttle places each at random early in its slot).
@@ -84,6 +88,58 @@ describe('RequestThrottle', () => {
 		// The bulk run alone kept the whole pace: starts a slot (100.4 ms) apart, on whole milliseconds.
 		const gaps = bulkStarts.slice(1).map((t, i) => t - bulkStarts[i]);
 		expect(gaps.filter((gap) => gap > Math.ceil(spacingFor(600))).length).toBeLessThanOrEqual(1);
+	});
+
+	test("a second execution's later requests (its checks) wait their turn, not a bulk run's bookings", async () => {
+		const throttle = new RequestThrottle(300); // one per 200.8 ms
+		const startedAt = Date.now();
+		const bulk = new AbortController();
+		const starts: number[] = [];
+		let stop = false;
+		// 15 items in flight, each a write then two checks: the checks' deadlines have started.
+		const bulkRun = Promise.all(
+			Array.from({ length: 15 }, async () => {
+				while (!stop) {
+					const deadline = new Deadline(600_000, bulk.signal, Date.now, {
+						startsAtFirstSlot: true,
+					});
+					for (let request = 0; request < 3 && !stop; request++) {
+						expect(await throttle.acquire(deadline)).toBeUndefined();
+						starts.push(Date.now());
+						await pause(50);
+					}
+				}
+			}),
+		);
+		await jest.advanceTimersByTimeAsync(15_000);
+		const waits: number[] = [];
+		const hire = (async () => {
+			const deadline = new Deadline(60_000, new AbortController().signal, Date.now, {
+				startsAtFirstSlot: true,
+			});
+			for (let request = 0; request < 3; request++) {
+				const askedAt = Date.now();
+				expect(await throttle.acquire(deadline)).toBeUndefined();
+				starts.push(Date.now());
+				waits.push(Date.now() - askedAt);
+				await pause(1_000);
+			}
+		})();
+		await jest.advanceTimersByTimeAsync(20_000);
+		await hire;
+		stop = true;
+		await jest.advanceTimersByTimeAsync(5_000);
+		await bulkRun;
+		// Booked behind the bulk run, each would wait its 15 bookings: 3 s.
+		expect(Math.max(...waits)).toBeLessThanOrEqual(1_000);
+		// Every slot of the 25 s around the hire was used, none closer than the pace allows.
+		const around = starts
+			.map((t) => t - startedAt)
+			.filter((t) => t >= 10_000 && t < 35_000)
+			.sort((a, b) => a - b);
+		expect(around.length).toBeGreaterThanOrEqual(Math.floor((0.99 * 25_000) / spacingFor(300)));
+		const gaps = around.slice(1).map((t, i) => t - around[i]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(spacingFor(300)));
 	});
 
 	test('one throttle per client for the whole process, at the lowest rate its credentials ask for', () => {
