@@ -23,7 +23,7 @@ export const BENCHMARKS: Benchmark[] = [
 	{
 		name: 'upsert',
 		question:
-			'bulk upserts at the ceiling (300/min and 3000/min, 50/200/400 ms) against HTTP Request: rate, 429s, items lost; and the room left for webhook assignments beside a bulk run',
+			'bulk upserts at the ceiling (300/min and 3000/min, 50/200/400 ms) against HTTP Request: rate, 429s, items lost',
 		command: inRunner('upsert'),
 		cited: `${RESULTS}, docs/security-and-limits.md`,
 		run: () => import('./benchmarks/upsert').then((m) => m.runUpsertBenchmark),
@@ -79,6 +79,13 @@ export const BENCHMARKS: Benchmark[] = [
 		name: 'pace',
 		question: "one process's pace in real n8n on every limiter, cold start and stale-token start",
 		command: 'npx n8n-node build && npx tsx bench/paceN8n.ts',
+		cited: `${RESULTS}, docs/security-and-limits.md`,
+	},
+	{
+		name: 'hires',
+		question:
+			"HR hires beside a bulk run in real n8n: each hire's time to its confirmation, what each of its requests waited for, the client's share of the ceiling (about 4 minutes)",
+		command: 'npx n8n-node build && npx tsx bench/hiresN8n.ts',
 		cited: `${RESULTS}, docs/security-and-limits.md`,
 	},
 	{

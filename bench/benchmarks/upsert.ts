@@ -1,14 +1,13 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 import type { PackageSource } from '../../harness/nodeTypes';
 import { TRANSACTION_PATH_PREFIX } from '../../harness/lmsSandbox';
-import type { LoggedRequest } from '../../sandbox/server';
 import { warmUp, withClient, type BenchClient } from '../lib/client';
 import { collectGarbage } from '../lib/gc';
-import { courseItems, courseUpsertNode, httpCourseUpsertNode, lmsNode } from '../../harness/nodes';
+import { courseItems, courseUpsertNode, httpCourseUpsertNode } from '../../harness/nodes';
 import { firstErrorMessage, type NodeUnderTest } from '../../harness/runNode';
 import type { SandboxHandle } from '../lib/sandboxHandle';
 import { countRequests } from '../../harness/sandboxRequests';
-import { check, round, sleep } from '../lib/stats';
+import { check, round } from '../lib/stats';
 import type { TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
@@ -211,18 +210,18 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 			`${CONTENDER_LABELS['http-default']}: ${burst.map((run) => `${run.requests} requests for ${run.items} items at ${run.latencyMs} ms`).join(', ')}. It starts every item's request at once; the sandbox's one-second bucket takes about a second's worth and answers the rest 429. n8n's request helper for predefined credentials then repeats each failed request once after re-running the credential's preAuthentication, and the repeats meet an empty bucket too; the node itself does not retry (its Retry On Fail setting, off by default, would re-run the whole node).`,
 		);
 	}
-	const errorsSeen = runs
-		.filter((run) => run.firstError)
-		.map(
-			(run) =>
-				`${CONTENDER_LABELS[run.contender]} at ${run.latencyMs} ms: first item error "${run.firstError}"`,
-		);
-	const interactive = await interactiveOutcome(source);
+	// One note per contender and message: the same error at every latency is said once.
+	const errorsByKind = new Map<string, number[]>();
+	for (const run of runs.filter((r) => r.firstError)) {
+		const kind = `${CONTENDER_LABELS[run.contender]}: first item error "${run.firstError}"`;
+		errorsByKind.set(kind, [...(errorsByKind.get(kind) ?? []), run.latencyMs]);
+	}
+	const errorsSeen = [...errorsByKind].map(([kind, ms]) => `${kind} (runs at ${ms.join(', ')} ms)`);
 	return {
-		title: 'Bulk course upsert at the throttle ceiling, and room for interactive work beside it',
-		method: `Course upserts with each node's defaults, at the platform's own ${REAL_RATE_RPM} requests/min (${REAL_RATE_ITEMS} items per run) and scaled up to ${SCALED_RPM}/min (${SCALED_ITEMS} items per run), latencies ${UPSERT_LATENCIES_MS.join(', ')} ms, against the sandbox throttled at that rate (a one-second token bucket and a sliding minute, as documented: "300 requests per minute"), the credential's requestsPerMinute set to match, transactions completing at once. The package runs with its defaults, so every write is confirmed by checking its transaction (Wait for Completion on): its requests are writes plus checks, all against the same budget; the HTTP Request node only writes. Every node runs with Continue On Fail so that failing items are counted; the access token is fetched before the runs; the sandbox is reset (full token bucket, empty minute) before each run. Rate = 2xx answers (writes and checks) / the node's run time as n8n measures it; ceiling = requests/min / 60. "Missing in state" compares the expected external ids with the sandbox's stored courses; "lost silently" are missing courses whose item carried no error. "1st request after" is the time from the node's start to its first request reaching the sandbox; "mean spacing" the mean gap between request arrivals. ${interactive.method}`,
-		rows: [...rows, ...interactive.rows],
-		checks: [...checks, ...interactive.checks],
+		title: 'Bulk course upsert at the throttle ceiling',
+		method: `Course upserts with each node's defaults, at the platform's own ${REAL_RATE_RPM} requests/min (${REAL_RATE_ITEMS} items per run) and scaled up to ${SCALED_RPM}/min (${SCALED_ITEMS} items per run), latencies ${UPSERT_LATENCIES_MS.join(', ')} ms, against the sandbox throttled at that rate (a one-second token bucket and a sliding minute, as documented: "300 requests per minute"), the credential's requestsPerMinute set to match, transactions completing at once. The package runs with its defaults, so every write is confirmed by checking its transaction (Wait for Completion on): its requests are writes plus checks, all against the same budget; the HTTP Request node only writes. Every node runs with Continue On Fail so that failing items are counted; the access token is fetched before the runs; the sandbox is reset (full token bucket, empty minute) before each run. Rate = 2xx answers (writes and checks) / the node's run time as n8n measures it; ceiling = requests/min / 60. "Missing in state" compares the expected external ids with the sandbox's stored courses; "lost silently" are missing courses whose item carried no error. "1st request after" is the time from the node's start to its first request reaching the sandbox; "mean spacing" the mean gap between request arrivals.`,
+		rows,
+		checks,
 		details: {
 			scaledRequestsPerMinute: SCALED_RPM,
 			scaledItems: SCALED_ITEMS,
@@ -230,7 +229,7 @@ export async function runUpsertBenchmark(source: PackageSource): Promise<Benchma
 			realRateItems: REAL_RATE_ITEMS,
 			runs,
 		},
-		notes: [...explanations, ...errorsSeen, ...interactive.notes!],
+		notes: [...explanations, ...errorsSeen],
 	};
 }
 
@@ -244,192 +243,4 @@ function explainMiss(run: UpsertRun): string {
 	const ideal =
 		okRequests / (((okRequests - 1) * intervalMs + run.latencyMs) / 1000) / run.ceilingPerSec;
 	return `MISS explained, ${run.requestsPerMinute}/min at ${run.latencyMs} ms: of the ${(run.nodeMs / 1000).toFixed(2)} s run, ${run.firstRequestMs} ms passed before the first request reached the sandbox; then ${run.requests} requests (${run.polls} of them transaction checks, ${run.throttled429} answered 429) arrived ${run.meanGapMs} ms apart on average against the ceiling's ${intervalMs.toFixed(1)} ms. A client that sent the same successful requests exactly at the ceiling from the node's first moment would reach ${ideal.toFixed(3)}.`;
-}
-
-const BULK_ITEMS = Number(process.env.BENCH_INTERACTIVE_BULK ?? 400);
-const WEBHOOKS = 5;
-const ALONE_ITEMS = Number(process.env.BENCH_INTERACTIVE_ALONE ?? 150);
-/** The bulk in one execution, then split over several started together (a queue-mode worker runs many). */
-const BULK_EXECUTIONS = [1, 4];
-/** The platform as the issue measured it: 300 requests a minute, transactions of about a second. */
-const INTERACTIVE_SANDBOX = {
-	rateLimitPerMinute: REAL_RATE_RPM,
-	latencyMs: 50,
-	latencyJitterMs: 20,
-	transactionDelayMs: 1000,
-	transactionsPerSecond: 5,
-};
-
-const apiOnly = (log: LoggedRequest[]) =>
-	log.filter((entry) => !entry.path.endsWith('/oauth/token'));
-
-/** Webhook assignments beside a bulk run, as measured. */
-interface Beside {
-	executions: number;
-	latencies: Array<{ webhook: number; ms: number; status: string; afterBulkStartS: number }>;
-	bulkMs: number;
-	bulkFailed: number;
-	refused: number;
-	/** The bulk was still running when the last webhook was confirmed. */
-	overlapped: boolean;
-}
-
-/** BULK_ITEMS confirmed upserts split over `executions` executions, and the webhooks meanwhile. */
-async function beside(client: BenchClient, executions: number, prefix: string): Promise<Beside> {
-	const { sandbox } = client;
-	const result: Beside = {
-		executions,
-		latencies: [],
-		bulkMs: 0,
-		bulkFailed: 0,
-		refused: 0,
-		overlapped: false,
-	};
-	const before = (await sandbox.requests()).length;
-	const bulkStarted = Date.now();
-	const share = Math.ceil(BULK_ITEMS / executions);
-	let running = executions;
-	const bulk = Promise.all(
-		Array.from({ length: executions }, (_, e) =>
-			client
-				.run(courseUpsertNode(), courseItems(BULK_ITEMS, prefix).slice(e * share, (e + 1) * share))
-				.then((run) => {
-					result.bulkFailed += run.errorItems.length + (run.error ? 1 : 0);
-					if (--running === 0) result.bulkMs = Date.now() - bulkStarted;
-				}),
-		),
-	);
-	// Let the bulk run fill its pool and the client's queue first.
-	await sleep(15_000);
-	for (let webhook = 1; webhook <= WEBHOOKS; webhook++) {
-		const started = Date.now();
-		const run = await client.run(
-			lmsNode({
-				resource: 'assignment',
-				operation: 'assign',
-				email: `${prefix}-hire${webhook}@example.com`,
-				externalId: 'onboarding-101',
-				options: { waitForCompletion: true },
-			}),
-			[{}],
-		);
-		const status =
-			run.error ?? String(run.items[0]?.json.status ?? run.items[0]?.json.error ?? 'none');
-		result.latencies.push({
-			webhook,
-			ms: Date.now() - started,
-			status,
-			afterBulkStartS: round((started - bulkStarted) / 1000, 1),
-		});
-		console.log(
-			`  ${executions} bulk execution(s), webhook ${webhook}: confirmed in ${((Date.now() - started) / 1000).toFixed(1)} s (${status})`,
-		);
-		await sleep(3_000);
-	}
-	result.overlapped = running > 0;
-	await bulk;
-	result.refused = apiOnly((await sandbox.requests()).slice(before)).filter(
-		(entry) => entry.status === 429,
-	).length;
-	console.log(
-		`  ${executions} bulk execution(s): ${BULK_ITEMS} upserts in ${(result.bulkMs / 1000).toFixed(1)} s`,
-	);
-	return result;
-}
-
-/**
- * Interactive work beside a bulk run on one client: 400 confirmed upserts (in one execution,
- * then split over four), and meanwhile five one-item executions (an HR webhook's assignment,
- * waiting for its transaction) one after another; then a bulk run alone, for the share of the
- * budget it uses.
- */
-async function interactiveOutcome(
-	source: PackageSource,
-): Promise<Pick<BenchmarkOutcome, 'method' | 'rows' | 'checks' | 'notes'>> {
-	const scenarios: Beside[] = [];
-	let alone = { requests: 0, spanMs: 0, share: 0, refused: 0 };
-	const options = { ...INTERACTIVE_SANDBOX, clientId: 'bench-interactive' };
-	await withClient(
-		source,
-		options,
-		async (client, sandbox) => {
-			// The course the webhooks assign.
-			const onboarding = {
-				externalId: 'onboarding-101',
-				name: 'Onboarding',
-				url: 'https://learn.example.com/onboarding',
-			};
-			const seeded = await client.run(courseUpsertNode(), [onboarding]);
-			if (seeded.error || seeded.errorItems.length > 0)
-				throw new Error('Seeding the onboarding course failed');
-			for (const executions of BULK_EXECUTIONS)
-				scenarios.push(await beside(client, executions, `bulk${executions}`));
-
-			// A bulk run alone: the share of the client's budget it uses while it runs.
-			await sleep(61_000);
-			const aloneBefore = (await sandbox.requests()).length;
-			await client.run(courseUpsertNode(), courseItems(ALONE_ITEMS, 'alone'));
-			const log = apiOnly((await sandbox.requests()).slice(aloneBefore));
-			const times = log.map((entry) => Date.parse(entry.time));
-			const spanMs = Math.max(...times) - Math.min(...times);
-			const requests = log.length;
-			alone = {
-				requests,
-				spanMs,
-				share: (requests - 1) / (spanMs / (60_000 / REAL_RATE_RPM)),
-				refused: log.filter((entry) => entry.status === 429).length,
-			};
-			console.log(
-				`  alone: ${requests} requests in ${(spanMs / 1000).toFixed(1)} s, ${round(alone.share, 3)} of the budget`,
-			);
-		},
-		REAL_RATE_RPM,
-	);
-	const rows: Row[] = [
-		...scenarios.flatMap((s) => [
-			...s.latencies.map((l) => ({
-				run: `${s.executions} bulk execution(s): webhook ${l.webhook} (started ${l.afterBulkStartS} s into the bulk run)`,
-				'confirmed after s': round(l.ms / 1000, 1),
-				outcome: l.status,
-			})),
-			{
-				run: `${s.executions} bulk execution(s): ${BULK_ITEMS} confirmed upserts, same client`,
-				'confirmed after s': round(s.bulkMs / 1000, 1),
-				outcome: `${s.bulkFailed} failed, ${s.refused} answered 429`,
-			},
-		]),
-		{
-			run: `bulk alone: ${ALONE_ITEMS} confirmed upserts`,
-			'confirmed after s': round(alone.spanMs / 1000, 1),
-			outcome: `${alone.requests} requests, ${round(alone.share, 3)} of 300/min, ${alone.refused} answered 429`,
-		},
-	];
-	const checks: TargetCheck[] = scenarios.map((s) => {
-		const worst = Math.max(...s.latencies.map((l) => l.ms));
-		return check(
-			`${WEBHOOKS} webhook assignments during ${BULK_ITEMS} upserts in ${s.executions} execution(s)`,
-			'each confirmed ≤ 10 s',
-			`worst ${round(worst / 1000, 1)} s`,
-			worst <= 10_000 && s.latencies.every((l) => l.status === 'success') && s.overlapped,
-		);
-	});
-	checks.push(
-		check(
-			'whole-budget share of a bulk run alone',
-			'≥ 0.98',
-			String(round(alone.share, 3)),
-			alone.share >= 0.98 && alone.refused === 0,
-		),
-	);
-	return {
-		method: `Room for interactive work: the sandbox at the platform's 300 requests a minute (50 ± 20 ms latency, transactions of 1 s, at most 5 carried out a second), one credential at 300/min, all executions in one n8n process (one throttle for the client). ${BULK_ITEMS} courses are upserted (Wait for Completion on, the node's defaults), first in one execution, then split over ${BULK_EXECUTIONS[BULK_EXECUTIONS.length - 1]} executions started together; 15 s after the bulk started, five one-item executions assign the onboarding course to a new hire each (Wait for Completion on), one after another with 3 s between them, as an HR webhook's executions would; each one's time is from its start to its confirmed output. The throttle lets the executions sharing the client book their first requests in turn (round-robin by execution). Then, a minute later, ${ALONE_ITEMS} confirmed upserts alone: the share of the budget is the requests (writes and transaction checks) between the first and the last, over what 300 a minute allows in that span.`,
-		rows,
-		checks,
-		notes: scenarios
-			.filter((s) => !s.overlapped)
-			.map(
-				(s) =>
-					`${s.executions} bulk execution(s): the bulk ended before the last webhook; raise BENCH_INTERACTIVE_BULK.`,
-			),
-	};
 }
