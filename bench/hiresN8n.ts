@@ -21,6 +21,7 @@ import { machineInfo } from './lib/machine';
 import { check, round, sleep } from './lib/stats';
 import { commandLine } from './report/results';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 
 const RATE = 300;
 const BULK = 400;
@@ -220,10 +221,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+runScript(main);

@@ -20,6 +20,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { runWorkflow } from '../harness/engine';
 import { nestingDepth } from '../nodes/shared/request/body';
 import { listenOnLoopback } from '../harness/loopback';
+import { runScript } from './lib/script';
 
 const PAGE = 100;
 const REAL_CATALOG = 50_000;
@@ -270,10 +271,4 @@ async function main(): Promise<void> {
 	if (chosen.length === 0 || chosen.includes('hang')) await hang();
 }
 
-main().then(
-	() => process.exit(0),
-	(error) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+runScript(main);

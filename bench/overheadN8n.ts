@@ -22,6 +22,7 @@ import {
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 
 const ITEMS = Number(process.env.BENCH_OVERHEAD_ITEMS ?? 500);
 const ROUNDS = Number(process.env.BENCH_OVERHEAD_N8N_ROUNDS ?? 5);
@@ -146,10 +147,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+runScript(main);

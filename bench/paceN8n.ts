@@ -32,6 +32,7 @@ import { machineInfo } from './lib/machine';
 import { check, round } from './lib/stats';
 import { commandLine } from './report/results';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 
 const RATE = 300;
 const LATENCY_MS = 400;
@@ -290,10 +291,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+runScript(main);

@@ -41,6 +41,7 @@ import { check, median, round } from './lib/stats';
 import type { Row } from './lib/table';
 import { commandLine } from './report/results';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 
 const LEARNERS = Number(process.env.BENCH_UNATTENDED_LEARNERS ?? 20_000);
 const COURSES = ['compliance-101', 'security-awareness', 'onboarding-essentials'];
@@ -434,10 +435,4 @@ function memoryFigures(
 	return { plain, clocked };
 }
 
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+runScript(main);

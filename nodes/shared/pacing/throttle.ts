@@ -1,4 +1,11 @@
-import { anySignal, pause, type Clock, type Deadline, type SlotRefusal, type Throttle } from './time';
+import {
+	anySignal,
+	pause,
+	type Clock,
+	type Deadline,
+	type SlotRefusal,
+	type Throttle,
+} from './time';
 
 const WINDOW_MS = 60_000;
 
@@ -155,8 +162,12 @@ export class RequestThrottle implements Throttle {
 		if (!arrives || this.askedAt.size < 2) return;
 		const until = now + this.horizon();
 		const voided = [...this.waiting].filter((booking) => booking.slot > until);
-		if (voided.length === 0) return;
 		for (const booking of voided) booking.void.abort();
+		if (voided.length > 0) this.rewind();
+	}
+
+	/** The next slot follows the bookings still to be used: none is left unsent between them. */
+	private rewind(): void {
 		const kept = [...this.waiting].filter((booking) => !booking.void.signal.aborted);
 		this.nextSlotAt = Math.max(this.usedUntil, ...kept.map((booking) => booking.next));
 	}
@@ -191,7 +202,7 @@ export class RequestThrottle implements Throttle {
 		// A 429 seen while we waited invalidates the slot: it was spaced at the pace before it.
 		if (waited || !deadline?.cancelled) return 'retry';
 		// A cancelled bulk run must not make the client's next run wait out slots nobody sends in.
-		this.nextSlotAt = Math.max(this.usedUntil, ...[...this.waiting].map((other) => other.next));
+		this.rewind();
 		return 'cancelled';
 	}
 
