@@ -112,7 +112,10 @@ export class RequestThrottle implements Throttle {
 	 * requests do not wait out a bulk run's bookings. Only a request of no execution that already
 	 * started (the token request) books at once.
 	 */
-	async acquire(deadline?: Deadline): Promise<SlotRefusal | undefined> {
+	async acquire(
+		deadline?: Deadline,
+		sendable: () => boolean = () => true,
+	): Promise<SlotRefusal | undefined> {
 		const owner = deadline?.cancelSignal ?? ANY_EXECUTION;
 		const takesTurns =
 			deadline !== undefined && (!deadline.started || deadline.cancelSignal !== undefined);
@@ -121,6 +124,7 @@ export class RequestThrottle implements Throttle {
 		try {
 			for (;;) {
 				if (deadline?.cancelled) return 'cancelled';
+				if (!sendable()) return 'unsendable';
 				const epoch = this.pauseEpoch;
 				const now = this.clock();
 				const slot = Math.max(now, this.nextSlotAt, this.pausedUntil, this.windowOpensAt());
@@ -214,9 +218,13 @@ export class RequestThrottle implements Throttle {
 		this.pauseEpoch++;
 	}
 
-	/** The next slot is the first unused one: a token request goes before the bookings it voids. */
+	/**
+	 * The next slot is the first unused one: a token request goes before the bookings it voids,
+	 * and they leave their wait at once, so none holds a slot the new token's first request needs.
+	 */
 	rebook(): void {
 		this.pauseEpoch++;
+		for (const booking of this.waiting) booking.void.abort();
 		this.nextSlotAt = Math.max(this.usedUntil, this.pausedUntil);
 	}
 

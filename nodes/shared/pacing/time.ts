@@ -2,7 +2,8 @@ import { sleep } from 'n8n-workflow';
 
 export type Clock = () => number;
 
-export type SlotRefusal = 'cancelled' | 'deadline';
+/** `unsendable`: the request lost what it was to be sent with (its token died): it gave its slot back. */
+export type SlotRefusal = 'cancelled' | 'deadline' | 'unsendable';
 
 /** An item's place in its node's pool of items in flight. */
 export interface PoolPlace {
@@ -12,9 +13,10 @@ export interface PoolPlace {
 
 /** What a request asks of its client's pace (`RequestThrottle` in throttle.ts keeps it). */
 export interface Throttle {
-	acquire(deadline?: Deadline): Promise<SlotRefusal | undefined>;
+	/** `sendable` is asked before booking and again at the slot: a request that cannot go books none. */
+	acquire(deadline?: Deadline, sendable?: () => boolean): Promise<SlotRefusal | undefined>;
 	throttled(pauseMs: number): void;
-	/** The slots booked so far cannot be used (their token died): they are booked again. */
+	/** The slots booked so far cannot be used (their token died): they are given back at once. */
 	rebook(): void;
 }
 

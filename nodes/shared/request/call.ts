@@ -88,10 +88,9 @@ export async function callApi(context: RequestingFunctions, call: ApiCall): Prom
 	for (;;) {
 		// The token first: a request never waits for one inside its turn, nor leaves beside the pace.
 		let held = call.token && (await tokenFor(call, tries));
-		await takeTurn(call, tries);
-		// Refused (a 401) while this request waited: the new token if it came, else a later turn.
-		if (held && !isLive(held)) held = call.token!.held();
-		if (call.token && !held) continue;
+		// Refused (a 401) while this request waited: the new token if it came, else no slot yet.
+		const sendable = () => !held || isLive(held) || (held = call.token!.held()) !== undefined;
+		if (!(await takeTurn(call, tries, sendable))) continue;
 		tries.sentAt = Date.now();
 		const next = await sendOnce(context, call, url, qs).then(
 			(raw) => judge(call, url, raw, tries, held),
@@ -173,17 +172,24 @@ async function tokenFor(call: ApiCall, tries: Tries): Promise<HeldToken> {
 	}
 }
 
-/** The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled. */
-async function takeTurn(call: ApiCall, tries: Tries): Promise<void> {
+/**
+ * False when the request cannot go yet (its token died): it waits for the new one, then books.
+ * The deadline's own state first: a throttle may refuse for the deadline just as it is cancelled.
+ */
+async function takeTurn(call: ApiCall, tries: Tries, sendable: () => boolean): Promise<boolean> {
 	const { deadline } = call;
 	const refused =
-		deadline.cancelled || deadline.expired ? 'deadline' : await call.throttle?.acquire(deadline);
+		deadline.cancelled || deadline.expired
+			? 'deadline'
+			: await call.throttle?.acquire(deadline, sendable);
 	if (refused && (deadline.cancelled || refused === 'cancelled')) throw cancelled();
+	if (refused === 'unsendable') return false;
 	if (refused) throw outOfTime(call, tries);
 	deadline.start(); // if no throttle did: it bounds the retries
 	if (call.stopped?.()) {
 		throw new HttpProblem('cancelled', 'not sent: the run stopped at an earlier item');
 	}
+	return sendable();
 }
 
 function judge(call: ApiCall, url: string, raw: RawAnswer, tries: Tries, held?: HeldToken): Next {

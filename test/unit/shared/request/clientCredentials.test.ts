@@ -34,8 +34,11 @@ interface Sent {
 
 let clients = 0;
 
-/** A platform at 300 a minute on the fake clock; `refuse` answers a 429 to the nth API request. */
-function platform({ refuse429At }: { refuse429At?: number } = {}) {
+/** A platform at 300 a minute on the fake clock; `refuse429At` answers a 429 to the nth API request. */
+function platform({
+	refuse429At,
+	tokenLatencyMs = LATENCY_MS,
+}: { refuse429At?: number; tokenLatencyMs?: number } = {}) {
 	const baseUrl = `https://lms-${++clients}.test`;
 	const issued = new Set<string>();
 	const sent: Sent[] = [];
@@ -45,10 +48,15 @@ function platform({ refuse429At }: { refuse429At?: number } = {}) {
 		headers: { 'content-type': 'application/json', ...headers },
 		body: Readable.from([Buffer.from(JSON.stringify(body))]),
 	});
-	const respond = async (path: string, authorization: string | undefined, reply: () => any) => {
+	const respond = async (
+		path: string,
+		authorization: string | undefined,
+		reply: () => any,
+		latencyMs = LATENCY_MS,
+	) => {
 		const entry: Sent = { at: Date.now(), answeredAt: 0, path, authorization, status: 0 };
 		sent.push(entry);
-		await new Promise((done) => setTimeout(done, LATENCY_MS));
+		await new Promise((done) => setTimeout(done, latencyMs));
 		const outcome = reply();
 		entry.answeredAt = Date.now();
 		entry.status = outcome.statusCode;
@@ -65,11 +73,16 @@ function platform({ refuse429At }: { refuse429At?: number } = {}) {
 	};
 	const helpers = {
 		async httpRequest(options: any) {
-			return await respond('/api/oauth/token', undefined, () => {
-				const token = `token-${issued.size + 1}`;
-				issued.add(token);
-				return answer(200, { access_token: token, token_type: 'bearer', expires_in: 3600 });
-			});
+			return await respond(
+				'/api/oauth/token',
+				undefined,
+				() => {
+					const token = `token-${issued.size + 1}`;
+					issued.add(token);
+					return answer(200, { access_token: token, token_type: 'bearer', expires_in: 3600 });
+				},
+				tokenLatencyMs,
+			);
 		},
 		async httpRequestWithAuthentication(_type: string, options: any) {
 			const credentials = { ...store };
@@ -182,6 +195,22 @@ test('a stale token: no request leaves with it after its first 401, and only tho
 	expect(lms.sent.filter((r) => r.path === '/api/oauth/token')).toHaveLength(1);
 	expect(lms.sent.filter((r) => r.status === 202)).toHaveLength(40);
 });
+
+test.each([405, 550])(
+	'a stale token: the first write with the new token leaves when the token comes (token answered in %i ms)',
+	async (tokenLatencyMs) => {
+		const lms = platform({ tokenLatencyMs });
+		lms.saveForgottenToken(Date.now() + 3_000_000);
+
+		await runWrites(lms.write, 20);
+
+		// The writes refused with the dead token hold no slot meanwhile: no slot is left unused.
+		const token = lms.sent.find((r) => r.path === '/api/oauth/token')!;
+		const renewed = lms.sent.filter((r) => r.authorization === 'Bearer token-1');
+		expect(renewed).toHaveLength(20);
+		expect(renewed[0].at - token.answeredAt).toBeLessThan(20);
+	},
+);
 
 test('retried writes and the token request take their turn in the pace', async () => {
 	const lms = platform();
