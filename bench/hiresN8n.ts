@@ -7,15 +7,14 @@
  * webhook that answers when Assignment → Assign has confirmed its transaction. Baseline in the same
  * run: one hire with nothing beside it. From the sandbox's log: what each hire's requests waited for.
  */
-import { randomUUID } from 'node:crypto';
-
 import { startSandbox, type LoggedRequest } from '../sandbox/server';
 import { N8nSandbox } from '../harness/n8n';
 import { executionsOf, startN8nServer, waitUntil } from '../harness/n8nServer';
 import { builtPackageDir, N8N_VERSION } from '../harness/paths';
 import { seedCourses } from '../harness/lmsSandbox';
 import { COURSES_PATH, courseItems } from '../harness/nodes';
-import type { WorkflowJson } from '../harness/workflowJson';
+import { packageNode, webhookWorkflow } from '../harness/workflowBuilder';
+import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
 import { lmsCredential, upsertWorkflow } from './queue/workflow';
 import { machineInfo } from './lib/machine';
 import { check, round, sleep } from './lib/stats';
@@ -31,40 +30,20 @@ const CHECK_PATH = '/api/developer/v2/request_data/';
 const at = (r: LoggedRequest) => Date.parse(r.time);
 
 /** Webhook (answers with the node's output when it is done) → Assignment → Assign, defaults. */
-function hireWorkflow(credential: ReturnType<typeof lmsCredential>): WorkflowJson {
-	const node = (name: string, type: string, parameters: object, extra: object = {}) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion: type.endsWith('webhook') ? 2 : 1,
-		position: [0, 0],
-		parameters,
-		...extra,
-	});
-	return {
-		name: 'Hire',
-		nodes: [
-			node(
-				'Webhook',
-				'n8n-nodes-base.webhook',
-				{ httpMethod: 'POST', path: 'hire', responseMode: 'lastNode', options: {} },
-				{ webhookId: randomUUID() },
-			),
-			node(
-				'Assign onboarding',
-				'CUSTOM.learningPlatform',
-				{
-					resource: 'assignment',
-					operation: 'assign',
-					email: '={{ $json.body.email }}',
-					externalId: { __rl: true, mode: 'id', value: 'onboarding-101' },
-				},
-				{ credentials: { [credential.type]: { id: credential.id, name: credential.name } } },
-			),
-		],
-		connections: { Webhook: { main: [[{ node: 'Assign onboarding', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
+function hireWorkflow(credential: CredentialJson): WorkflowJson {
+	return webhookWorkflow('Hire', 'hire', 'lastNode', [
+		packageNode(
+			'Assign onboarding',
+			'learningPlatform',
+			{
+				resource: 'assignment',
+				operation: 'assign',
+				email: '={{ $json.body.email }}',
+				externalId: { __rl: true, mode: 'id', value: 'onboarding-101' },
+			},
+			credential,
+		),
+	]);
 }
 
 interface Hire {
@@ -102,10 +81,7 @@ async function main(): Promise<void> {
 		const credential = lmsCredential('Learning platform', sandbox, RATE);
 		const bulk = upsertWorkflow('Bulk', 'bulk', credential, true);
 		await n8n.importCredentials([credential]);
-		const [bulkId, hireId] = await n8n.importWorkflows([
-			bulk.json as WorkflowJson,
-			hireWorkflow(credential),
-		]);
+		const [bulkId, hireId] = await n8n.importWorkflows([bulk.json, hireWorkflow(credential)]);
 		for (const id of [bulkId, hireId]) await n8n.activate(id);
 		const server = await startN8nServer(n8n, { webhookPaths: ['bulk', 'hire'] });
 		const post = (path: string, body: unknown) =>
