@@ -25,9 +25,10 @@
  * a run on another limiter writes its own section of results.json ("queue <shape>").
  */
 import { machineInfo } from './lib/machine';
-import { commandLine, saveResults } from './report/results';
+import { commandLine } from './report/results';
+import { recordRun } from './report/write';
 import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
-import { check, round, type TargetCheck } from './lib/stats';
+import { check, round, sleep, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { installExitHandlers, register, stopAll } from '../harness/cleanup';
@@ -38,8 +39,6 @@ import {
 	lostCourses,
 	requestFigures,
 	timeline,
-	type ExecutionOutcome,
-	type RequestFigures,
 } from './queue/measure';
 import {
 	checkN8nInstalled,
@@ -59,6 +58,7 @@ import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workf
 import { DEFAULT_OPTIONS } from '../sandbox/options';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';
 import { limiterLabel } from './lib/limiter';
+import { courseItems } from '../harness/nodes';
 
 const FULL_SIZE = '10x100';
 const SIZE = parseSize(process.env.QUEUE_SIZE ?? FULL_SIZE);
@@ -146,47 +146,10 @@ function chosenConfigs(text: string | undefined): Config[] {
 	return ALL_CONFIGS.filter((config) => names.includes(config.name));
 }
 
-interface ConfigResult {
-	config: Config;
-	executions: ExecutionOutcome[];
-	requests: RequestFigures;
-	lost: number;
-	lostExamples: string[];
-	/** 429s that reached n8n as an error (error items or failed executions). */
-	surfaced429: number;
-	errorExecutions: number;
-	errorItems: number;
-	perWorker: Record<string, number>;
-	ratio: number;
-	/** Accepted writes and 429s per 10 s from the first write. */
-	timeline: ReturnType<typeof timeline>;
-	/** From the first webhook call to the last execution's end. */
-	wallSec: number;
-	/** Between the first and the last execution's start: 0 when all ran side by side. */
-	startSpreadSec: number;
-	/** When each worker ended its last execution, from the first webhook call. */
-	workerDoneSec: Record<string, number>;
-	startupSec: number;
-	firstErrors: string[];
-}
+type ConfigResult = Awaited<ReturnType<typeof runConfig>>;
 
 function seconds(fromMs: number): number {
 	return round((Date.now() - fromMs) / 1000, 1);
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function courseBatch(
-	config: Config,
-	execution: number,
-): Array<{ externalId: string; name: string; url: string }> {
-	return Array.from({ length: SIZE.items }, (_, i) => ({
-		externalId: `queue-${config.name}-${execution}-${i}`,
-		name: `Queue ${config.name} ${execution}/${i}`,
-		url: `https://learn.example.com/queue/${config.name}/${execution}/${i}`,
-	}));
 }
 
 /**
@@ -194,11 +157,8 @@ function courseBatch(
  * starts no execution: n8n answers 404 either way, but names the POST method once the webhook
  * is registered.
  */
-async function waitForWebhook(
-	mainUrl: string,
-	webhookPath: string,
-	timeoutMs = 120_000,
-): Promise<void> {
+async function waitForWebhook(mainUrl: string, webhookPath: string): Promise<void> {
+	const timeoutMs = 120_000;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`);
@@ -235,7 +195,7 @@ async function runConfig(
 	n8n: QueueN8n,
 	postgres: Postgres,
 	sandbox: SandboxHandle,
-): Promise<ConfigResult> {
+) {
 	console.log(`\n-- ${config.label}`);
 	await sandbox.reset();
 	const startupStarted = Date.now();
@@ -259,7 +219,7 @@ async function runConfig(
 
 		await waitForWebhook(main.url, workflow.webhookPath);
 		const batches = Array.from({ length: SIZE.executions }, (_, execution) =>
-			courseBatch(config, execution),
+			courseItems(SIZE.items, `queue-${config.name}-${execution}`),
 		);
 		const expected = batches.flatMap((courses) => courses.map((course) => course.externalId));
 		// All at once, as a burst of events would arrive: the workers take them off the queue.
@@ -332,12 +292,8 @@ async function runConfig(
 		const state = await sandbox.state();
 		const requests = requestFigures(log, CEILING);
 		const lost = lostCourses(state, expected);
-		const perWorker: Record<string, number> = {};
-		const workerDoneSec: Record<string, number> = {};
-		for (const worker of workers) {
-			perWorker[worker.name] = 0;
-			workerDoneSec[worker.name] = 0;
-		}
+		const perWorker = Object.fromEntries(workers.map((worker) => [worker.name, 0]));
+		const workerDoneSec = { ...perWorker };
 		for (const execution of executions) {
 			perWorker[execution.worker] = (perWorker[execution.worker] ?? 0) + 1;
 			const doneSec = execution.stoppedAt
@@ -346,7 +302,7 @@ async function runConfig(
 			workerDoneSec[execution.worker] = Math.max(workerDoneSec[execution.worker] ?? 0, doneSec);
 		}
 		const ratio = round(requests.acceptedPerSec / (CEILING / 60), 3);
-		const result: ConfigResult = {
+		const result = {
 			config,
 			executions,
 			requests,
@@ -377,9 +333,7 @@ async function runConfig(
 				.map(([name, count]) => `${name}: ${count}`)
 				.join(', ')}`,
 		);
-		console.log(
-			`  accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')}`,
-		);
+		console.log(`  accepted writes / 429s per 10 s: ${pace(result)}`);
 		return result;
 	} finally {
 		await leaving;
@@ -407,7 +361,10 @@ function resultRow(result: ConfigResult): Row {
 		items: SIZE.executions * SIZE.items,
 		lost: result.lost,
 		'429s drawn': requests.throttled429,
-		'429s per 100 writes': round(per100(result), 1),
+		'429s per 100 writes': round(
+			(100 * requests.throttled429) / Math.max(1, requests.writesAccepted),
+			1,
+		),
 		'429s surfaced': result.surfaced429,
 		'failed executions': result.errorExecutions,
 		'error items': result.errorItems,
@@ -426,20 +383,12 @@ function resultRow(result: ConfigResult): Row {
 
 function checksFor(result: ConfigResult): TargetCheck[] {
 	const name = result.config.name;
+	const none = (what: string, count: number) =>
+		check(`${name}: ${what}`, '0', String(count), count === 0);
 	return [
-		check(`${name}: courses lost`, '0', String(result.lost), result.lost === 0),
-		check(
-			`${name}: 429s surfaced as errors`,
-			'0',
-			String(result.surfaced429),
-			result.surfaced429 === 0,
-		),
-		check(
-			`${name}: failed executions (any error)`,
-			'0',
-			String(result.errorExecutions),
-			result.errorExecutions === 0,
-		),
+		none('courses lost', result.lost),
+		none('429s surfaced as errors', result.surfaced429),
+		none('failed executions (any error)', result.errorExecutions),
 		check(
 			`${name}: rate`,
 			`≥ ${TARGET_RATIO} of the ceiling`,
@@ -449,8 +398,11 @@ function checksFor(result: ConfigResult): TargetCheck[] {
 	];
 }
 
-function per100(result: ConfigResult): number {
-	return (100 * result.requests.throttled429) / Math.max(1, result.requests.writesAccepted);
+/** Accepted writes / 429s per 10 s, as printed. */
+function pace(result: ConfigResult): string {
+	return result.timeline
+		.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`)
+		.join(' ');
 }
 
 function meets(result: ConfigResult): boolean {
@@ -471,7 +423,7 @@ function notesFor(results: ConfigResult[]): string[] {
 				`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.length > 320 ? `${error.slice(0, 320)}…` : error}"`).join('; ')}`,
 			);
 		notes.push(
-			`${result.config.name}: accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')} (the ceiling is ${CEILING / 6} writes per 10 s).`,
+			`${result.config.name}: accepted writes / 429s per 10 s: ${pace(result)} (the ceiling is ${CEILING / 6} writes per 10 s).`,
 		);
 		if (result.lost > 0)
 			notes.push(
@@ -594,58 +546,39 @@ async function main(): Promise<number> {
 				wallSec: result.wallSec,
 				startSpreadSec: result.startSpreadSec,
 				workerDoneSec: result.workerDoneSec,
-				executions: result.executions.map(
-					({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error }) => ({
-						id,
-						status,
-						worker,
-						startedAt,
-						stoppedAt,
-						outputItems,
-						errorItems,
-						error: error.slice(0, 300),
-					}),
-				),
+				executions: result.executions.map(({ throttleErrors, ...execution }) => ({
+					...execution,
+					error: execution.error.slice(0, 300),
+				})),
 			})),
 		},
 		notes,
 	};
-	printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
-	for (const note of notes) console.log(`- ${note}`);
-
 	const write =
 		process.env.QUEUE_RESULTS === 'write' ||
 		(process.env.QUEUE_RESULTS !== 'skip' &&
 			size === FULL_SIZE &&
 			CONFIGS.length === ALL_CONFIGS.length);
 	if (write && results.length > 0) {
-		// Both re-read results.json just before writing and replace only this section.
-		const entry = {
-			// Another fleet or size is a section of its own: it must not replace the 2 × 10x100 one.
-			name: [
-				SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
-				...(WORKERS !== 2 || size !== FULL_SIZE ? [`${WORKERS} workers, ${size}`] : []),
-			].join(', '),
-			ranAt: new Date(started).toISOString(),
-			command: commandLine('bench/queue.ts', ['QUEUE_']),
-			durationSec,
+		// Another fleet or size is a section of its own: it must not replace the 2 × 10x100 one.
+		const name = [
+			SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
+			...(WORKERS !== 2 || size !== FULL_SIZE ? [`${WORKERS} workers, ${size}`] : []),
+		].join(', ');
+		const source =
+			process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST);
+		recordRun(name, outcome, {
+			started,
 			machine,
-			source: process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST),
-			outcome,
-		};
-		try {
-			const { writeResults } = await import('./report/write');
-			writeResults([entry]);
-			console.log(
-				'\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.',
-			);
-		} catch (error) {
-			saveResults([entry]);
-			console.log(
-				`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`,
-			);
-		}
+			source,
+			command: commandLine('bench/queue.ts', ['QUEUE_']),
+		});
+		console.log(
+			'\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.',
+		);
 	} else {
+		printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
+		for (const note of notes) console.log(`- ${note}`);
 		console.log(
 			`\nResults not written (${process.env.QUEUE_RESULTS === 'skip' ? 'QUEUE_RESULTS=skip' : `QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write`}).`,
 		);
