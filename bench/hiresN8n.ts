@@ -15,7 +15,7 @@ import { seedCourses } from '../harness/lmsSandbox';
 import { COURSES_PATH, courseItems } from '../harness/nodes';
 import { packageNode, webhookWorkflow } from '../harness/workflowBuilder';
 import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
-import { lmsCredential, upsertWorkflow } from './queue/workflow';
+import { lmsCredential, upsertWorkflow } from './lib/n8nWorkflows';
 import { machineInfo } from './lib/machine';
 import { check, round, sleep } from './lib/stats';
 import { commandLine } from './report/results';

@@ -9,16 +9,9 @@
 import { startSandbox } from '../sandbox/server';
 import { N8nSandbox } from '../harness/n8n';
 import { builtPackageDir, N8N_VERSION } from '../harness/paths';
-import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
-import type { CredentialJson } from '../harness/workflowJson';
-import {
-	MAPPED_COURSE_FIELDS,
-	MAPPED_COURSE_JSON_BODY,
-	COURSES_PATH,
-	courseItems,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-} from '../harness/nodes';
+import { manualWorkflow } from '../harness/workflowBuilder';
+import { COURSES_PATH } from '../harness/nodes';
+import { coursesNode, httpUpsertNode, lmsCredential, upsertNode } from './lib/n8nWorkflows';
 import { machineInfo } from './lib/machine';
 import { check, median, round } from './lib/stats';
 import { recordRun } from './report/write';
@@ -42,48 +35,11 @@ async function main(): Promise<void> {
 	});
 	const n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
 	try {
-		const credential: CredentialJson = {
-			id: 'benchOverhead0001',
-			name: 'Benchmark LMS',
-			type: LMS_CREDENTIAL,
-			data: lmsCredentialData(sandbox, 10_000_000),
-		};
+		const credential = lmsCredential('Benchmark LMS', sandbox, 10_000_000);
 		await n8n.importCredentials([credential]);
-		const items = (tag: string) =>
-			codeNode(
-				'Courses',
-				`return ${JSON.stringify(courseItems(ITEMS, tag))}.map((json) => ({ json }));`,
-			);
-		const packageNode: NodeSpec = {
-			name: 'Node',
-			type: 'CUSTOM.learningPlatform',
-			parameters: {
-				resource: 'course',
-				operation: 'upsert',
-				...MAPPED_COURSE_FIELDS,
-				options: { waitForCompletion: false },
-			},
-			credentials: credentialRef(credential),
-		};
-		const httpNode: NodeSpec = {
-			name: 'Node',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			parameters: {
-				method: 'POST',
-				url: `${sandbox.url}${COURSES_PATH}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: credential.type,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'Accept', value: 'application/json' }] },
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'json',
-				jsonBody: MAPPED_COURSE_JSON_BODY,
-				options: {},
-			},
-			credentials: credentialRef(credential),
-		};
+		const items = (tag: string) => coursesNode(ITEMS, tag);
+		const packageNode = upsertNode(credential);
+		const httpNode = httpUpsertNode(sandbox.url, credential);
 		const [packageId, httpId, warmId] = await n8n.importWorkflows([
 			manualWorkflow('Overhead: learningPlatform', [items('package'), packageNode]),
 			manualWorkflow('Overhead: HTTP Request', [items('http'), httpNode]),

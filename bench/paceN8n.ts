@@ -19,15 +19,11 @@ import { startSandbox } from '../sandbox/server';
 import type { ThrottleShape } from '../sandbox/throttle';
 import { N8nSandbox } from '../harness/n8n';
 import { builtPackageDir, N8N_VERSION } from '../harness/paths';
-import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
+import { manualWorkflow } from '../harness/workflowBuilder';
+import { coursesNode, httpUpsertNode, upsertNode } from './lib/n8nWorkflows';
 import type { CredentialJson } from '../harness/workflowJson';
 import { tokenFingerprint } from '../nodes/LearningPlatform/transport/credential';
-import {
-	COURSES_PATH,
-	MAPPED_COURSE_FIELDS,
-	MAPPED_COURSE_JSON_BODY,
-	courseItems,
-} from '../harness/nodes';
+import { COURSES_PATH } from '../harness/nodes';
 import { machineInfo } from './lib/machine';
 import { check, round } from './lib/stats';
 import { commandLine } from './report/results';
@@ -104,42 +100,11 @@ async function main(): Promise<void> {
 						accessTokenFor: tokenFingerprint(data),
 						accessTokenExpiresAt: Date.now() + (start === 'expired' ? -60_000 : 3_600_000),
 					};
-		const items = codeNode(
-			'Courses',
-			`return ${JSON.stringify(courseItems(ITEMS, 'pace'))}.map((json) => ({ json }));`,
-		);
-		const nodeFor = (contender: Run['contender'], credential: CredentialJson): NodeSpec =>
+		const items = coursesNode(ITEMS, 'pace');
+		const nodeFor = (contender: Run['contender'], credential: CredentialJson) =>
 			contender === 'learningPlatform'
-				? {
-						name: 'Node',
-						type: 'CUSTOM.learningPlatform',
-						parameters: {
-							resource: 'course',
-							operation: 'upsert',
-							...MAPPED_COURSE_FIELDS,
-							options: { waitForCompletion: false },
-						},
-						credentials: credentialRef(credential),
-					}
-				: {
-						name: 'Node',
-						type: 'n8n-nodes-base.httpRequest',
-						typeVersion: 4.2,
-						parameters: {
-							method: 'POST',
-							url: `${sandbox.url}${COURSES_PATH}`,
-							authentication: 'predefinedCredentialType',
-							nodeCredentialType: credential.type,
-							sendHeaders: true,
-							headerParameters: { parameters: [{ name: 'Accept', value: 'application/json' }] },
-							sendBody: true,
-							contentType: 'json',
-							specifyBody: 'json',
-							jsonBody: MAPPED_COURSE_JSON_BODY,
-							options: { batching: { batch: { batchSize: 1, batchInterval: 200 } } },
-						},
-						credentials: credentialRef(credential),
-					};
+				? upsertNode(credential)
+				: httpUpsertNode(sandbox.url, credential, { batchSize: 1, batchInterval: 200 });
 		// Each run gets a credential of its own, imported at once (each CLI call starts n8n: ~7 s).
 		const plans = SHAPES.flatMap((shape) =>
 			RETRY_AFTER.flatMap((retryAfter) => [

@@ -54,7 +54,7 @@ import {
 } from '../harness/queueCluster';
 import { startPostgres, startRedis, type Postgres } from '../harness/services';
 import { stopProcessGroup } from '../harness/processes';
-import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
+import { lmsCredential, upsertWorkflow } from './lib/n8nWorkflows';
 import { DEFAULT_OPTIONS } from '../sandbox/options';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';
 import { limiterLabel } from './lib/limiter';
@@ -191,7 +191,7 @@ async function trigger(mainUrl: string, webhookPath: string, courses: unknown[])
 
 async function runConfig(
 	config: Config,
-	workflow: QueueWorkflow,
+	workflow: ReturnType<typeof upsertWorkflow>,
 	n8n: QueueN8n,
 	postgres: Postgres,
 	sandbox: SandboxHandle,
