@@ -20,28 +20,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startSandbox } from '../sandbox/server';
 import { seedCourses } from '../harness/lmsSandbox';
-import { N8nSandbox } from '../harness/n8n';
+import type { N8nSandbox } from '../harness/n8n';
 import { queryDatabase, savedStaticData } from '../harness/n8nServer';
-import {
-	builtPackageDir,
-	n8nBin,
-	n8nInstallDir,
-	N8N_VERSION,
-	node24Binary,
-} from '../harness/paths';
+import { n8nBin, n8nInstallDir, N8N_VERSION, node24Binary } from '../harness/paths';
 import { freeLoopbackPort } from '../harness/loopback';
 import { manualWorkflow, packageNode, type NodeSpec } from '../harness/workflowBuilder';
 import type { WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
-import { machineInfo } from './lib/machine';
-import { lmsCredential } from './lib/n8nWorkflows';
+import { inN8n, lmsCredential } from './lib/n8nWorkflows';
 import { check, median, round } from './lib/stats';
 import type { Row } from './lib/table';
-import { commandLine } from './report/results';
-import { recordRun } from './report/write';
-import { runScript } from './lib/script';
 
 const LEARNERS = Number(process.env.BENCH_UNATTENDED_LEARNERS ?? 20_000);
 const COURSES = ['compliance-101', 'security-awareness', 'onboarding-essentials'];
@@ -128,24 +117,17 @@ interface Execution {
 	writes: number;
 }
 
-async function main(): Promise<void> {
-	const machine = machineInfo();
-	const started = Date.now();
-	console.log(
-		`Unattended syncs at real size in n8n ${N8N_VERSION}: ${LEARNERS * COURSES.length} pairs (load average ${machine.loadAverage})`,
-	);
-	const files = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-unattended-'));
-	const sandbox = await startSandbox({
-		latencyMs: 0,
-		rateLimitPerMinute: 0,
-		transactionDelayMs: 0,
-		clientId: 'bench-unattended',
-	});
-	const n8n = await N8nSandbox.create({
-		customExtensions: [builtPackageDir],
+const files = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-unattended-'));
+process.on('exit', () => fs.rmSync(files, { recursive: true, force: true }));
+
+inN8n(
+	{
+		name: 'unattended',
+		what: `Unattended syncs at real size in n8n ${N8N_VERSION}: ${LEARNERS * COURSES.length} pairs`,
 		env: { N8N_RESTRICT_FILE_ACCESS_TO: files },
-	});
-	try {
+	},
+	{ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-unattended' },
+	async (sandbox, n8n) => {
 		const credential = lmsCredential('Benchmark LMS', sandbox, 100_000_000);
 		await n8n.importCredentials([credential]);
 		await seedCourses(
@@ -297,7 +279,7 @@ async function main(): Promise<void> {
 			perPair('1 % of the pairs on a grace clock', memory.clocked),
 		];
 		console.log(`  summary counts, second night: ${JSON.stringify(counts(summary2))}`);
-		const outcome = {
+		return {
 			title: 'Syncs run unattended: a 60,000-pair roster at real size in n8n',
 			method: `n8n ${N8N_VERSION}, each run a fresh \`n8n execute\` of an imported workflow (the built package as a custom extension, SQLite): Manual Trigger → Read/Write Files → Extract from File (CSV) → the node under test. The roster: ${LEARNERS.toLocaleString('en-US')} learners × ${COURSES.length} courses (${night1.length.toLocaleString('en-US')} pairs), the second night with ${changed} due dates moved (1 %) and ${gone} pairs gone (0.5 %), Withdraw Missing on; the sandbox in the benchmark's process with no throttle, no latency and instant transactions, so requests are counted, not waited for. Peak RSS = VmHWM of the \`n8n execute\` process (the whole n8n: the application, the rows, the run). Saved execution = the bytes n8n stored in execution_data (flatted); a node's share = its run data as n8n stringifies it; "the rows read" = what Read/Write Files and Extract from File added (n8n's own, the same for Edit Fields). The dry run and Edit Fields hang off the same Extract from File node in one execution; their times are n8n's executionTime. Memory: JSON bytes of the node's static data after the second night per pair held, and the same memory with a grace clock set on 1 % of its pairs.`,
 			rows: [...rows, ...sideRows],
@@ -312,17 +294,8 @@ async function main(): Promise<void> {
 				secondNightCounts: counts(summary2),
 			},
 		};
-		recordRun('unattended', outcome, {
-			started,
-			machine,
-			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
-		});
-	} finally {
-		n8n.dispose();
-		await sandbox.close();
-		fs.rmSync(files, { recursive: true, force: true });
-	}
-}
+	},
+);
 
 /** `n8n execute --id`, its peak RSS sampled from /proc (VmHWM), its saved execution read back. */
 async function executeMeasured(
@@ -402,5 +375,3 @@ function memoryFigures(
 	const clocked = Buffer.byteLength(JSON.stringify(copy.syncedAssignments[scope])) / pairs;
 	return { plain, clocked };
 }
-
-runScript(main);

@@ -1,8 +1,17 @@
+/* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
 /**
- * What the benchmarks in a real n8n import: an LMS credential, the package's Create or Update
- * Course and n8n's HTTP Request node posting the same body, and the bulk workflow of the queue
- * and hires benchmarks.
+ * The benchmarks in a real n8n: how one runs (inN8n), and what they import: an LMS credential,
+ * the package's Create or Update Course and n8n's HTTP Request node posting the same body, and
+ * the bulk workflow of the queue and hires benchmarks.
  */
+import { N8nSandbox } from '../../harness/n8n';
+import { builtPackageDir } from '../../harness/paths';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+import type { BenchmarkOutcome } from '../benchmarks/types';
+import { commandLine } from '../report/results';
+import { recordRun } from '../report/write';
+import { machineInfo } from './machine';
+import { runScript } from './script';
 import {
 	courseItems,
 	courseUpsertNode,
@@ -23,6 +32,36 @@ import {
 	type CredentialJson,
 	type WorkflowJson,
 } from '../../harness/workflowJson';
+
+/**
+ * Runs `bench/<script, or name>.ts` as a script: prints `what` with the load average, starts the sandbox
+ * (in this process) and an n8n with the built package as a custom extension (and `env`), and
+ * records the outcome of `measure` as the latest run of `name`; both are stopped in any case.
+ */
+export function inN8n(
+	benchmark: { name: string; script?: string; what: string; env?: Record<string, string> },
+	sandboxOptions: Partial<SandboxOptions>,
+	measure: (sandbox: Sandbox, n8n: N8nSandbox) => Promise<BenchmarkOutcome>,
+): void {
+	runScript(async () => {
+		const machine = machineInfo();
+		const started = Date.now();
+		console.log(`${benchmark.what} (load average ${machine.loadAverage})`);
+		const sandbox = await startSandbox(sandboxOptions);
+		const n8n = await N8nSandbox.create({
+			customExtensions: [builtPackageDir],
+			env: benchmark.env,
+		});
+		try {
+			const outcome = await measure(sandbox, n8n);
+			const command = `npx n8n-node build && ${commandLine(`bench/${benchmark.script ?? benchmark.name}.ts`)}`;
+			recordRun(benchmark.name, outcome, { started, machine, command });
+		} finally {
+			n8n.dispose();
+			await sandbox.close();
+		}
+	});
+}
 
 export function lmsCredential(
 	name: string,
