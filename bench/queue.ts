@@ -15,10 +15,8 @@
  * PASS/MISS and never fail the run, unless QUEUE_STRICT=1 (then a lost course or a surfaced 429
  * exits with 1). Exits with 2 when it could not run.
  *
- * Knobs: QUEUE_SIZE (<executions>x<items>, 10x100), QUEUE_WORKERS (2), QUEUE_CONCURRENCY (per
- * worker; executions / workers), QUEUE_CEILING (the sandbox's requests/min, 300),
- * QUEUE_LATENCY_MS (200), QUEUE_WAIT (0: Wait for Completion off; 1: on, one poll per item more),
- * QUEUE_CONFIGS (default,churn,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
+ * Knobs: QUEUE_SIZE (<executions>x<items>, 10x100), QUEUE_WORKERS (2; each runs executions /
+ * workers at once), QUEUE_CONFIGS (default,churn,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
  * QUEUE_DIST (another build of the package than dist/, e.g. one of an earlier commit) with
  * QUEUE_DIST_LABEL (how results.json names it), QUEUE_SHAPE (the sandbox's limiter shape,
  * sandbox/throttle.ts; its default unless given) and QUEUE_RETRY_AFTER (on | off; on unless given):
@@ -27,6 +25,7 @@
 import { machineInfo } from './lib/machine';
 import { commandLine } from './report/results';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
 import { check, round, sleep, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
@@ -63,13 +62,10 @@ import { courseItems } from '../harness/nodes';
 const FULL_SIZE = '10x100';
 const SIZE = parseSize(process.env.QUEUE_SIZE ?? FULL_SIZE);
 const WORKERS = positive('QUEUE_WORKERS', 2);
-const CONCURRENCY = positive(
-	'QUEUE_CONCURRENCY',
-	Math.max(1, Math.ceil(SIZE.executions / WORKERS)),
-);
-const CEILING = positive('QUEUE_CEILING', 300);
-const LATENCY_MS = Number(process.env.QUEUE_LATENCY_MS ?? 200);
-const WAIT_FOR_COMPLETION = process.env.QUEUE_WAIT === '1';
+const CONCURRENCY = Math.max(1, Math.ceil(SIZE.executions / WORKERS));
+/** The sandbox's requests a minute (the platform's), its latency; Wait for Completion is off. */
+const CEILING = 300;
+const LATENCY_MS = 200;
 const TARGET_RATIO = 0.95;
 const SHAPE = limiterShape(process.env.QUEUE_SHAPE);
 const RETRY_AFTER = (process.env.QUEUE_RETRY_AFTER || 'on') !== 'off';
@@ -231,9 +227,7 @@ async function runConfig(
 
 		const totalItems = SIZE.executions * SIZE.items;
 		const timeoutMs =
-			(3 * totalItems * (WAIT_FOR_COMPLETION ? 2 : 1) * 60_000) /
-				Math.min(config.requestsPerMinute, CEILING) +
-			180_000;
+			(3 * totalItems * 60_000) / Math.min(config.requestsPerMinute, CEILING) + 180_000;
 		let rows = await executionsOf(postgres, workflow.id);
 		let lastReport = Date.now();
 		while (!allFinished(rows, SIZE.executions)) {
@@ -465,7 +459,7 @@ async function main(): Promise<number> {
 	const machine = machineInfo();
 	const started = Date.now();
 	console.log(
-		`Queue mode: n8n ${N8N_VERSION}, a main process and ${WORKERS} workers (concurrency ${CONCURRENCY}), ${SIZE.executions} executions × ${SIZE.items} course upserts, sandbox at ${CEILING}/min (${LIMITER}) with ${LATENCY_MS} ms latency; Wait for Completion ${WAIT_FOR_COMPLETION ? 'on' : 'off'} (load average ${machine.loadAverage})`,
+		`Queue mode: n8n ${N8N_VERSION}, a main process and ${WORKERS} workers (concurrency ${CONCURRENCY}), ${SIZE.executions} executions × ${SIZE.items} course upserts, sandbox at ${CEILING}/min (${LIMITER}) with ${LATENCY_MS} ms latency; Wait for Completion off (load average ${machine.loadAverage})`,
 	);
 	const results: ConfigResult[] = [];
 	try {
@@ -493,7 +487,7 @@ async function main(): Promise<number> {
 				`Queue upsert (${config.name})`,
 				`lp-queue-${config.name}`,
 				credentials[index],
-				WAIT_FOR_COMPLETION,
+				false,
 			),
 		);
 		const setupStarted = Date.now();
@@ -523,7 +517,7 @@ async function main(): Promise<number> {
 	const size = `${SIZE.executions}x${SIZE.items}`;
 	const outcome: BenchmarkOutcome = {
 		title: `Queue mode: ${WORKERS} workers sharing one client${SHAPE || !RETRY_AFTER ? ` (limiter ${LIMITER})` : ''}`,
-		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults${WAIT_FOR_COMPLETION ? '' : ', except Wait for Completion off: one write per course'}) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (limiter ${LIMITER}: sandbox/throttle.ts; 429 beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error names the throttle (429, Too many requests); failed executions counts every error, whatever its message; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines; "worker done after" = when each worker ended its last execution. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
+		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults, except Wait for Completion off: one write per course) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (limiter ${LIMITER}: sandbox/throttle.ts; 429 beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error names the throttle (429, Too many requests); failed executions counts every error, whatever its message; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines; "worker done after" = when each worker ended its last execution. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
 		rows,
 		checks,
 		details: {
@@ -532,7 +526,7 @@ async function main(): Promise<number> {
 			concurrency: CONCURRENCY,
 			ceilingPerMinute: CEILING,
 			latencyMs: LATENCY_MS,
-			waitForCompletion: WAIT_FOR_COMPLETION,
+			waitForCompletion: false,
 			n8nVersion: N8N_VERSION,
 			configurations: results.map((result) => ({
 				name: result.config.name,
@@ -590,11 +584,4 @@ async function main(): Promise<number> {
 	return process.env.QUEUE_STRICT === '1' && failed ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	async (error: unknown) => {
-		console.error(error instanceof Error ? error.message : error);
-		await stopAll();
-		process.exit(2);
-	},
-);
+runScript(main, 2);

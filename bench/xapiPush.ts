@@ -27,6 +27,7 @@ import { check, round } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 
 const STATEMENTS = Number(process.env.BENCH_PUSH_STATEMENTS ?? 200);
 const WINDOW_MS = 10_000;
@@ -172,10 +173,4 @@ async function main(): Promise<number> {
 	}
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(error.stack ?? error.message);
-		process.exit(2);
-	},
-);
+runScript(main, 2);
