@@ -53,6 +53,7 @@ import {
 } from '../harness/queueCluster';
 import { startPostgres, startRedis, type Postgres } from '../harness/services';
 import { stopProcessGroup } from '../harness/processes';
+import { waitUntil } from '../harness/n8nServer';
 import { lmsCredential, upsertWorkflow } from './lib/n8nWorkflows';
 import { DEFAULT_OPTIONS } from '../sandbox/options';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';
@@ -153,37 +154,35 @@ function seconds(fromMs: number): number {
  * starts no execution: n8n answers 404 either way, but names the POST method once the webhook
  * is registered.
  */
-async function waitForWebhook(mainUrl: string, webhookPath: string): Promise<void> {
-	const timeoutMs = 120_000;
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`);
-		const text = await response.text();
-		if (/Did you mean to make a POST request/.test(text)) return;
-		if (Date.now() > deadline)
-			throw new Error(
-				`webhook ${webhookPath} not registered after ${timeoutMs} ms: HTTP ${response.status} ${text.slice(0, 300)}`,
-			);
-		await sleep(250);
-	}
-}
+const waitForWebhook = (mainUrl: string, webhookPath: string) =>
+	waitUntil(
+		`webhook ${webhookPath} registered`,
+		120_000,
+		async () => {
+			const text = await (await fetch(`${mainUrl}/webhook/${webhookPath}`)).text();
+			return /Did you mean to make a POST request/.test(text) || undefined;
+		},
+		250,
+	);
 
 /** Posts one execution's courses; a 404 means the webhook is not registered (no execution started): try again. */
-async function trigger(mainUrl: string, webhookPath: string, courses: unknown[]): Promise<void> {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ courses }),
-		});
-		const text = await response.text();
-		if (response.ok) return;
-		if (response.status !== 404 || Date.now() > deadline)
-			throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
-		await sleep(500);
-	}
-}
+const trigger = (mainUrl: string, webhookPath: string, courses: unknown[]) =>
+	waitUntil(
+		`webhook ${webhookPath} answering`,
+		60_000,
+		async () => {
+			const response = await fetch(`${mainUrl}/webhook/${webhookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ courses }),
+			});
+			const text = await response.text();
+			if (response.status !== 404 && !response.ok)
+				throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
+			return response.ok || undefined;
+		},
+		500,
+	);
 
 async function runConfig(
 	config: Config,
