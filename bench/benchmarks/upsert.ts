@@ -7,8 +7,7 @@ import { courseItems, courseUpsertNode, httpCourseUpsertNode } from '../../harne
 import { firstErrorMessage, type NodeUnderTest } from '../../harness/runNode';
 import type { SandboxHandle } from '../lib/sandboxHandle';
 import { countRequests } from '../../harness/sandboxRequests';
-import { check, round } from '../lib/stats';
-import type { TargetCheck } from '../lib/stats';
+import { check, round, type TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
 
