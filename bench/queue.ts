@@ -27,7 +27,7 @@ import { commandLine } from './report/results';
 import { recordRun } from './report/write';
 import { runScript } from './lib/script';
 import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
-import { check, round, sleep, type TargetCheck } from './lib/stats';
+import { check, none, round, sleep, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { installExitHandlers, register, stopAll } from '../harness/cleanup';
@@ -376,12 +376,10 @@ function resultRow(result: ConfigResult): Row {
 
 function checksFor(result: ConfigResult): TargetCheck[] {
 	const name = result.config.name;
-	const none = (what: string, count: number) =>
-		check(`${name}: ${what}`, '0', String(count), count === 0);
 	return [
-		none('courses lost', result.lost),
-		none('429s surfaced as errors', result.surfaced429),
-		none('failed executions (any error)', result.errorExecutions),
+		none(`${name}: courses lost`, result.lost),
+		none(`${name}: 429s surfaced as errors`, result.surfaced429),
+		none(`${name}: failed executions (any error)`, result.errorExecutions),
 		check(
 			`${name}: rate`,
 			`≥ ${TARGET_RATIO} of the ceiling`,
