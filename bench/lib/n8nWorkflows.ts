@@ -34,9 +34,9 @@ import {
 } from '../../harness/workflowJson';
 
 /**
- * Runs `bench/<script, or name>.ts` as a script: prints `what` with the load average, starts the sandbox
- * (in this process) and an n8n with the built package as a custom extension (and `env`), and
- * records the outcome of `measure` as the latest run of `name`; both are stopped in any case.
+ * Runs bench/<script, or name>.ts as a script: prints `what` with the load average, starts the
+ * sandbox (in this process) and an n8n with the built package as a custom extension (and `env`),
+ * and records the outcome of `measure` as the latest run of `name`; both stop in any case.
  */
 export function inN8n(
 	benchmark: { name: string; script?: string; what: string; env?: Record<string, string> },
