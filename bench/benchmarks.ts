@@ -109,11 +109,4 @@ export const BENCHMARKS: Benchmark[] = [
 		command: 'npx n8n-node build && npx tsx bench/queue.ts',
 		cited: `${RESULTS}, docs/install.md`,
 	},
-	{
-		name: 'hostile',
-		question:
-			'what hostile servers cost with the defaults: an endless catalog, huge pages, deep answers, a server that never answers (about two minutes)',
-		command: 'npx tsx --expose-gc bench/hostile.ts',
-		cited: 'ARCHITECTURE.md, docs/security-and-limits.md',
-	},
 ];

@@ -7,21 +7,15 @@
  * webhook that answers when Assignment → Assign has confirmed its transaction. Baseline in the same
  * run: one hire with nothing beside it. From the sandbox's log: what each hire's requests waited for.
  */
-import { randomUUID } from 'node:crypto';
-
-import { startSandbox, type LoggedRequest } from '../sandbox/server';
-import { N8nSandbox } from '../harness/n8n';
+import type { LoggedRequest } from '../sandbox/server';
 import { executionsOf, startN8nServer, waitUntil } from '../harness/n8nServer';
-import { builtPackageDir, N8N_VERSION } from '../harness/paths';
+import { N8N_VERSION } from '../harness/paths';
 import { seedCourses } from '../harness/lmsSandbox';
 import { COURSES_PATH, courseItems } from '../harness/nodes';
-import type { WorkflowJson } from '../harness/workflowJson';
-import { lmsCredential, upsertWorkflow } from './queue/workflow';
-import { machineInfo } from './lib/machine';
-import { check, round, sleep } from './lib/stats';
-import { commandLine } from './report/results';
-import { recordRun } from './report/write';
-import { runScript } from './lib/script';
+import { packageNode, webhookWorkflow } from '../harness/workflowBuilder';
+import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
+import { inN8n, lmsCredential, upsertWorkflow } from './lib/n8nWorkflows';
+import { check, none, round, sleep } from './lib/stats';
 
 const RATE = 300;
 const BULK = 400;
@@ -31,40 +25,20 @@ const CHECK_PATH = '/api/developer/v2/request_data/';
 const at = (r: LoggedRequest) => Date.parse(r.time);
 
 /** Webhook (answers with the node's output when it is done) → Assignment → Assign, defaults. */
-function hireWorkflow(credential: ReturnType<typeof lmsCredential>): WorkflowJson {
-	const node = (name: string, type: string, parameters: object, extra: object = {}) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion: type.endsWith('webhook') ? 2 : 1,
-		position: [0, 0],
-		parameters,
-		...extra,
-	});
-	return {
-		name: 'Hire',
-		nodes: [
-			node(
-				'Webhook',
-				'n8n-nodes-base.webhook',
-				{ httpMethod: 'POST', path: 'hire', responseMode: 'lastNode', options: {} },
-				{ webhookId: randomUUID() },
-			),
-			node(
-				'Assign onboarding',
-				'CUSTOM.learningPlatform',
-				{
-					resource: 'assignment',
-					operation: 'assign',
-					email: '={{ $json.body.email }}',
-					externalId: { __rl: true, mode: 'id', value: 'onboarding-101' },
-				},
-				{ credentials: { [credential.type]: { id: credential.id, name: credential.name } } },
-			),
-		],
-		connections: { Webhook: { main: [[{ node: 'Assign onboarding', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
+function hireWorkflow(credential: CredentialJson): WorkflowJson {
+	return webhookWorkflow('Hire', 'hire', 'lastNode', [
+		packageNode(
+			'Assign onboarding',
+			'learningPlatform',
+			{
+				resource: 'assignment',
+				operation: 'assign',
+				email: '={{ $json.body.email }}',
+				externalId: { __rl: true, mode: 'id', value: 'onboarding-101' },
+			},
+			credential,
+		),
+	]);
 }
 
 interface Hire {
@@ -75,37 +49,33 @@ interface Hire {
 	requests: Array<{ kind: string; atMs: number; status: number | null; waitedMs: number }>;
 }
 
-async function main(): Promise<void> {
-	const machine = machineInfo();
-	const started = Date.now();
-	console.log(
-		`Hires beside a bulk run in n8n ${N8N_VERSION} (\`n8n start\`): ${BULK} confirmed upserts, ${HIRES} hires 3 s apart (load average ${machine.loadAverage})`,
-	);
-	const sandbox = await startSandbox({
+inN8n(
+	{
+		name: 'hires',
+		script: 'hiresN8n',
+		what: `Hires beside a bulk run in n8n ${N8N_VERSION} (\`n8n start\`): ${BULK} confirmed upserts, ${HIRES} hires 3 s apart`,
+	},
+	{
 		rateLimitPerMinute: RATE,
 		latencyMs: 50,
 		latencyJitterMs: 20,
 		transactionDelayMs: 1000,
 		transactionsPerSecond: 5,
 		clientId: 'bench-hires-n8n',
-	});
-	await seedCourses(sandbox, [
-		{
-			external_id: 'onboarding-101',
-			name: 'Onboarding',
-			url: 'https://learn.example.com/onboarding',
-			prices_data: [],
-		},
-	]);
-	const n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
-	try {
+	},
+	async (sandbox, n8n) => {
+		await seedCourses(sandbox, [
+			{
+				external_id: 'onboarding-101',
+				name: 'Onboarding',
+				url: 'https://learn.example.com/onboarding',
+				prices_data: [],
+			},
+		]);
 		const credential = lmsCredential('Learning platform', sandbox, RATE);
 		const bulk = upsertWorkflow('Bulk', 'bulk', credential, true);
 		await n8n.importCredentials([credential]);
-		const [bulkId, hireId] = await n8n.importWorkflows([
-			bulk.json as WorkflowJson,
-			hireWorkflow(credential),
-		]);
+		const [bulkId, hireId] = await n8n.importWorkflows([bulk.json, hireWorkflow(credential)]);
 		for (const id of [bulkId, hireId]) await n8n.activate(id);
 		const server = await startN8nServer(n8n, { webhookPaths: ['bulk', 'hire'] });
 		const post = (path: string, body: unknown) =>
@@ -202,23 +172,14 @@ async function main(): Promise<void> {
 				share.toFixed(3),
 				share >= 0.98,
 			),
-			check('bulk courses lost', '0', String(lost), lost === 0),
+			none('bulk courses lost', lost),
 		];
-		recordRun(
-			'hires',
-			{
-				title: 'HR hires beside a bulk run in real n8n',
-				method: `n8n ${N8N_VERSION} \`n8n start\`, the built package as a custom extension, one credential at its defaults (300/min). The sandbox at ${RATE}/min (its default limiter), 50 ± 20 ms latency, transactions of 1 s (at most 5 a second). A webhook feeds ${BULK} courses to Create or Update Course (Wait for Completion on); 15 s later ${HIRES} hires, 3 s apart, each a webhook answering when Assignment → Assign has confirmed its transaction; before the bulk, one hire alone (the baseline). Each request of a hire: the ms after its webhook call it reached the sandbox, and (in brackets) the ms since the hire's previous request, or since the call: its turn in the throttle, the ${'~'}50 ms answer, and before a check the learned delay until the transaction is likely done. Share = the client's accepted requests (writes and checks, hires included) between the bulk's first and last, over 300 a minute in that span. ${refused} × 429.`,
-				rows,
-				checks,
-				details: { alone, beside, share, spanMs, lost, refused },
-			},
-			{ started, command: commandLine('bench/hiresN8n.ts'), machine, source: 'dist' },
-		);
-	} finally {
-		n8n.dispose();
-		await sandbox.close();
-	}
-}
-
-runScript(main);
+		return {
+			title: 'HR hires beside a bulk run in real n8n',
+			method: `n8n ${N8N_VERSION} \`n8n start\`, the built package as a custom extension, one credential at its defaults (300/min). The sandbox at ${RATE}/min (its default limiter), 50 ± 20 ms latency, transactions of 1 s (at most 5 a second). A webhook feeds ${BULK} courses to Create or Update Course (Wait for Completion on); 15 s later ${HIRES} hires, 3 s apart, each a webhook answering when Assignment → Assign has confirmed its transaction; before the bulk, one hire alone (the baseline). Each request of a hire: the ms after its webhook call it reached the sandbox, and (in brackets) the ms since the hire's previous request, or since the call: its turn in the throttle, the ${'~'}50 ms answer, and before a check the learned delay until the transaction is likely done. Share = the client's accepted requests (writes and checks, hires included) between the bulk's first and last, over 300 a minute in that span. ${refused} × 429.`,
+			rows,
+			checks,
+			details: { alone, beside, share, spanMs, lost, refused },
+		};
+	},
+);

@@ -6,84 +6,28 @@
  * n8n's own execution time of the node (`executionTime` in the run data), per item. Rounds
  * alternate which node goes first; the ratio is learningPlatform / HTTP Request.
  */
-import { startSandbox } from '../sandbox/server';
-import { N8nSandbox } from '../harness/n8n';
-import { builtPackageDir, N8N_VERSION } from '../harness/paths';
-import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
-import type { CredentialJson } from '../harness/workflowJson';
-import {
-	MAPPED_COURSE_FIELDS,
-	MAPPED_COURSE_JSON_BODY,
-	COURSES_PATH,
-	courseItems,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-} from '../harness/nodes';
-import { machineInfo } from './lib/machine';
+import { N8N_VERSION } from '../harness/paths';
+import { manualWorkflow } from '../harness/workflowBuilder';
+import { COURSES_PATH } from '../harness/nodes';
+import { coursesNode, httpUpsertNode, inN8n, lmsCredential, upsertNode } from './lib/n8nWorkflows';
 import { check, median, round } from './lib/stats';
-import { recordRun } from './report/write';
-import { runScript } from './lib/script';
 
 const ITEMS = Number(process.env.BENCH_OVERHEAD_ITEMS ?? 500);
 const ROUNDS = Number(process.env.BENCH_OVERHEAD_N8N_ROUNDS ?? 5);
 const TARGET_RATIO = 1.0;
 
-async function main(): Promise<void> {
-	const machine = machineInfo();
-	const started = Date.now();
-	console.log(
-		`Overhead in n8n ${N8N_VERSION}: ${ITEMS} items, ${ROUNDS} rounds (load average ${machine.loadAverage})`,
-	);
-	const sandbox = await startSandbox({
-		latencyMs: 0,
-		rateLimitPerMinute: 0,
-		transactionDelayMs: 0,
-		clientId: 'bench-overhead-n8n',
-	});
-	const n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
-	try {
-		const credential: CredentialJson = {
-			id: 'benchOverhead0001',
-			name: 'Benchmark LMS',
-			type: LMS_CREDENTIAL,
-			data: lmsCredentialData(sandbox, 10_000_000),
-		};
+inN8n(
+	{
+		name: 'overheadN8n',
+		what: `Overhead in n8n ${N8N_VERSION}: ${ITEMS} items, ${ROUNDS} rounds`,
+	},
+	{ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-overhead-n8n' },
+	async (sandbox, n8n) => {
+		const credential = lmsCredential('Benchmark LMS', sandbox, 10_000_000);
 		await n8n.importCredentials([credential]);
-		const items = (tag: string) =>
-			codeNode(
-				'Courses',
-				`return ${JSON.stringify(courseItems(ITEMS, tag))}.map((json) => ({ json }));`,
-			);
-		const packageNode: NodeSpec = {
-			name: 'Node',
-			type: 'CUSTOM.learningPlatform',
-			parameters: {
-				resource: 'course',
-				operation: 'upsert',
-				...MAPPED_COURSE_FIELDS,
-				options: { waitForCompletion: false },
-			},
-			credentials: credentialRef(credential),
-		};
-		const httpNode: NodeSpec = {
-			name: 'Node',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			parameters: {
-				method: 'POST',
-				url: `${sandbox.url}${COURSES_PATH}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: credential.type,
-				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'Accept', value: 'application/json' }] },
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'json',
-				jsonBody: MAPPED_COURSE_JSON_BODY,
-				options: {},
-			},
-			credentials: credentialRef(credential),
-		};
+		const items = (tag: string) => coursesNode(ITEMS, tag);
+		const packageNode = upsertNode(credential);
+		const httpNode = httpUpsertNode(sandbox.url, credential);
 		const [packageId, httpId, warmId] = await n8n.importWorkflows([
 			manualWorkflow('Overhead: learningPlatform', [items('package'), packageNode]),
 			manualWorkflow('Overhead: HTTP Request', [items('http'), httpNode]),
@@ -133,18 +77,12 @@ async function main(): Promise<void> {
 				medianRatio <= TARGET_RATIO,
 			),
 		];
-		const outcome = {
+		return {
 			title: 'Per-item overhead in real n8n',
 			method: `${ITEMS} course upserts per execution in n8n ${N8N_VERSION} (\`n8n execute\` of an imported workflow: Manual Trigger → Code node with the items → the node under test), the built package loaded as a custom extension: the learningPlatform node (three {{ $json.field }} mappings, Wait for Completion off: one request per item) against n8n's HTTP Request node 4.2 posting the same body from one JSON-body expression with the package's credential; the sandbox in this process with no latency and no throttle. Time per item = n8n's own execution time of the node (\`executionTime\` in the run data) / items. ${ROUNDS} rounds, alternating which node runs first; ratio = learningPlatform / HTTP Request. The package reads every parameter through n8n's own getNodeParameter.`,
 			rows,
 			checks,
 			details: { items: ITEMS, rounds },
 		};
-		recordRun('overheadN8n', outcome, { started, machine });
-	} finally {
-		n8n.dispose();
-		await sandbox.close();
-	}
-}
-
-runScript(main);
+	},
+);

@@ -15,24 +15,14 @@
  */
 import fs from 'node:fs';
 
-import { startSandbox } from '../sandbox/server';
 import type { ThrottleShape } from '../sandbox/throttle';
-import { N8nSandbox } from '../harness/n8n';
-import { builtPackageDir, N8N_VERSION } from '../harness/paths';
-import { codeNode, credentialRef, manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
+import { N8N_VERSION } from '../harness/paths';
+import { manualWorkflow } from '../harness/workflowBuilder';
+import { coursesNode, httpUpsertNode, inN8n, upsertNode } from './lib/n8nWorkflows';
 import type { CredentialJson } from '../harness/workflowJson';
 import { tokenFingerprint } from '../nodes/LearningPlatform/transport/credential';
-import {
-	COURSES_PATH,
-	MAPPED_COURSE_FIELDS,
-	MAPPED_COURSE_JSON_BODY,
-	courseItems,
-} from '../harness/nodes';
-import { machineInfo } from './lib/machine';
+import { COURSES_PATH } from '../harness/nodes';
 import { check, round } from './lib/stats';
-import { commandLine } from './report/results';
-import { recordRun } from './report/write';
-import { runScript } from './lib/script';
 
 const RATE = 300;
 const LATENCY_MS = 400;
@@ -77,20 +67,19 @@ interface Run {
 	nodeSec: number;
 }
 
-async function main(): Promise<void> {
-	const machine = machineInfo();
-	const started = Date.now();
-	console.log(
-		`Pace in n8n ${N8N_VERSION}: ${ITEMS} upserts, ${RATE}/min, ${LATENCY_MS} ms; ${SHAPES.join(', ')}; starts ${STARTS.join(', ')} (load average ${machine.loadAverage})`,
-	);
-	const sandbox = await startSandbox({
+inN8n(
+	{
+		name: 'pace',
+		script: 'paceN8n',
+		what: `Pace in n8n ${N8N_VERSION}: ${ITEMS} upserts, ${RATE}/min, ${LATENCY_MS} ms; ${SHAPES.join(', ')}; starts ${STARTS.join(', ')}`,
+	},
+	{
 		latencyMs: LATENCY_MS,
 		rateLimitPerMinute: RATE,
 		transactionDelayMs: 0,
 		clientId: 'bench-pace-n8n',
-	});
-	const n8n = await N8nSandbox.create({ customExtensions: [builtPackageDir] });
-	try {
+	},
+	async (sandbox, n8n) => {
 		const data = {
 			baseUrl: sandbox.url,
 			clientId: sandbox.clientId,
@@ -104,42 +93,11 @@ async function main(): Promise<void> {
 						accessTokenFor: tokenFingerprint(data),
 						accessTokenExpiresAt: Date.now() + (start === 'expired' ? -60_000 : 3_600_000),
 					};
-		const items = codeNode(
-			'Courses',
-			`return ${JSON.stringify(courseItems(ITEMS, 'pace'))}.map((json) => ({ json }));`,
-		);
-		const nodeFor = (contender: Run['contender'], credential: CredentialJson): NodeSpec =>
+		const items = coursesNode(ITEMS, 'pace');
+		const nodeFor = (contender: Run['contender'], credential: CredentialJson) =>
 			contender === 'learningPlatform'
-				? {
-						name: 'Node',
-						type: 'CUSTOM.learningPlatform',
-						parameters: {
-							resource: 'course',
-							operation: 'upsert',
-							...MAPPED_COURSE_FIELDS,
-							options: { waitForCompletion: false },
-						},
-						credentials: credentialRef(credential),
-					}
-				: {
-						name: 'Node',
-						type: 'n8n-nodes-base.httpRequest',
-						typeVersion: 4.2,
-						parameters: {
-							method: 'POST',
-							url: `${sandbox.url}${COURSES_PATH}`,
-							authentication: 'predefinedCredentialType',
-							nodeCredentialType: credential.type,
-							sendHeaders: true,
-							headerParameters: { parameters: [{ name: 'Accept', value: 'application/json' }] },
-							sendBody: true,
-							contentType: 'json',
-							specifyBody: 'json',
-							jsonBody: MAPPED_COURSE_JSON_BODY,
-							options: { batching: { batch: { batchSize: 1, batchInterval: 200 } } },
-						},
-						credentials: credentialRef(credential),
-					};
+				? upsertNode(credential)
+				: httpUpsertNode(sandbox.url, credential, { batchSize: 1, batchInterval: 200 });
 		// Each run gets a credential of its own, imported at once (each CLI call starts n8n: ~7 s).
 		const plans = SHAPES.flatMap((shape) =>
 			RETRY_AFTER.flatMap((retryAfter) => [
@@ -272,23 +230,12 @@ async function main(): Promise<void> {
 				),
 			];
 		});
-		const outcome = {
+		return {
 			title: "One process's pace in real n8n",
 			method: `${ITEMS} course upserts per execution in n8n ${N8N_VERSION} (\`n8n execute\`: Manual Trigger → Code node → the node), the built package as a custom extension, Wait for Completion off, the credential at its defaults (300 per minute); the sandbox at ${RATE}/min with ${LATENCY_MS} ms latency on each limiter shape, reset before each run. Starts: ${Object.values(START_WORDS).join('; ')}. Baseline in the same run: HTTP Request 4.2 with the package's credential, batches of 1 every 200 ms. Rate = accepted writes / the node's execution time (n8n's own) / (${RATE} / 60 s). Each execution is a new process: no token is held in memory at its start.`,
 			rows,
 			checks,
 			details: { items: ITEMS, latencyMs: LATENCY_MS, runs },
 		};
-		recordRun('pace', outcome, {
-			started,
-			command: commandLine('bench/paceN8n.ts'),
-			machine,
-			source: 'dist',
-		});
-	} finally {
-		n8n.dispose();
-		await sandbox.close();
-	}
-}
-
-runScript(main);
+	},
+);

@@ -15,19 +15,19 @@
  * PASS/MISS and never fail the run, unless QUEUE_STRICT=1 (then a lost course or a surfaced 429
  * exits with 1). Exits with 2 when it could not run.
  *
- * Knobs: QUEUE_SIZE (<executions>x<items>, 10x100), QUEUE_WORKERS (2), QUEUE_CONCURRENCY (per
- * worker; executions / workers), QUEUE_CEILING (the sandbox's requests/min, 300),
- * QUEUE_LATENCY_MS (200), QUEUE_WAIT (0: Wait for Completion off; 1: on, one poll per item more),
- * QUEUE_CONFIGS (default,churn,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
+ * Knobs: QUEUE_SIZE (<executions>x<items>, 10x100), QUEUE_WORKERS (2; each runs executions /
+ * workers at once), QUEUE_CONFIGS (default,churn,rule), QUEUE_RESULTS (write|skip; written by default at full size only),
  * QUEUE_DIST (another build of the package than dist/, e.g. one of an earlier commit) with
  * QUEUE_DIST_LABEL (how results.json names it), QUEUE_SHAPE (the sandbox's limiter shape,
  * sandbox/throttle.ts; its default unless given) and QUEUE_RETRY_AFTER (on | off; on unless given):
  * a run on another limiter writes its own section of results.json ("queue <shape>").
  */
 import { machineInfo } from './lib/machine';
-import { commandLine, saveResults } from './report/results';
+import { commandLine } from './report/results';
+import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 import { startBenchSandbox, type SandboxHandle } from './lib/sandboxHandle';
-import { check, round, type TargetCheck } from './lib/stats';
+import { check, none, round, sleep, type TargetCheck } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { installExitHandlers, register, stopAll } from '../harness/cleanup';
@@ -38,8 +38,6 @@ import {
 	lostCourses,
 	requestFigures,
 	timeline,
-	type ExecutionOutcome,
-	type RequestFigures,
 } from './queue/measure';
 import {
 	checkN8nInstalled,
@@ -55,21 +53,20 @@ import {
 } from '../harness/queueCluster';
 import { startPostgres, startRedis, type Postgres } from '../harness/services';
 import { stopProcessGroup } from '../harness/processes';
-import { lmsCredential, upsertWorkflow, type QueueWorkflow } from './queue/workflow';
+import { waitUntil } from '../harness/n8nServer';
+import { lmsCredential, upsertWorkflow } from './lib/n8nWorkflows';
 import { DEFAULT_OPTIONS } from '../sandbox/options';
 import { THROTTLE_SHAPES, type ThrottleShape } from '../sandbox/throttle';
 import { limiterLabel } from './lib/limiter';
+import { courseItems } from '../harness/nodes';
 
 const FULL_SIZE = '10x100';
 const SIZE = parseSize(process.env.QUEUE_SIZE ?? FULL_SIZE);
 const WORKERS = positive('QUEUE_WORKERS', 2);
-const CONCURRENCY = positive(
-	'QUEUE_CONCURRENCY',
-	Math.max(1, Math.ceil(SIZE.executions / WORKERS)),
-);
-const CEILING = positive('QUEUE_CEILING', 300);
-const LATENCY_MS = Number(process.env.QUEUE_LATENCY_MS ?? 200);
-const WAIT_FOR_COMPLETION = process.env.QUEUE_WAIT === '1';
+const CONCURRENCY = Math.max(1, Math.ceil(SIZE.executions / WORKERS));
+/** The sandbox's requests a minute (the platform's), its latency; Wait for Completion is off. */
+const CEILING = 300;
+const LATENCY_MS = 200;
 const TARGET_RATIO = 0.95;
 const SHAPE = limiterShape(process.env.QUEUE_SHAPE);
 const RETRY_AFTER = (process.env.QUEUE_RETRY_AFTER || 'on') !== 'off';
@@ -146,47 +143,10 @@ function chosenConfigs(text: string | undefined): Config[] {
 	return ALL_CONFIGS.filter((config) => names.includes(config.name));
 }
 
-interface ConfigResult {
-	config: Config;
-	executions: ExecutionOutcome[];
-	requests: RequestFigures;
-	lost: number;
-	lostExamples: string[];
-	/** 429s that reached n8n as an error (error items or failed executions). */
-	surfaced429: number;
-	errorExecutions: number;
-	errorItems: number;
-	perWorker: Record<string, number>;
-	ratio: number;
-	/** Accepted writes and 429s per 10 s from the first write. */
-	timeline: ReturnType<typeof timeline>;
-	/** From the first webhook call to the last execution's end. */
-	wallSec: number;
-	/** Between the first and the last execution's start: 0 when all ran side by side. */
-	startSpreadSec: number;
-	/** When each worker ended its last execution, from the first webhook call. */
-	workerDoneSec: Record<string, number>;
-	startupSec: number;
-	firstErrors: string[];
-}
+type ConfigResult = Awaited<ReturnType<typeof runConfig>>;
 
 function seconds(fromMs: number): number {
 	return round((Date.now() - fromMs) / 1000, 1);
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function courseBatch(
-	config: Config,
-	execution: number,
-): Array<{ externalId: string; name: string; url: string }> {
-	return Array.from({ length: SIZE.items }, (_, i) => ({
-		externalId: `queue-${config.name}-${execution}-${i}`,
-		name: `Queue ${config.name} ${execution}/${i}`,
-		url: `https://learn.example.com/queue/${config.name}/${execution}/${i}`,
-	}));
 }
 
 /**
@@ -194,48 +154,43 @@ function courseBatch(
  * starts no execution: n8n answers 404 either way, but names the POST method once the webhook
  * is registered.
  */
-async function waitForWebhook(
-	mainUrl: string,
-	webhookPath: string,
-	timeoutMs = 120_000,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`);
-		const text = await response.text();
-		if (/Did you mean to make a POST request/.test(text)) return;
-		if (Date.now() > deadline)
-			throw new Error(
-				`webhook ${webhookPath} not registered after ${timeoutMs} ms: HTTP ${response.status} ${text.slice(0, 300)}`,
-			);
-		await sleep(250);
-	}
-}
+const waitForWebhook = (mainUrl: string, webhookPath: string) =>
+	waitUntil(
+		`webhook ${webhookPath} registered`,
+		120_000,
+		async () => {
+			const text = await (await fetch(`${mainUrl}/webhook/${webhookPath}`)).text();
+			return /Did you mean to make a POST request/.test(text) || undefined;
+		},
+		250,
+	);
 
 /** Posts one execution's courses; a 404 means the webhook is not registered (no execution started): try again. */
-async function trigger(mainUrl: string, webhookPath: string, courses: unknown[]): Promise<void> {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const response = await fetch(`${mainUrl}/webhook/${webhookPath}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ courses }),
-		});
-		const text = await response.text();
-		if (response.ok) return;
-		if (response.status !== 404 || Date.now() > deadline)
-			throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
-		await sleep(500);
-	}
-}
+const trigger = (mainUrl: string, webhookPath: string, courses: unknown[]) =>
+	waitUntil(
+		`webhook ${webhookPath} answering`,
+		60_000,
+		async () => {
+			const response = await fetch(`${mainUrl}/webhook/${webhookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ courses }),
+			});
+			const text = await response.text();
+			if (response.status !== 404 && !response.ok)
+				throw new Error(`webhook ${webhookPath}: HTTP ${response.status} ${text.slice(0, 300)}`);
+			return response.ok || undefined;
+		},
+		500,
+	);
 
 async function runConfig(
 	config: Config,
-	workflow: QueueWorkflow,
+	workflow: ReturnType<typeof upsertWorkflow>,
 	n8n: QueueN8n,
 	postgres: Postgres,
 	sandbox: SandboxHandle,
-): Promise<ConfigResult> {
+) {
 	console.log(`\n-- ${config.label}`);
 	await sandbox.reset();
 	const startupStarted = Date.now();
@@ -259,7 +214,7 @@ async function runConfig(
 
 		await waitForWebhook(main.url, workflow.webhookPath);
 		const batches = Array.from({ length: SIZE.executions }, (_, execution) =>
-			courseBatch(config, execution),
+			courseItems(SIZE.items, `queue-${config.name}-${execution}`),
 		);
 		const expected = batches.flatMap((courses) => courses.map((course) => course.externalId));
 		// All at once, as a burst of events would arrive: the workers take them off the queue.
@@ -271,9 +226,7 @@ async function runConfig(
 
 		const totalItems = SIZE.executions * SIZE.items;
 		const timeoutMs =
-			(3 * totalItems * (WAIT_FOR_COMPLETION ? 2 : 1) * 60_000) /
-				Math.min(config.requestsPerMinute, CEILING) +
-			180_000;
+			(3 * totalItems * 60_000) / Math.min(config.requestsPerMinute, CEILING) + 180_000;
 		let rows = await executionsOf(postgres, workflow.id);
 		let lastReport = Date.now();
 		while (!allFinished(rows, SIZE.executions)) {
@@ -332,12 +285,8 @@ async function runConfig(
 		const state = await sandbox.state();
 		const requests = requestFigures(log, CEILING);
 		const lost = lostCourses(state, expected);
-		const perWorker: Record<string, number> = {};
-		const workerDoneSec: Record<string, number> = {};
-		for (const worker of workers) {
-			perWorker[worker.name] = 0;
-			workerDoneSec[worker.name] = 0;
-		}
+		const perWorker = Object.fromEntries(workers.map((worker) => [worker.name, 0]));
+		const workerDoneSec = { ...perWorker };
 		for (const execution of executions) {
 			perWorker[execution.worker] = (perWorker[execution.worker] ?? 0) + 1;
 			const doneSec = execution.stoppedAt
@@ -346,7 +295,7 @@ async function runConfig(
 			workerDoneSec[execution.worker] = Math.max(workerDoneSec[execution.worker] ?? 0, doneSec);
 		}
 		const ratio = round(requests.acceptedPerSec / (CEILING / 60), 3);
-		const result: ConfigResult = {
+		const result = {
 			config,
 			executions,
 			requests,
@@ -377,9 +326,7 @@ async function runConfig(
 				.map(([name, count]) => `${name}: ${count}`)
 				.join(', ')}`,
 		);
-		console.log(
-			`  accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')}`,
-		);
+		console.log(`  accepted writes / 429s per 10 s: ${pace(result)}`);
 		return result;
 	} finally {
 		await leaving;
@@ -407,7 +354,10 @@ function resultRow(result: ConfigResult): Row {
 		items: SIZE.executions * SIZE.items,
 		lost: result.lost,
 		'429s drawn': requests.throttled429,
-		'429s per 100 writes': round(per100(result), 1),
+		'429s per 100 writes': round(
+			(100 * requests.throttled429) / Math.max(1, requests.writesAccepted),
+			1,
+		),
 		'429s surfaced': result.surfaced429,
 		'failed executions': result.errorExecutions,
 		'error items': result.errorItems,
@@ -427,19 +377,9 @@ function resultRow(result: ConfigResult): Row {
 function checksFor(result: ConfigResult): TargetCheck[] {
 	const name = result.config.name;
 	return [
-		check(`${name}: courses lost`, '0', String(result.lost), result.lost === 0),
-		check(
-			`${name}: 429s surfaced as errors`,
-			'0',
-			String(result.surfaced429),
-			result.surfaced429 === 0,
-		),
-		check(
-			`${name}: failed executions (any error)`,
-			'0',
-			String(result.errorExecutions),
-			result.errorExecutions === 0,
-		),
+		none(`${name}: courses lost`, result.lost),
+		none(`${name}: 429s surfaced as errors`, result.surfaced429),
+		none(`${name}: failed executions (any error)`, result.errorExecutions),
 		check(
 			`${name}: rate`,
 			`≥ ${TARGET_RATIO} of the ceiling`,
@@ -449,8 +389,11 @@ function checksFor(result: ConfigResult): TargetCheck[] {
 	];
 }
 
-function per100(result: ConfigResult): number {
-	return (100 * result.requests.throttled429) / Math.max(1, result.requests.writesAccepted);
+/** Accepted writes / 429s per 10 s, as printed. */
+function pace(result: ConfigResult): string {
+	return result.timeline
+		.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`)
+		.join(' ');
 }
 
 function meets(result: ConfigResult): boolean {
@@ -471,7 +414,7 @@ function notesFor(results: ConfigResult[]): string[] {
 				`${result.config.name}: execution errors: ${result.firstErrors.map((error) => `"${error.length > 320 ? `${error.slice(0, 320)}…` : error}"`).join('; ')}`,
 			);
 		notes.push(
-			`${result.config.name}: accepted writes / 429s per 10 s: ${result.timeline.map((bucket) => `${bucket.acceptedWrites}/${bucket.throttled429}`).join(' ')} (the ceiling is ${CEILING / 6} writes per 10 s).`,
+			`${result.config.name}: accepted writes / 429s per 10 s: ${pace(result)} (the ceiling is ${CEILING / 6} writes per 10 s).`,
 		);
 		if (result.lost > 0)
 			notes.push(
@@ -513,7 +456,7 @@ async function main(): Promise<number> {
 	const machine = machineInfo();
 	const started = Date.now();
 	console.log(
-		`Queue mode: n8n ${N8N_VERSION}, a main process and ${WORKERS} workers (concurrency ${CONCURRENCY}), ${SIZE.executions} executions × ${SIZE.items} course upserts, sandbox at ${CEILING}/min (${LIMITER}) with ${LATENCY_MS} ms latency; Wait for Completion ${WAIT_FOR_COMPLETION ? 'on' : 'off'} (load average ${machine.loadAverage})`,
+		`Queue mode: n8n ${N8N_VERSION}, a main process and ${WORKERS} workers (concurrency ${CONCURRENCY}), ${SIZE.executions} executions × ${SIZE.items} course upserts, sandbox at ${CEILING}/min (${LIMITER}) with ${LATENCY_MS} ms latency; Wait for Completion off (load average ${machine.loadAverage})`,
 	);
 	const results: ConfigResult[] = [];
 	try {
@@ -541,7 +484,7 @@ async function main(): Promise<number> {
 				`Queue upsert (${config.name})`,
 				`lp-queue-${config.name}`,
 				credentials[index],
-				WAIT_FOR_COMPLETION,
+				false,
 			),
 		);
 		const setupStarted = Date.now();
@@ -571,7 +514,7 @@ async function main(): Promise<number> {
 	const size = `${SIZE.executions}x${SIZE.items}`;
 	const outcome: BenchmarkOutcome = {
 		title: `Queue mode: ${WORKERS} workers sharing one client${SHAPE || !RETRY_AFTER ? ` (limiter ${LIMITER})` : ''}`,
-		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults${WAIT_FOR_COMPLETION ? '' : ', except Wait for Completion off: one write per course'}) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (limiter ${LIMITER}: sandbox/throttle.ts; 429 beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error names the throttle (429, Too many requests); failed executions counts every error, whatever its message; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines; "worker done after" = when each worker ended its last execution. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
+		method: `n8n ${N8N_VERSION} in queue mode on loopback: Redis and Postgres from Debian's packages, a main process and ${WORKERS} workers (\`n8n worker --concurrency=${CONCURRENCY}\`), the built package loaded as a custom extension. A workflow Webhook → Split Out → Create or Update Course (node settings at their defaults, except Wait for Completion off: one write per course) receives ${SIZE.executions} webhook calls of ${SIZE.items} courses each; the main process queues each execution and the workers run them. The sandbox throttles the client at ${CEILING} requests/min (limiter ${LIMITER}: sandbox/throttle.ts; 429 beyond it) with ${LATENCY_MS} ms latency. Each configuration starts main and workers afresh (a worker's throttle lives in its process) against a reset sandbox. Lost = expected external ids missing from the sandbox's stored courses; 429s drawn = 429 answers in the sandbox's log; 429s surfaced = error items or failed executions in n8n's stored execution data whose error names the throttle (429, Too many requests); failed executions counts every error, whatever its message; rate = accepted writes / (last accepted write − first write + one interval) / (${CEILING}/60); executions per worker from each worker's "started execution" log lines; "worker done after" = when each worker ended its last execution. Wall = first webhook call to the last execution's end; "last start after" = the last execution's start after the first one's (0: all ran side by side).`,
 		rows,
 		checks,
 		details: {
@@ -580,7 +523,7 @@ async function main(): Promise<number> {
 			concurrency: CONCURRENCY,
 			ceilingPerMinute: CEILING,
 			latencyMs: LATENCY_MS,
-			waitForCompletion: WAIT_FOR_COMPLETION,
+			waitForCompletion: false,
 			n8nVersion: N8N_VERSION,
 			configurations: results.map((result) => ({
 				name: result.config.name,
@@ -594,58 +537,39 @@ async function main(): Promise<number> {
 				wallSec: result.wallSec,
 				startSpreadSec: result.startSpreadSec,
 				workerDoneSec: result.workerDoneSec,
-				executions: result.executions.map(
-					({ id, status, worker, startedAt, stoppedAt, outputItems, errorItems, error }) => ({
-						id,
-						status,
-						worker,
-						startedAt,
-						stoppedAt,
-						outputItems,
-						errorItems,
-						error: error.slice(0, 300),
-					}),
-				),
+				executions: result.executions.map(({ throttleErrors, ...execution }) => ({
+					...execution,
+					error: execution.error.slice(0, 300),
+				})),
 			})),
 		},
 		notes,
 	};
-	printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
-	for (const note of notes) console.log(`- ${note}`);
-
 	const write =
 		process.env.QUEUE_RESULTS === 'write' ||
 		(process.env.QUEUE_RESULTS !== 'skip' &&
 			size === FULL_SIZE &&
 			CONFIGS.length === ALL_CONFIGS.length);
 	if (write && results.length > 0) {
-		// Both re-read results.json just before writing and replace only this section.
-		const entry = {
-			// Another fleet or size is a section of its own: it must not replace the 2 × 10x100 one.
-			name: [
-				SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
-				...(WORKERS !== 2 || size !== FULL_SIZE ? [`${WORKERS} workers, ${size}`] : []),
-			].join(', '),
-			ranAt: new Date(started).toISOString(),
-			command: commandLine('bench/queue.ts', ['QUEUE_']),
-			durationSec,
+		// Another fleet or size is a section of its own: it must not replace the 2 × 10x100 one.
+		const name = [
+			SHAPE || !RETRY_AFTER ? `queue ${LIMITER}` : 'queue',
+			...(WORKERS !== 2 || size !== FULL_SIZE ? [`${WORKERS} workers, ${size}`] : []),
+		].join(', ');
+		const source =
+			process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST);
+		recordRun(name, outcome, {
+			started,
 			machine,
-			source: process.env.QUEUE_DIST_LABEL ?? (PACKAGE_DIST === REPO_DIST ? 'dist' : PACKAGE_DIST),
-			outcome,
-		};
-		try {
-			const { writeResults } = await import('./report/write');
-			writeResults([entry]);
-			console.log(
-				'\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.',
-			);
-		} catch (error) {
-			saveResults([entry]);
-			console.log(
-				`\nWrote the "queue" section of bench/results.json; RESULTS.md was not regenerated (${(error as Error).message}).`,
-			);
-		}
+			source,
+			command: commandLine('bench/queue.ts', ['QUEUE_']),
+		});
+		console.log(
+			'\nWrote the "queue" section of bench/results.json and regenerated bench/RESULTS.md.',
+		);
 	} else {
+		printSection(`${outcome.title} (${durationSec} s)`, rows, checks);
+		for (const note of notes) console.log(`- ${note}`);
 		console.log(
 			`\nResults not written (${process.env.QUEUE_RESULTS === 'skip' ? 'QUEUE_RESULTS=skip' : `QUEUE_SIZE=${size}; only the full ${FULL_SIZE} run with both configurations writes them, or QUEUE_RESULTS=write`}).`,
 		);
@@ -657,11 +581,4 @@ async function main(): Promise<number> {
 	return process.env.QUEUE_STRICT === '1' && failed ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	async (error: unknown) => {
-		console.error(error instanceof Error ? error.message : error);
-		await stopAll();
-		process.exit(2);
-	},
-);
+runScript(main, 2);

@@ -20,28 +20,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startSandbox } from '../sandbox/server';
 import { seedCourses } from '../harness/lmsSandbox';
-import { N8nSandbox } from '../harness/n8n';
+import type { N8nSandbox } from '../harness/n8n';
 import { queryDatabase, savedStaticData } from '../harness/n8nServer';
-import {
-	builtPackageDir,
-	n8nBin,
-	n8nInstallDir,
-	N8N_VERSION,
-	node24Binary,
-} from '../harness/paths';
+import { n8nBin, n8nInstallDir, N8N_VERSION, node24Binary } from '../harness/paths';
 import { freeLoopbackPort } from '../harness/loopback';
-import { manualWorkflow, type NodeSpec } from '../harness/workflowBuilder';
-import type { CredentialJson, WorkflowJson } from '../harness/workflowJson';
+import { manualWorkflow, packageNode, type NodeSpec } from '../harness/workflowBuilder';
+import type { WorkflowJson } from '../harness/workflowJson';
 import { openMemory, withClock } from '../nodes/shared/sync/memory';
-import { machineInfo } from './lib/machine';
-import { LMS_CREDENTIAL, lmsCredentialData } from '../harness/nodes';
+import { inN8n, lmsCredential } from './lib/n8nWorkflows';
 import { check, median, round } from './lib/stats';
 import type { Row } from './lib/table';
-import { commandLine } from './report/results';
-import { recordRun } from './report/write';
-import { runScript } from './lib/script';
 
 const LEARNERS = Number(process.env.BENCH_UNATTENDED_LEARNERS ?? 20_000);
 const COURSES = ['compliance-101', 'security-awareness', 'onboarding-essentials'];
@@ -128,30 +117,18 @@ interface Execution {
 	writes: number;
 }
 
-async function main(): Promise<void> {
-	const machine = machineInfo();
-	const started = Date.now();
-	console.log(
-		`Unattended syncs at real size in n8n ${N8N_VERSION}: ${LEARNERS * COURSES.length} pairs (load average ${machine.loadAverage})`,
-	);
-	const files = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-unattended-'));
-	const sandbox = await startSandbox({
-		latencyMs: 0,
-		rateLimitPerMinute: 0,
-		transactionDelayMs: 0,
-		clientId: 'bench-unattended',
-	});
-	const n8n = await N8nSandbox.create({
-		customExtensions: [builtPackageDir],
+const files = fs.mkdtempSync(path.join(os.tmpdir(), 'lp-bench-unattended-'));
+process.on('exit', () => fs.rmSync(files, { recursive: true, force: true }));
+
+inN8n(
+	{
+		name: 'unattended',
+		what: `Unattended syncs at real size in n8n ${N8N_VERSION}: ${LEARNERS * COURSES.length} pairs`,
 		env: { N8N_RESTRICT_FILE_ACCESS_TO: files },
-	});
-	try {
-		const credential: CredentialJson = {
-			id: 'benchUnattended01',
-			name: 'Benchmark LMS',
-			type: LMS_CREDENTIAL,
-			data: lmsCredentialData(sandbox, 100_000_000),
-		};
+	},
+	{ latencyMs: 0, rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-unattended' },
+	async (sandbox, n8n) => {
+		const credential = lmsCredential('Benchmark LMS', sandbox, 100_000_000);
 		await n8n.importCredentials([credential]);
 		await seedCourses(
 			sandbox,
@@ -162,21 +139,20 @@ async function main(): Promise<void> {
 				prices_data: [],
 			})),
 		);
-		const credentials = { [credential.type]: { id: credential.id, name: credential.name } };
-		const sync = (name: string, options: Record<string, unknown>) => ({
-			name,
-			type: 'CUSTOM.learningPlatform',
-			typeVersion: 1,
-			parameters: {
-				resource: 'assignment',
-				operation: 'sync',
-				email: '={{ $json.email }}',
-				externalId: '={{ $json.course }}',
-				additionalFields: { dueDate: '={{ $json.due }}' },
-				options: { withdrawMissing: true, ...options },
-			},
-			credentials,
-		});
+		const sync = (name: string, options: Record<string, unknown>) =>
+			packageNode(
+				name,
+				'learningPlatform',
+				{
+					resource: 'assignment',
+					operation: 'sync',
+					email: '={{ $json.email }}',
+					externalId: '={{ $json.course }}',
+					additionalFields: { dueDate: '={{ $json.due }}' },
+					options: { withdrawMissing: true, ...options },
+				},
+				credential,
+			);
 		const file = (name: string) => path.join(files, name);
 		const [editId, summaryId, allId, sideId] = await n8n.importWorkflows([
 			workflow('Edit Fields alone', file('edit.csv'), [editFields]),
@@ -221,42 +197,33 @@ async function main(): Promise<void> {
 		const staticData = await savedStaticData(n8n, summaryId);
 		const memory = memoryFigures(staticData, night2.length);
 
-		for (const [what, execution] of [
-			['Edit Fields', edit],
-			['summary 1', summary1],
-			['summary 2', summary2],
-			['all 1', all1],
-			['all 2', all2],
-		] as const) {
-			if (execution.status !== 'success')
-				throw new Error(`${what}: execution ${execution.id} ended ${execution.status}`);
-		}
 		const counts = (execution: Execution) => execution.output.Sync?.[0]?.counts ?? {};
-		const rows: Row[] = [
+		const measured: Array<[string, Execution, string]> = [
 			['Edit Fields alone (first night rows)', edit, 'Edit Fields'],
 			['Sync, Output: Summary, first night', summary1, 'Sync'],
 			['Sync, Output: Summary, second night', summary2, 'Sync'],
 			['Sync, Output: All, first night', all1, 'Sync'],
 			['Sync, Output: All, second night', all2, 'Sync'],
-		].map(([run, execution, node]) => {
-			const e = execution as Execution;
+		];
+		const rows: Row[] = measured.map(([run, e, node]) => {
+			if (e.status !== 'success') throw new Error(`${run}: execution ${e.id} ended ${e.status}`);
 			return {
-				run: run as string,
+				run,
 				requests: e.requests,
 				writes: e.writes,
 				'peak RSS MB': round(e.peakRssMb, 0),
 				'saved execution MB': round(e.savedBytes / MB, 2),
-				"the node's share MB": round((e.nodeBytes[node as string] ?? 0) / MB, 3),
+				"the node's share MB": round((e.nodeBytes[node] ?? 0) / MB, 3),
 				'the rows read (2 nodes) MB': round(
 					((e.nodeBytes['Read HR export'] ?? 0) + (e.nodeBytes['Parse CSV rows'] ?? 0)) / MB,
 					2,
 				),
-				'output items': e.items[node as string] ?? 0,
-				'node s': round((e.nodeMs[node as string] ?? 0) / 1000, 1),
+				'output items': e.items[node] ?? 0,
+				'node s': round((e.nodeMs[node] ?? 0) / 1000, 1),
 			};
 		});
 		const sideRows: Row[] = sides.map((side, r) => ({
-			round: r + 1,
+			run: `dry run beside Edit Fields, round ${r + 1}`,
 			'Edit Fields s': round(side.nodeMs['Edit Fields'] / 1000, 2),
 			'Sync dry run s': round(side.nodeMs.Sync / 1000, 2),
 			ratio: round(side.nodeMs.Sync / side.nodeMs['Edit Fields'], 2),
@@ -264,6 +231,10 @@ async function main(): Promise<void> {
 		const ratios = sides.map((side) => side.nodeMs.Sync / side.nodeMs['Edit Fields']);
 		const bound = 2 * changed + 2 * gone + 10;
 		const rssOver = summary1.peakRssMb - edit.peakRssMb;
+		const megabyte = (what: string, bytes: number, digits: number) =>
+			check(what, '≤ 1 MB', `${round(bytes / MB, digits)} MB`, bytes <= MB);
+		const perPair = (what: string, bytes: number) =>
+			check(`memory per pair, ${what}`, '≤ 24 bytes', `${round(bytes, 1)} bytes`, bytes <= 24);
 		const checks = [
 			check(
 				`second night, ${night2.length} pairs, ${changed} changed, ${gone} gone`,
@@ -283,23 +254,20 @@ async function main(): Promise<void> {
 				`+${round(rssOver, 0)} MB`,
 				rssOver <= 250,
 			),
-			check(
+			megabyte(
 				"the sync node's share of the saved execution, Output: Summary, first night",
-				'≤ 1 MB',
-				`${round(summary1.nodeBytes.Sync / MB, 3)} MB`,
-				summary1.nodeBytes.Sync <= MB,
+				summary1.nodeBytes.Sync,
+				3,
 			),
-			check(
+			megabyte(
 				"the sync node's share of the saved execution, Output: Summary, second night",
-				'≤ 1 MB',
-				`${round(summary2.nodeBytes.Sync / MB, 3)} MB`,
-				summary2.nodeBytes.Sync <= MB,
+				summary2.nodeBytes.Sync,
+				3,
 			),
-			check(
+			megabyte(
 				'the whole saved execution, Output: Summary, second night (the rows n8n read included)',
-				'≤ 1 MB',
-				`${round(summary2.savedBytes / MB, 2)} MB`,
-				summary2.savedBytes <= MB,
+				summary2.savedBytes,
+				2,
 			),
 			check(
 				'dry run of the second night / Edit Fields on the same rows (same execution), median',
@@ -307,32 +275,14 @@ async function main(): Promise<void> {
 				`${median(ratios).toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
 				median(ratios) <= 1.2,
 			),
-			check(
-				'memory per pair, after the second night',
-				'≤ 24 bytes',
-				`${round(memory.plain, 1)} bytes`,
-				memory.plain <= 24,
-			),
-			check(
-				'memory per pair, 1 % of the pairs on a grace clock',
-				'≤ 24 bytes',
-				`${round(memory.clocked, 1)} bytes`,
-				memory.clocked <= 24,
-			),
+			perPair('after the second night', memory.plain),
+			perPair('1 % of the pairs on a grace clock', memory.clocked),
 		];
 		console.log(`  summary counts, second night: ${JSON.stringify(counts(summary2))}`);
-		const outcome = {
+		return {
 			title: 'Syncs run unattended: a 60,000-pair roster at real size in n8n',
 			method: `n8n ${N8N_VERSION}, each run a fresh \`n8n execute\` of an imported workflow (the built package as a custom extension, SQLite): Manual Trigger → Read/Write Files → Extract from File (CSV) → the node under test. The roster: ${LEARNERS.toLocaleString('en-US')} learners × ${COURSES.length} courses (${night1.length.toLocaleString('en-US')} pairs), the second night with ${changed} due dates moved (1 %) and ${gone} pairs gone (0.5 %), Withdraw Missing on; the sandbox in the benchmark's process with no throttle, no latency and instant transactions, so requests are counted, not waited for. Peak RSS = VmHWM of the \`n8n execute\` process (the whole n8n: the application, the rows, the run). Saved execution = the bytes n8n stored in execution_data (flatted); a node's share = its run data as n8n stringifies it; "the rows read" = what Read/Write Files and Extract from File added (n8n's own, the same for Edit Fields). The dry run and Edit Fields hang off the same Extract from File node in one execution; their times are n8n's executionTime. Memory: JSON bytes of the node's static data after the second night per pair held, and the same memory with a grace clock set on 1 % of its pairs.`,
-			rows: [
-				...rows,
-				...sideRows.map((row) => ({
-					run: `dry run beside Edit Fields, round ${row.round}`,
-					'Edit Fields s': row['Edit Fields s'],
-					'Sync dry run s': row['Sync dry run s'],
-					ratio: row.ratio,
-				})),
-			],
+			rows: [...rows, ...sideRows],
 			checks,
 			details: {
 				learners: LEARNERS,
@@ -344,17 +294,8 @@ async function main(): Promise<void> {
 				secondNightCounts: counts(summary2),
 			},
 		};
-		recordRun('unattended', outcome, {
-			started,
-			machine,
-			command: `npx n8n-node build && ${commandLine('bench/unattended.ts')}`,
-		});
-	} finally {
-		n8n.dispose();
-		await sandbox.close();
-		fs.rmSync(files, { recursive: true, force: true });
-	}
-}
+	},
+);
 
 /** `n8n execute --id`, its peak RSS sampled from /proc (VmHWM), its saved execution read back. */
 async function executeMeasured(
@@ -434,5 +375,3 @@ function memoryFigures(
 	const clocked = Buffer.byteLength(JSON.stringify(copy.syncedAssignments[scope])) / pairs;
 	return { plain, clocked };
 }
-
-runScript(main);

@@ -27,6 +27,7 @@ import { check, round } from './lib/stats';
 import { printSection, type Row } from './lib/table';
 import type { BenchmarkOutcome } from './benchmarks/types';
 import { recordRun } from './report/write';
+import { runScript } from './lib/script';
 
 const STATEMENTS = Number(process.env.BENCH_PUSH_STATEMENTS ?? 200);
 const WINDOW_MS = 10_000;
@@ -62,7 +63,7 @@ function statement(n: number): IDataObject {
 	};
 }
 
-async function main(): Promise<number> {
+async function main(): Promise<void> {
 	const started = Date.now();
 	const source = packageSource();
 	const machine = machineInfo();
@@ -166,16 +167,9 @@ async function main(): Promise<number> {
 		// BENCH_PUSH_RESULTS=skip prints the figures and leaves results.json as it is.
 		if (process.env.BENCH_PUSH_RESULTS === 'skip') printSection(outcome.title, rows, checks);
 		else recordRun('xapiPush', outcome, { started, machine, source });
-		return 0;
 	} finally {
 		await sandbox.close();
 	}
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(error.stack ?? error.message);
-		process.exit(2);
-	},
-);
+runScript(main, 2);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import type { CredentialJson, WorkflowJson, WorkflowNodeJson } from './workflowJson';
 
 /** The name of the Manual Trigger every built workflow starts with. */
@@ -10,6 +12,7 @@ export interface NodeSpec {
 	typeVersion?: number;
 	parameters: Record<string, unknown>;
 	credentials?: WorkflowNodeJson['credentials'];
+	webhookId?: string;
 }
 
 /** Credential fields a node refers to: `{ <type>: { id, name } }`. */
@@ -38,14 +41,31 @@ export function codeNode(name: string, jsCode: string): NodeSpec {
  * the chain.
  */
 export function manualWorkflow(name: string, steps: Array<NodeSpec | NodeSpec[]>): WorkflowJson {
-	const nodes: WorkflowNodeJson[] = [
-		place({ name: START, type: 'n8n-nodes-base.manualTrigger', parameters: {} }, 0, 0),
-	];
+	return chain(name, { name: START, type: 'n8n-nodes-base.manualTrigger', parameters: {} }, steps);
+}
+
+/**
+ * Webhook (POST on `path`; `responseMode` 'onReceived' answers at once, 'lastNode' with the last
+ * node's output) → `steps`, chained as manualWorkflow chains them.
+ */
+export function webhookWorkflow(
+	name: string,
+	path: string,
+	responseMode: 'onReceived' | 'lastNode',
+	steps: Array<NodeSpec | NodeSpec[]>,
+): WorkflowJson {
+	const parameters = { httpMethod: 'POST', path, responseMode, options: {} };
+	const trigger = { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters };
+	return chain(name, { ...trigger, webhookId: randomUUID() }, steps);
+}
+
+function chain(name: string, trigger: NodeSpec, steps: Array<NodeSpec | NodeSpec[]>): WorkflowJson {
+	const nodes: WorkflowNodeJson[] = [place(trigger, 0, 0)];
 	const connections: Record<
 		string,
 		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
 	> = {};
-	let previous = START;
+	let previous = trigger.name;
 	steps.forEach((step, column) => {
 		const group = Array.isArray(step) ? step : [step];
 		group.forEach((spec, row) => nodes.push(place(spec, column + 1, row)));

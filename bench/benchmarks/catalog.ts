@@ -1,13 +1,10 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
-import type { INodeParameters } from 'n8n-workflow';
-
 import type { PackageSource } from '../../harness/nodeTypes';
 import { withClient } from '../lib/client';
-import { courseItems, courseUpsertNode, lmsNode } from '../../harness/nodes';
+import { courseItems, courseUpsertNode, lmsNode, MAPPED_COURSE_FIELDS } from '../../harness/nodes';
 import { firstErrorMessage, type NodeUnderTest } from '../../harness/runNode';
 import { requestKinds } from '../../harness/sandboxRequests';
-import { check, round } from '../lib/stats';
-import type { TargetCheck } from '../lib/stats';
+import { check, round, type TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
 
@@ -16,22 +13,12 @@ const ITEMS = Number(process.env.BENCH_CATALOG_ITEMS ?? 100);
 /** The sandbox's largest page (the platform documents none; the node asks for 100 and pages by what comes back). */
 const PAGE_SIZE = 50;
 
-interface Operation {
-	name: string;
-	node: () => NodeUnderTest;
-}
+const BY_ITEM = MAPPED_COURSE_FIELDS.externalId;
 
-const BY_ITEM = '={{ $json.externalId }}';
-
-const OPERATIONS: Operation[] = [
+const OPERATIONS: Array<{ name: string; node: () => NodeUnderTest }> = [
 	{
 		name: 'upsert with Keep Current Values',
-		node: () =>
-			courseUpsertNode({ keepCurrentValues: true }, {
-				externalId: BY_ITEM,
-				name: '={{ $json.name }}',
-				url: '={{ $json.url }}',
-			} as INodeParameters),
+		node: () => courseUpsertNode({ keepCurrentValues: true }),
 	},
 	{
 		name: 'archive',

@@ -5,8 +5,7 @@ import { withClient } from '../lib/client';
 import { collectGarbage } from '../lib/gc';
 import { COURSES_PATH, courseItems, courseUpsertNode } from '../../harness/nodes';
 import { requirePackageModule } from '../../harness/source';
-import { check, round } from '../lib/stats';
-import type { TargetCheck } from '../lib/stats';
+import { check, round, type TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
 

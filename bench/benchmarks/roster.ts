@@ -5,8 +5,7 @@ import type { PackageSource } from '../../harness/nodeTypes';
 import type { LoggedRequest } from '../../sandbox/server';
 import { withClient } from '../lib/client';
 import { lmsNode } from '../../harness/nodes';
-import { check, round } from '../lib/stats';
-import type { TargetCheck } from '../lib/stats';
+import { check, round, type TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import {
 	assignmentSyncContract,

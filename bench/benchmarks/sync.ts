@@ -5,8 +5,7 @@ import type { PackageSource } from '../../harness/nodeTypes';
 import { withClient } from '../lib/client';
 import { lmsNode } from '../../harness/nodes';
 import { requestKinds } from '../../harness/sandboxRequests';
-import { check, round } from '../lib/stats';
-import type { TargetCheck } from '../lib/stats';
+import { check, round, type TargetCheck } from '../lib/stats';
 import type { Row } from '../lib/table';
 import type { BenchmarkOutcome } from './types';
 

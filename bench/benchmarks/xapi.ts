@@ -4,8 +4,7 @@ import type { PackageSource } from '../../harness/nodeTypes';
 import { getStatement, listAllStatements, lrsInstalled, startLrs } from '../../harness/lrsStore';
 import { XAPI_CREDENTIAL, xapiSendNode } from '../../harness/nodes';
 import { firstErrorMessage, runSingleNode } from '../../harness/runNode';
-import { check, median, round } from '../lib/stats';
-import type { TargetCheck } from '../lib/stats';
+import { check, median, round, type TargetCheck } from '../lib/stats';
 import { makeStatement } from '../../harness/statements';
 import { requirePackageModule } from '../../harness/source';
 import type { Row } from '../lib/table';
@@ -69,12 +68,7 @@ async function sendRun(batchSize: number, source: PackageSource) {
 }
 
 /** Validation alone: varied statements, several rounds, the median rate. */
-function validationThroughput(source: PackageSource): {
-	perSec: number;
-	rounds: number[];
-	valid: number;
-	total: number;
-} {
+function validationThroughput(source: PackageSource) {
 	const { validateStatement } = requirePackageModule<{ validateStatement: ValidateStatement }>(
 		'nodes/XApi/validation',
 		source,

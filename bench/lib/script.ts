@@ -1,11 +1,14 @@
 /* eslint-disable -- benchmark code, not part of the n8n package: the community-node rules do not apply */
-/** A benchmark run as a script of its own: exits 0 when it ends, 1 with the error when it fails. */
-export function runScript(main: () => Promise<void>): void {
+/**
+ * A benchmark run as a script of its own: exits with what `main` returns (0 when nothing), or
+ * with `failureCode` and the error when it fails.
+ */
+export function runScript(main: () => Promise<number | void>, failureCode = 1): void {
 	main().then(
-		() => process.exit(0),
+		(code) => process.exit(code ?? 0),
 		(error: unknown) => {
 			console.error(error);
-			process.exit(1);
+			process.exit(failureCode);
 		},
 	);
 }

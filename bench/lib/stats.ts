@@ -27,3 +27,6 @@ export interface TargetCheck {
 export function check(what: string, target: string, value: string, pass: boolean): TargetCheck {
 	return { what, target, value, pass };
 }
+
+/** A count whose target is none. */
+export const none = (what: string, count: number) => check(what, '0', String(count), count === 0);

@@ -9,8 +9,8 @@ import path from 'node:path';
 import type { LoggedRequest, SandboxState } from '../../sandbox/server';
 import { N8N_DIR } from '../../harness/queueCluster';
 import type { Postgres } from '../../harness/services';
+import { COURSES_PATH } from '../../harness/lmsSandbox';
 
-export const COURSES_PATH = '/api/developer/v2/courses.json';
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 /** What an error caused by the platform's throttle says (status code or the sandbox's message). */
 const THROTTLE_ERROR = /\b429\b|too many requests|rate limit|throttl/i;
@@ -131,12 +131,14 @@ export interface RequestFigures {
 	allAcceptedPerSec: number;
 }
 
-/** Accepted writes and 429s (any request) per `bucketSec` from the first write: how the pace moved. */
-export function timeline(
-	log: LoggedRequest[],
-	bucketSec = 10,
-): Array<{ fromSec: number; acceptedWrites: number; throttled429: number }> {
-	const writes = log.filter((entry) => entry.path === COURSES_PATH && entry.method === 'POST');
+const isWrite = (entry: LoggedRequest) => entry.path === COURSES_PATH && entry.method === 'POST';
+const ok = (entry: LoggedRequest) =>
+	entry.status !== null && entry.status >= 200 && entry.status < 300;
+
+/** Accepted writes and 429s (any request) per 10 s from the first write: how the pace moved. */
+export function timeline(log: LoggedRequest[]) {
+	const bucketSec = 10;
+	const writes = log.filter(isWrite);
 	if (writes.length === 0) return [];
 	const first = Date.parse(writes[0].time);
 	const buckets: Array<{ fromSec: number; acceptedWrites: number; throttled429: number }> = [];
@@ -147,22 +149,13 @@ export function timeline(
 		while (buckets.length <= index)
 			buckets.push({ fromSec: buckets.length * bucketSec, acceptedWrites: 0, throttled429: 0 });
 		if (entry.status === 429) buckets[index].throttled429++;
-		else if (
-			entry.path === COURSES_PATH &&
-			entry.method === 'POST' &&
-			entry.status !== null &&
-			entry.status >= 200 &&
-			entry.status < 300
-		)
-			buckets[index].acceptedWrites++;
+		else if (isWrite(entry) && ok(entry)) buckets[index].acceptedWrites++;
 	}
 	return buckets;
 }
 
 export function requestFigures(log: LoggedRequest[], ceilingPerMinute: number): RequestFigures {
-	const writes = log.filter((entry) => entry.path === COURSES_PATH && entry.method === 'POST');
-	const ok = (entry: LoggedRequest) =>
-		entry.status !== null && entry.status >= 200 && entry.status < 300;
+	const writes = log.filter(isWrite);
 	const accepted = writes.filter(ok);
 	const interval = 60 / ceilingPerMinute;
 	const first = writes.length > 0 ? Date.parse(writes[0].time) : 0;
