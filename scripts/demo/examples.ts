@@ -69,7 +69,10 @@ export function setField(
 }
 
 /** The sample items pinned to a trigger: what the trigger would emit when the event happens. */
-export function pinnedItems(workflow: ExampleWorkflow, nodeName: string): IDataObject[] {
+export function pinnedItems(
+	workflow: ExampleWorkflow,
+	nodeName = triggerOf(workflow).name,
+): IDataObject[] {
 	const items = workflow.pinData?.[nodeName];
 	if (!items || items.length === 0)
 		throw new Error(`"${workflow.name}" has no pinned data for "${nodeName}"`);

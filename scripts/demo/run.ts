@@ -4,7 +4,7 @@ import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import { runWorkflow, type RunResult } from '../../harness/engine';
 import type { LoggedRequest } from '../../sandbox/server';
 import type { Checklist } from './checks';
-import type { ExampleWorkflow } from './examples';
+import { pinnedItems, triggerOf, type ExampleWorkflow } from './examples';
 import type { Services } from './services';
 
 /** What every step of the demo works with. */
@@ -26,21 +26,21 @@ export interface ExampleRun {
 
 /**
  * Runs an example workflow through n8n's execution engine with the package as built (dist/),
- * starting at its trigger with the items the trigger would emit, as an active workflow runs.
+ * starting at its trigger with the items the trigger would emit (its pinned ones unless given),
+ * as an active workflow runs.
  */
 export async function runExample(
 	context: DemoContext,
 	workflow: ExampleWorkflow,
-	trigger: string,
-	startItems: IDataObject[],
-	mode: WorkflowExecuteMode,
+	startItems = pinnedItems(workflow),
+	mode: WorkflowExecuteMode = 'trigger',
 ): Promise<ExampleRun> {
 	const { sandbox } = context.services;
 	const lastSeq = sandbox.requests().at(-1)?.seq ?? 0;
 	const started = Date.now();
 	const result = await runWorkflow({
 		workflow: { ...workflow, nodes: structuredClone(workflow.nodes) },
-		startNode: trigger,
+		startNode: triggerOf(workflow).name,
 		startItems,
 		mode,
 		source: 'dist',

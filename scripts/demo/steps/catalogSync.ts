@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import { stable } from '../checks';
 import { listOf, parseCsv } from '../../../harness/csv';
-import { EXAMPLES_DIR, loadExample, pinnedItems, setField, triggerOf } from '../examples';
+import { EXAMPLES_DIR, loadExample, setField } from '../examples';
 import { jsonOf, refusedByThrottle, runExample, type DemoContext } from '../run';
 
 export const CATALOG_CSV = path.join(EXAMPLES_DIR, 'catalog.csv');
@@ -41,7 +41,6 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 	const { sandbox } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('catalog-sync.json');
-	const trigger = triggerOf(workflow).name;
 	// The one change a user makes: where the file is.
 	setField(workflow, 'Config', 'catalogPath', CATALOG_CSV);
 
@@ -57,13 +56,7 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 		.sort();
 
 	console.log(`\n${night}. Night ${night}: "${workflow.name}" (examples/catalog-sync.json)`);
-	const { result, seconds, lmsRequests } = await runExample(
-		context,
-		workflow,
-		trigger,
-		pinnedItems(workflow, trigger),
-		'trigger',
-	);
+	const { result, seconds, lmsRequests } = await runExample(context, workflow);
 
 	const parsed = jsonOf(result, 'Parse CSV rows');
 	const output = jsonOf(result, 'Sync catalog');

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
 import { XAPI_VERSION_HEADER } from '../../../harness/lrs';
 import { stable } from '../checks';
-import { loadExample, pinnedItems, triggerOf } from '../examples';
+import { loadExample, pinnedItems } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';
 
 const COMPLETED = 'http://adlnet.gov/expapi/verbs/completed';
@@ -86,13 +86,12 @@ export async function completions(context: DemoContext, step: number): Promise<C
 	const { sandbox, lrs } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('completion-chain.json');
-	const trigger = triggerOf(workflow).name;
-	const [event] = pinnedItems(workflow, trigger);
+	const [event] = pinnedItems(workflow);
 	const sent = (event.body as { completions: Completion[] }).completions;
 
 	console.log(`\n${step}. "${workflow.name}" (examples/completion-chain.json)`);
 	const lrsRequestsBefore = lrs.requests.length;
-	const { result, seconds } = await runExample(context, workflow, trigger, [event], 'webhook');
+	const { result, seconds } = await runExample(context, workflow, [event], 'webhook');
 	const marked = jsonOf(result, 'Mark course complete');
 	const refused = jsonOf(result, 'Mark course complete', 1);
 	const recorded = jsonOf(result, 'Record completed statement');
@@ -159,8 +158,7 @@ export async function redelivery(context: DemoContext, first: Completion[]): Pro
 	const { lrs } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('completion-chain.json');
-	const trigger = triggerOf(workflow).name;
-	const [event] = pinnedItems(workflow, trigger);
+	const [event] = pinnedItems(workflow);
 	const repeated = first[0];
 	const stranger: Completion = {
 		...repeated,
@@ -169,7 +167,7 @@ export async function redelivery(context: DemoContext, first: Completion[]): Pro
 		name: 'Robin Iverson',
 	};
 	const body = { ...(event.body as IDataObject), completions: [repeated, stranger] };
-	const { result } = await runExample(context, workflow, trigger, [{ ...event, body }], 'webhook');
+	const { result } = await runExample(context, workflow, [{ ...event, body }], 'webhook');
 	const marked = jsonOf(result, 'Mark course complete');
 	const notRecorded = jsonOf(result, 'Completion not recorded');
 	const recorded = jsonOf(result, 'Record completed statement');

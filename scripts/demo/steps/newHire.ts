@@ -1,7 +1,7 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
-import { loadExample, pinnedItems, triggerOf } from '../examples';
+import { loadExample, pinnedItems } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';
 import { takeWebhookReplies } from '../webhookReplies';
 
@@ -24,15 +24,14 @@ export async function newHire(context: DemoContext, step: number): Promise<HireO
 	const { sandbox } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('hr-event-to-assignment.json');
-	const trigger = triggerOf(workflow).name;
-	const [event] = pinnedItems(workflow, trigger);
+	const [event] = pinnedItems(workflow);
 	const hire = event.body as IDataObject;
 	const email = String(hire.email);
 	const dueDate = twoWeeksAfter(String(hire.startDate));
 
 	console.log(`\n${step}. "${workflow.name}" (examples/hr-event-to-assignment.json)`);
 	takeWebhookReplies();
-	const { result, seconds } = await runExample(context, workflow, trigger, [event], 'webhook');
+	const { result, seconds } = await runExample(context, workflow, [event], 'webhook');
 	const [assignment] = jsonOf(result, 'Assign onboarding course');
 	const [reply] = takeWebhookReplies();
 	const body = (reply?.body ?? {}) as IDataObject;
@@ -58,7 +57,7 @@ export async function newHire(context: DemoContext, step: number): Promise<HireO
 		...event,
 		body: { ...hire, email: 'r.iverson@contractor.net', name: 'Robin Iverson' },
 	};
-	const refused = await runExample(context, workflow, trigger, [stranger], 'webhook');
+	const refused = await runExample(context, workflow, [stranger], 'webhook');
 	const [refusal] = takeWebhookReplies();
 	const refusalBody = (refusal?.body ?? {}) as IDataObject;
 	console.log(

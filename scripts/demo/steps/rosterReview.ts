@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { requiredPairs } from '../../../harness/roster';
-import { loadExample, pinnedItems, setField, triggerOf } from '../examples';
+import { loadExample, setField } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';
 import { ROSTER_CSV, ROSTER_NIGHTS_DIR } from './rosterSync';
 
@@ -30,11 +30,10 @@ export async function rosterReview(context: DemoContext, step: number): Promise<
 	const { sandbox, chat } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('roster-review.json');
-	const trigger = triggerOf(workflow).name;
 	setField(workflow, 'Config', 'reviewWebhookUrl', chat.url);
 	const night = async (file: string) => {
 		setField(workflow, 'Config', 'rosterPath', file);
-		return await runExample(context, workflow, trigger, pinnedItems(workflow, trigger), 'trigger');
+		return await runExample(context, workflow);
 	};
 
 	console.log(`\n${step}. Roster with review: "${workflow.name}" (examples/roster-review.json)`);

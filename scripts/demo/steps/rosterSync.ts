@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { LEAVER, requiredPairs, secondNightRoster } from '../../../harness/roster';
-import { EXAMPLES_DIR, loadExample, pinnedItems, setField, triggerOf } from '../examples';
+import { EXAMPLES_DIR, loadExample, setField } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';
 
 export const ROSTER_CSV = path.join(EXAMPLES_DIR, 'roster.csv');
@@ -31,7 +31,6 @@ export async function rosterSync(
 	const { sandbox } = context.services;
 	const { checks } = context;
 	const workflow = loadExample('roster-sync.json');
-	const trigger = triggerOf(workflow).name;
 	let file = ROSTER_CSV;
 	if (night === 2) {
 		file = path.join(ROSTER_NIGHTS_DIR, 'roster.csv');
@@ -41,13 +40,7 @@ export async function rosterSync(
 	const wanted = requiredPairs(fs.readFileSync(file, 'utf8'));
 
 	console.log(`\n${step}. Roster night ${night}: "${workflow.name}" (examples/roster-sync.json)`);
-	const { result, seconds, lmsRequests } = await runExample(
-		context,
-		workflow,
-		trigger,
-		pinnedItems(workflow, trigger),
-		'trigger',
-	);
+	const { result, seconds, lmsRequests } = await runExample(context, workflow);
 	const output = jsonOf(result, 'Sync assignments');
 	const byAction = (action: string) => output.filter((item) => item.action === action);
 	const posts = lmsRequests.filter(

@@ -73,13 +73,7 @@ export async function relayToChat(
 	);
 
 	const before = chat.messages.length;
-	const { seconds, result } = await runExample(
-		context,
-		relay.workflow,
-		relay.trigger,
-		statements,
-		'trigger',
-	);
+	const { seconds, result } = await runExample(context, relay.workflow, statements);
 	const messages = chat.messages.slice(before);
 	console.log(
 		`   the run they started posted ${messages.length} messages to the team chat (${seconds.toFixed(1)} s):`,
