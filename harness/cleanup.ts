@@ -6,11 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-import {
-	spawnCaptured,
-	stopProcessGroup,
-	type CapturedProcess,
-} from './processes';
+import { spawnCaptured, stopProcessGroup, type CapturedProcess } from './processes';
 
 interface Stoppable {
 	name: string;

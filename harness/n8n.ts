@@ -121,11 +121,6 @@ export class N8nSandbox {
 		return withIds.map((workflow) => workflow.id);
 	}
 
-	async importWorkflow(workflow: WorkflowJson): Promise<string> {
-		const [id] = await this.importWorkflows([workflow]);
-		return id;
-	}
-
 	/** `n8n execute --id=<id> --rawOutput`, with the run data parsed. */
 	async execute(workflowId: string): Promise<ExecutionResult> {
 		const result = await this.run(['execute', `--id=${workflowId}`, '--rawOutput']);
@@ -229,6 +224,11 @@ export function withoutMigrationOutput(text: string): string {
 		.filter((line) => !/^(Starting|Finished) migration |^Migrations in progress/.test(line))
 		.join('\n')
 		.trim();
+}
+
+/** The last `lines` lines of a process's output, without the migrations. */
+export function tail(text: string, lines = 40): string {
+	return withoutMigrationOutput(text).split('\n').slice(-lines).join('\n');
 }
 
 /** A CLI call's output without the hundreds of lines a fresh database's migrations print. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { N8nSandbox } from './n8n';
-import { withoutMigrationOutput } from './n8n';
+import { tail } from './n8n';
 import { n8nBin, n8nInstallDir, node24Binary } from './paths';
 import { freeLoopbackPort } from './loopback';
 import { delay, spawnCaptured, stopProcessGroup, type CapturedProcess } from './processes';
@@ -132,10 +132,11 @@ export async function waitForStatus(
 	},
 ): Promise<void> {
 	let lastAnswer = 'no answer yet';
+	const tailed = () => tail(`${server.stdout()}\n${server.stderr()}`, 80);
 	for (;;) {
 		if (server.child.exitCode !== null || server.child.signalCode !== null) {
 			throw new Error(
-				`n8n start ended before ${expected.waitingFor} (${server.child.exitCode ?? server.child.signalCode})\n${tail(server)}`,
+				`n8n start ended before ${expected.waitingFor} (${server.child.exitCode ?? server.child.signalCode})\n${tailed()}`,
 			);
 		}
 		try {
@@ -150,18 +151,10 @@ export async function waitForStatus(
 			lastAnswer = String((error as Error).cause ?? error);
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`n8n start: ${expected.failure} in time (${lastAnswer})\n${tail(server)}`);
+			throw new Error(`n8n start: ${expected.failure} in time (${lastAnswer})\n${tailed()}`);
 		}
 		await delay(250);
 	}
-}
-
-/** The end of a server's output, without the migrations a fresh database prints. */
-function tail(server: CapturedProcess, lines = 80): string {
-	return withoutMigrationOutput(`${server.stdout()}\n${server.stderr()}`)
-		.split('\n')
-		.slice(-lines)
-		.join('\n');
 }
 
 /**

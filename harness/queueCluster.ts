@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { prepareN8nFolder, withoutMigrationOutput } from './n8n';
+export { tail } from './n8n';
 import { waitForStatus } from './n8nServer';
 import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from './paths';
 import { freeLoopbackPort } from './loopback';
@@ -19,7 +20,6 @@ import type { Postgres, Redis } from './services';
 
 /** The n8n the queue benchmark runs (installed by scripts/install-n8n.sh into the cache). */
 export const N8N_VERSION = process.env.QUEUE_N8N_VERSION ?? '2.40.7';
-export const NODE24 = node24Binary;
 export const N8N_DIR = n8nInstallDirOf(N8N_VERSION);
 const N8N_BIN = n8nBinOf(N8N_VERSION);
 /** The built package to load: the repository's dist/ unless QUEUE_DIST names another build. */
@@ -27,7 +27,7 @@ export const REPO_DIST = builtPackageDir;
 export const PACKAGE_DIST = path.resolve(process.env.QUEUE_DIST ?? REPO_DIST);
 
 export function checkN8nInstalled(): void {
-	for (const required of [NODE24, N8N_BIN, path.join(N8N_DIR, '.installed')]) {
+	for (const required of [node24Binary, N8N_BIN, path.join(N8N_DIR, '.installed')]) {
 		if (!fs.existsSync(required))
 			throw new Error(
 				`missing ${required}: run scripts/install-n8n.sh first (n8n ${N8N_VERSION} on Node 24)`,
@@ -80,7 +80,7 @@ export class QueueN8n {
 	/** `n8n <args>` to completion; throws with its output unless it exits with 0. */
 	async cli(args: string[]): Promise<string> {
 		const processEnv = { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()) };
-		const cli = spawnRegistered(`n8n ${args[0]}`, NODE24, [N8N_BIN, ...args], {
+		const cli = spawnRegistered(`n8n ${args[0]}`, node24Binary, [N8N_BIN, ...args], {
 			cwd: this.rootDir,
 			env: processEnv,
 		});
@@ -109,7 +109,7 @@ export class QueueN8n {
 	/** The main process: editor, REST API and production webhooks (each execution goes to the queue). */
 	async startMain(): Promise<N8nProcess & { url: string }> {
 		const port = await freeLoopbackPort();
-		const main = spawnRegistered('n8n main', NODE24, [N8N_BIN, 'start'], {
+		const main = spawnRegistered('n8n main', node24Binary, [N8N_BIN, 'start'], {
 			cwd: this.rootDir,
 			env: {
 				...this.env,
@@ -129,7 +129,7 @@ export class QueueN8n {
 		fs.mkdirSync(userFolder, { recursive: true });
 		const worker = spawnRegistered(
 			`n8n ${name}`,
-			NODE24,
+			node24Binary,
 			[N8N_BIN, 'worker', `--concurrency=${concurrency}`],
 			{
 				cwd: this.rootDir,
@@ -174,8 +174,4 @@ export function executionsStartedBy(worker: N8nProcess): string[] {
 	return [
 		...`${worker.stdout()}\n${worker.stderr()}`.matchAll(/Worker started execution (\S+) \(job/g),
 	].map((match) => match[1]);
-}
-
-export function tail(text: string, lines = 40): string {
-	return withoutMigrationOutput(text).split('\n').slice(-lines).join('\n');
 }

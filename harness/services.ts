@@ -39,18 +39,7 @@ export async function startRedis(): Promise<Redis> {
 	const redis = spawnRegistered(
 		'redis',
 		binary,
-		[
-			'--port',
-			String(port),
-			'--bind',
-			'127.0.0.1',
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--dir',
-			dir,
-		],
+		[...`--port ${port} --bind 127.0.0.1 --appendonly no --save`.split(' '), '', '--dir', dir],
 		{
 			env: process.env,
 			afterStop: () => fs.rmSync(dir, { recursive: true, force: true }),
@@ -115,15 +104,7 @@ export async function startPostgres(): Promise<Postgres> {
 		return runSync(program, programArgs);
 	};
 	const init = run('initdb', [
-		'-A',
-		'trust',
-		'-U',
-		'postgres',
-		'-E',
-		'UTF8',
-		'--locale=C',
-		'--no-sync',
-		'-D',
+		...'-A trust -U postgres -E UTF8 --locale=C --no-sync -D'.split(' '),
 		dataDir,
 	]);
 	if (init.status !== 0) throw new Error(`initdb failed:\n${init.output}`);
@@ -159,28 +140,13 @@ export async function startPostgres(): Promise<Postgres> {
 		const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
 		throw new Error(`pg_ctl start failed:\n${start.output}\n${log}`);
 	}
+	const psqlOptions =
+		`-h 127.0.0.1 -p ${port} -U postgres -d postgres -X -A -t -q -v ON_ERROR_STOP=1`.split(' ');
 	const query = (sql: string) =>
 		new Promise<string>((resolve, reject) => {
 			execFile(
 				psql,
-				[
-					'-h',
-					'127.0.0.1',
-					'-p',
-					String(port),
-					'-U',
-					'postgres',
-					'-d',
-					'postgres',
-					'-X',
-					'-A',
-					'-t',
-					'-q',
-					'-v',
-					'ON_ERROR_STOP=1',
-					'-c',
-					sql,
-				],
+				[...psqlOptions, '-c', sql],
 				{ maxBuffer: 512 * 1024 * 1024 },
 				(error, stdout, stderr) => {
 					if (error) reject(new Error(`psql: ${stderr || error.message}`));
