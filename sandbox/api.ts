@@ -7,7 +7,7 @@
 import type { CourseStore } from './courses';
 import { toListItem } from './courses';
 import { parseCourseInput, type CourseMetadata } from './courseInput';
-import { jsonReply, messageReply, parseJsonBody, type Reply } from './reply';
+import { jsonReply, mediaTypes, messageReply, parseJsonBody, type Reply } from './reply';
 import type { SandboxOptions } from './options';
 import { TransactionStore, type TransactionOutcome } from './transactions';
 import { AssignmentStore, parseAssignmentInput } from './userCourses';
@@ -37,15 +37,6 @@ export interface ApiRequest {
 	rawBody: string;
 	contentType: string | undefined;
 	now: number;
-}
-
-/** The media type of a header value, lower-cased, without parameters. */
-function mediaTypes(value: string | string[] | undefined): string[] {
-	const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-	return text
-		.split(',')
-		.map((part) => part.split(';')[0].trim().toLowerCase())
-		.filter(Boolean);
 }
 
 /**

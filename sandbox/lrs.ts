@@ -22,7 +22,7 @@ import { randomUUID } from 'crypto';
 import { TokenStore } from './auth';
 import type { CourseStore } from './courses';
 import type { SandboxOptions } from './options';
-import { jsonReply, messageReply, type Reply } from './reply';
+import { jsonReply, mediaType, mediaTypes, messageReply, type Reply } from './reply';
 
 export const LRS_PREFIX = '/api/lrs/v1/xapi';
 export const LRS_TOKEN_PATH = `${LRS_PREFIX}/oauth2/token`;
@@ -106,9 +106,9 @@ function content(statement: Record<string, unknown>): string {
 	return canonical(rest);
 }
 
-function mediaType(value: string | string[] | undefined): string {
-	const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-	return text.split(';')[0].trim().toLowerCase();
+/** An OAuth 2 error answer. */
+function refused(error: string, message: string, status = 400): Reply {
+	return jsonReply(status, { error, message });
 }
 
 export class PushEndpoint {
@@ -130,16 +130,12 @@ export class PushEndpoint {
 
 	answer(request: LrsRequest): Reply {
 		const { method, path } = request;
-		if (path === LRS_TOKEN_PATH) {
-			if (method !== 'POST') return jsonReply(405, { message: 'Use POST' }, { Allow: 'POST' });
-			return this.token(request);
+		// The statements endpoint is for pushing: there is nothing to read.
+		if (path !== LRS_TOKEN_PATH && path !== LRS_STATEMENTS_PATH) {
+			return messageReply(404, `Not found: ${method} ${path}`);
 		}
-		if (path === LRS_STATEMENTS_PATH) {
-			// The endpoint is for pushing: there is nothing to read.
-			if (method !== 'POST') return jsonReply(405, { message: 'Use POST' }, { Allow: 'POST' });
-			return this.record(request);
-		}
-		return messageReply(404, `Not found: ${method} ${path}`);
+		if (method !== 'POST') return jsonReply(405, { message: 'Use POST' }, { Allow: 'POST' });
+		return path === LRS_TOKEN_PATH ? this.token(request) : this.record(request);
 	}
 
 	snapshot(): { statements: StoredStatement[]; tokensIssued: number } {
@@ -166,39 +162,27 @@ export class PushEndpoint {
 	private token(request: LrsRequest): Reply {
 		const options = this.options();
 		if (request.query.has('client_secret') || request.query.has('client_id')) {
-			return jsonReply(400, {
-				error: 'invalid_request',
-				message: 'The client credentials go in the form body, not in the query string',
-			});
+			return refused(
+				'invalid_request',
+				'The client credentials go in the form body, not in the query string',
+			);
 		}
 		if (mediaType(request.headers['content-type']) !== 'application/x-www-form-urlencoded') {
-			return jsonReply(400, {
-				error: 'invalid_request',
-				message: 'The body must be application/x-www-form-urlencoded',
-			});
+			return refused('invalid_request', 'The body must be application/x-www-form-urlencoded');
 		}
 		const form = new URLSearchParams(request.rawBody);
 		if (form.get('grant_type') !== 'client_credentials') {
-			return jsonReply(400, {
-				error: 'unsupported_grant_type',
-				message: 'grant_type must be client_credentials',
-			});
+			return refused('unsupported_grant_type', 'grant_type must be client_credentials');
 		}
 		const scopes = (form.get('scope') ?? '').split(/\s+/).filter(Boolean);
 		if (!scopes.includes(LRS_SCOPE)) {
-			return jsonReply(400, {
-				error: 'invalid_scope',
-				message: `The scope must include ${LRS_SCOPE}`,
-			});
+			return refused('invalid_scope', `The scope must include ${LRS_SCOPE}`);
 		}
 		if (
 			form.get('client_id') !== options.lrsClientId ||
 			form.get('client_secret') !== options.lrsClientSecret
 		) {
-			return jsonReply(401, {
-				error: 'invalid_client',
-				message: 'Invalid, expired or deleted client credentials',
-			});
+			return refused('invalid_client', 'Invalid, expired or deleted client credentials', 401);
 		}
 		const accessToken = this.tokens.issue(
 			options.lrsClientId,
@@ -228,11 +212,7 @@ export class PushEndpoint {
 				{ 'Retry-After': String(retryAfterSec) },
 			);
 		}
-		const accept = request.headers.accept;
-		const accepts = (Array.isArray(accept) ? accept.join(',') : (accept ?? ''))
-			.split(',')
-			.map((part) => part.split(';')[0].trim().toLowerCase());
-		if (!accepts.includes('application/json')) {
+		if (!mediaTypes(request.headers.accept).includes('application/json')) {
 			return messageReply(406, 'Accept must be application/json');
 		}
 		if (mediaType(request.headers['content-type']) !== 'application/json') {

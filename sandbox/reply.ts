@@ -56,8 +56,7 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; reply: Reply 
 
 /** API bodies must be declared and be valid JSON, as the real platform requires. */
 export function parseJsonBody(raw: string, contentType: string | undefined): JsonBody {
-	const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
-	if (mediaType !== 'application/json') {
+	if (mediaType(contentType) !== 'application/json') {
 		return { ok: false, reply: messageReply(415, 'Content-Type must be application/json') };
 	}
 	try {
@@ -65,4 +64,19 @@ export function parseJsonBody(raw: string, contentType: string | undefined): Jso
 	} catch {
 		return { ok: false, reply: messageReply(400, 'Request body is not valid JSON') };
 	}
+}
+
+/** The media type of a header value, lower-cased, without parameters. */
+export function mediaType(value: string | string[] | undefined): string {
+	const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+	return text.split(';')[0].trim().toLowerCase();
+}
+
+/** The media types of a header value, lower-cased, without parameters. */
+export function mediaTypes(value: string | string[] | undefined): string[] {
+	const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+	return text
+		.split(',')
+		.map((part) => part.split(';')[0].trim().toLowerCase())
+		.filter(Boolean);
 }
