@@ -7,9 +7,7 @@ import {
 	isDateTime,
 	isHttpUrl,
 	isJsonObject,
-	optionalEnum,
-	optionalText,
-	optionalTextList,
+	optionalFields,
 	refuseUndocumentedFields,
 	requireText,
 	type JsonObject,
@@ -170,54 +168,14 @@ function readLanguages(body: JsonObject, errors: FieldErrors): CourseLanguage[] 
 	return languages;
 }
 
-function readIdList(body: JsonObject, field: string, errors: FieldErrors): GroupId[] {
-	const value = body[field];
-	if (isAbsent(value)) return [];
-	const isId = (item: unknown) =>
-		(typeof item === 'number' && Number.isInteger(item)) ||
-		(typeof item === 'string' && item.trim() !== '');
-	if (!Array.isArray(value) || !value.every(isId)) {
-		errors.add(field, 'must be an array of ids (integers or strings)');
-		return [];
-	}
-	return value as GroupId[];
-}
-
-function readBoolean(body: JsonObject, field: string, errors: FieldErrors): boolean {
-	const value = body[field];
-	if (isAbsent(value)) return false;
-	if (typeof value !== 'boolean') {
-		errors.add(field, 'must be true or false');
-		return false;
-	}
-	return value;
-}
-
-function readDuration(body: JsonObject, errors: FieldErrors): number | null {
-	const value = body.duration_sec;
-	if (isAbsent(value)) return null;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-		errors.add('duration_sec', 'must be a non-negative integer');
-		return null;
-	}
-	return value;
-}
-
-function readFormatted(
-	body: JsonObject,
-	field: string,
-	isValid: (value: unknown) => boolean,
-	format: string,
-	errors: FieldErrors,
-): string | null {
-	const value = body[field];
-	if (isAbsent(value)) return null;
-	if (!isValid(value)) {
-		errors.add(field, `must be a valid date in the form ${format}`);
-		return null;
-	}
-	return value as string;
-}
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+const isId = (item: unknown) =>
+	(typeof item === 'number' && Number.isInteger(item)) ||
+	(typeof item === 'string' && item.trim() !== '');
+const isIdList = (value: unknown) => Array.isArray(value) && value.every(isId);
+const ID_LIST = 'must be an array of ids (integers or strings)';
+const DATE = 'must be a valid date in the form';
 
 export function parseCourseInput(body: unknown): CourseInput {
 	const errors = new FieldErrors();
@@ -230,33 +188,43 @@ export function parseCourseInput(body: unknown): CourseInput {
 	const url = requireText(body, 'url', errors);
 	if (url !== undefined && !isHttpUrl(url)) errors.add('url', 'must be an http(s) URL');
 	const externalId = requireText(body, 'external_id', errors);
-	const imageUrl = optionalText(body, 'image_url', errors);
+	const optional = optionalFields(body, errors);
+	const imageUrl = optional.text('image_url');
 	if (imageUrl !== null && !isHttpUrl(imageUrl)) errors.add('image_url', 'must be an http(s) URL');
 
 	const metadata: Omit<CourseMetadata, 'external_id' | 'name' | 'url'> = {
 		prices_data: readPrices(body, errors),
-		description: optionalText(body, 'description', errors),
-		content_type: optionalEnum(body, 'content_type', CONTENT_TYPES, errors) ?? 'course',
-		course_type: optionalEnum(body, 'course_type', CONTENT_TYPES, errors),
-		is_private: readBoolean(body, 'is_private', errors),
-		duration_sec: readDuration(body, errors),
-		published_at: readFormatted(body, 'published_at', isDateOnly, 'YYYY-MM-DD', errors),
-		status: optionalEnum(body, 'status', COURSE_STATUSES, errors) ?? 'active',
-		level: optionalEnum(body, 'level', LEVELS, errors),
-		skills: optionalTextList(body, 'skills', errors),
-		tags: optionalTextList(body, 'tags', errors),
+		description: optional.text('description'),
+		content_type: optional.oneOf('content_type', CONTENT_TYPES) ?? 'course',
+		course_type: optional.oneOf('course_type', CONTENT_TYPES),
+		is_private: optional.read('is_private', false, isBoolean, 'must be true or false'),
+		duration_sec: optional.read<number | null>(
+			'duration_sec',
+			null,
+			isCount,
+			'must be a non-negative integer',
+		),
+		published_at: optional.read<string | null>(
+			'published_at',
+			null,
+			isDateOnly,
+			`${DATE} YYYY-MM-DD`,
+		),
+		status: optional.oneOf('status', COURSE_STATUSES) ?? 'active',
+		level: optional.oneOf('level', LEVELS),
+		skills: optional.textList('skills'),
+		tags: optional.textList('tags'),
 		image_url: imageUrl,
 		languages_attributes: readLanguages(body, errors),
-		expiration_date: readFormatted(
-			body,
+		expiration_date: optional.read<string | null>(
 			'expiration_date',
+			null,
 			isDateTime,
-			'YYYY-MM-DD HH:MM:SS',
-			errors,
+			`${DATE} YYYY-MM-DD HH:MM:SS`,
 		),
-		restricted_group_ids: readIdList(body, 'restricted_group_ids', errors),
-		group_ids: readIdList(body, 'group_ids', errors),
-		channel_ids: readIdList(body, 'channel_ids', errors),
+		restricted_group_ids: optional.read<GroupId[]>('restricted_group_ids', [], isIdList, ID_LIST),
+		group_ids: optional.read<GroupId[]>('group_ids', [], isIdList, ID_LIST),
+		channel_ids: optional.read<GroupId[]>('channel_ids', [], isIdList, ID_LIST),
 	};
 	if (!errors.isEmpty || name === undefined || url === undefined || externalId === undefined) {
 		return { ok: false, errors };

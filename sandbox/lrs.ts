@@ -22,6 +22,7 @@ import { randomUUID } from 'crypto';
 import { TokenStore } from './auth';
 import type { CourseStore } from './courses';
 import type { SandboxOptions } from './options';
+import { isJsonObject } from './validation';
 import { jsonReply, mediaType, mediaTypes, messageReply, type Reply } from './reply';
 
 export const LRS_PREFIX = '/api/lrs/v1/xapi';
@@ -83,14 +84,10 @@ export interface LrsRequest {
 	now: number;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** JSON with sorted keys: the same content in any key order is the same text. */
 function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (isObject(value)) {
+	if (isJsonObject(value)) {
 		return `{${Object.keys(value)
 			.filter((key) => value[key] !== undefined)
 			.sort()
@@ -227,7 +224,8 @@ export class PushEndpoint {
 		if (Array.isArray(body)) {
 			return messageReply(400, 'Send one statement per request: batches are not supported');
 		}
-		if (!isObject(body)) return messageReply(400, 'The body must be one statement (a JSON object)');
+		if (!isJsonObject(body))
+			return messageReply(400, 'The body must be one statement (a JSON object)');
 		const problem = this.refusal(body);
 		if (problem) return problem;
 		const id = typeof body.id === 'string' ? body.id.toLowerCase() : randomUUID();
@@ -255,12 +253,12 @@ export class PushEndpoint {
 			return messageReply(400, 'id must be a UUID');
 		}
 		const actor = statement.actor;
-		if (!isObject(actor) || actor.objectType !== 'Agent' || typeof actor.mbox !== 'string') {
+		if (!isJsonObject(actor) || actor.objectType !== 'Agent' || typeof actor.mbox !== 'string') {
 			return messageReply(400, 'actor must be an Agent with objectType "Agent" and an mbox');
 		}
 		const email = actor.mbox.replace(/^mailto:/i, '');
 		const verb = statement.verb;
-		if (!isObject(verb) || typeof verb.id !== 'string' || !isObject(verb.display)) {
+		if (!isJsonObject(verb) || typeof verb.id !== 'string' || !isJsonObject(verb.display)) {
 			return messageReply(400, 'verb must have an id and a display');
 		}
 		if (!LRS_VERBS.includes(verb.id)) {
@@ -270,13 +268,13 @@ export class PushEndpoint {
 			);
 		}
 		const object = statement.object;
-		const definition = isObject(object) ? object.definition : undefined;
+		const definition = isJsonObject(object) ? object.definition : undefined;
 		if (
-			!isObject(object) ||
+			!isJsonObject(object) ||
 			typeof object.id !== 'string' ||
-			!isObject(definition) ||
+			!isJsonObject(definition) ||
 			typeof definition.type !== 'string' ||
-			!isObject(definition.name)
+			!isJsonObject(definition.name)
 		) {
 			return messageReply(400, 'object must have an id, definition.type and definition.name');
 		}

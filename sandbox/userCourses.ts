@@ -8,6 +8,7 @@ import {
 	isDateOnly,
 	isEmail,
 	isJsonObject,
+	optionalFields,
 	refuseUndocumentedFields,
 	requireText,
 	type JsonObject,
@@ -58,13 +59,8 @@ export type AssignmentInput =
 
 /** Only YYYY-MM-DD, as documented: a date-time (with a time, a T or a zone) is refused. */
 function readDate(body: JsonObject, field: string, errors: FieldErrors): string | null {
-	const value = body[field];
-	if (isAbsent(value)) return null;
-	if (!isDateOnly(value)) {
-		errors.add(field, 'must be a date in the form YYYY-MM-DD (no time)');
-		return null;
-	}
-	return value;
+	const message = 'must be a date in the form YYYY-MM-DD (no time)';
+	return optionalFields(body, errors).read<string | null>(field, null, isDateOnly, message);
 }
 
 export function parseAssignmentInput(body: unknown): AssignmentInput {

@@ -99,39 +99,43 @@ export function requireText(
 	return value;
 }
 
-export function optionalText(body: JsonObject, field: string, errors: FieldErrors): string | null {
-	const value = body[field];
-	if (isAbsent(value)) return null;
-	if (typeof value !== 'string') {
-		errors.add(field, 'must be a string');
-		return null;
-	}
-	return value;
-}
+const isText = (value: unknown): value is string => typeof value === 'string';
 
-export function optionalEnum<T extends string>(
-	body: JsonObject,
-	field: string,
-	allowed: readonly T[],
-	errors: FieldErrors,
-): T | null {
-	const value = body[field];
-	if (isAbsent(value)) return null;
-	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-		errors.add(field, `must be one of: ${allowed.join(', ')}`);
-		return null;
-	}
-	return value as T;
-}
-
-export function optionalTextList(body: JsonObject, field: string, errors: FieldErrors): string[] {
-	const value = body[field];
-	if (isAbsent(value)) return [];
-	if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-		errors.add(field, 'must be an array of strings');
-		return [];
-	}
-	return value as string[];
+/**
+ * Readers of a body's optional fields: `read` gives `fallback` when the field is absent or
+ * null, else its value if `valid` holds, or the fallback with `message` added to the errors.
+ */
+export function optionalFields(body: JsonObject, errors: FieldErrors) {
+	const read = <T>(
+		field: string,
+		fallback: T,
+		valid: (value: unknown) => boolean,
+		message: string,
+	): T => {
+		const value = body[field];
+		if (isAbsent(value)) return fallback;
+		if (valid(value)) return value as T;
+		errors.add(field, message);
+		return fallback;
+	};
+	return {
+		read,
+		text: (field: string) => read<string | null>(field, null, isText, 'must be a string'),
+		oneOf: <T extends string>(field: string, allowed: readonly T[]) =>
+			read<T | null>(
+				field,
+				null,
+				(value) => (allowed as readonly unknown[]).includes(value),
+				`must be one of: ${allowed.join(', ')}`,
+			),
+		textList: (field: string) =>
+			read<string[]>(
+				field,
+				[],
+				(value) => Array.isArray(value) && value.every(isText),
+				'must be an array of strings',
+			),
+	};
 }
 
 /**
