@@ -32,6 +32,15 @@ export class TokenStore {
 		return token;
 	}
 
+	/** Issues a token and answers it as the token endpoints do. */
+	grant(clientId: string, lifetimeSec: number, now: number): Reply {
+		return jsonReply(200, {
+			access_token: this.issue(clientId, lifetimeSec, now),
+			token_type: 'bearer',
+			expires_in: lifetimeSec,
+		});
+	}
+
 	check(authorization: string | undefined, now: number): TokenCheck {
 		// Exactly the documented form, `Bearer <ACCESS_TOKEN>`.
 		const match = /^Bearer (\S+)$/.exec(authorization ?? '');
@@ -89,10 +98,5 @@ export function handleTokenRequest(
 				'Client authentication failed: check client_id, client_secret and grant_type=client_credentials',
 		});
 	}
-	const accessToken = tokens.issue(options.clientId, options.tokenLifetimeSec, now);
-	return jsonReply(200, {
-		access_token: accessToken,
-		token_type: 'bearer',
-		expires_in: options.tokenLifetimeSec,
-	});
+	return tokens.grant(options.clientId, options.tokenLifetimeSec, now);
 }

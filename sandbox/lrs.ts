@@ -181,16 +181,7 @@ export class PushEndpoint {
 		) {
 			return refused('invalid_client', 'Invalid, expired or deleted client credentials', 401);
 		}
-		const accessToken = this.tokens.issue(
-			options.lrsClientId,
-			options.tokenLifetimeSec,
-			request.now,
-		);
-		return jsonReply(200, {
-			access_token: accessToken,
-			token_type: 'bearer',
-			expires_in: options.tokenLifetimeSec,
-		});
+		return this.tokens.grant(options.lrsClientId, options.tokenLifetimeSec, request.now);
 	}
 
 	private record(request: LrsRequest): Reply {

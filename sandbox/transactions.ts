@@ -32,7 +32,6 @@ export interface TransactionRecord extends TransactionView {
 
 interface PendingTransaction {
 	record: TransactionRecord;
-	sequence: number;
 	completesAt: number;
 	apply: (now: number) => TransactionOutcome;
 }
@@ -40,7 +39,6 @@ interface PendingTransaction {
 export class TransactionStore {
 	private readonly records = new Map<string, TransactionRecord>();
 	private pending: PendingTransaction[] = [];
-	private sequence = 0;
 	/** When the queue's last transaction completes (with a capacity per second). */
 	private queueFreeAt = Number.NEGATIVE_INFINITY;
 
@@ -71,7 +69,7 @@ export class TransactionStore {
 			completed_at: null,
 		};
 		this.records.set(record.id, record);
-		this.pending.push({ record, sequence: this.sequence++, completesAt, apply });
+		this.pending.push({ record, completesAt, apply });
 		return record;
 	}
 
@@ -80,7 +78,8 @@ export class TransactionStore {
 		const due = this.pending.filter((entry) => entry.completesAt <= now);
 		if (due.length === 0) return;
 		this.pending = this.pending.filter((entry) => entry.completesAt > now);
-		due.sort((a, b) => a.completesAt - b.completesAt || a.sequence - b.sequence);
+		// A stable sort: those due at the same moment complete in the order they were accepted.
+		due.sort((a, b) => a.completesAt - b.completesAt);
 		for (const entry of due) {
 			const outcome = entry.apply(entry.completesAt);
 			entry.record.status = outcome.ok ? 'success' : 'failed';
@@ -104,11 +103,6 @@ export class TransactionStore {
 
 	snapshot(): TransactionRecord[] {
 		return Array.from(this.records.values()).map((record) => structuredClone(record));
-	}
-
-	/** Transactions accepted and not yet completed. */
-	get queued(): number {
-		return this.pending.length;
 	}
 
 	clear(): void {
