@@ -100,38 +100,13 @@ function publishedTimestamp(date: string | null): string | null {
 	return date === null ? null : `${date}T00:00:00.000Z`;
 }
 
-/** The documented list item's fields, in the documents' order. */
-export const LIST_ITEM_FIELDS = [
-	'id',
-	'name',
-	'description',
-	'images',
-	'url',
-	'external_id',
-	'additional_metadata',
-	'source_id',
-	'organization_id',
-	'tags',
-	'published_at',
-	'duration',
-	'duration_sec',
-	'restricted_groups',
-	'groups',
-	'channels',
-	'ecl_id',
-	'is_private',
-	'prices_data',
-	'ecl_source_id',
-] as const;
-
-export type ListItem = Record<(typeof LIST_ITEM_FIELDS)[number], unknown>;
-
 /**
- * One entry of GET courses.json: exactly the documented fields ("Content - list item") and
- * nothing else, whatever else the sandbox stores (status, level, languages, ... stay in
- * state() only). A value the content was written without is null ([] for the lists).
+ * One entry of GET courses.json: exactly the documented fields ("Content - list item"), in the
+ * documents' order, and nothing else, whatever else the sandbox stores (status, level,
+ * languages, ... stay in state() only). A value the content was written without is null ([]
+ * for the lists).
  */
-export function toListItem(course: StoredCourse): ListItem {
+export function toListItem(course: StoredCourse): Record<string, unknown> {
 	return {
 		id: course.id,
 		name: course.name,
