@@ -63,67 +63,49 @@ type OptionKind =
 	| 'shape'
 	| 'boolean';
 
-const OPTION_KINDS: Record<OptionName, OptionKind> = {
-	port: 'port',
-	host: 'host',
-	latencyMs: 'milliseconds',
-	latencyJitterMs: 'milliseconds',
-	transactionDelayMs: 'milliseconds',
-	transactionsPerSecond: 'nonNegative',
-	rateLimitPerMinute: 'nonNegative',
-	throttleShape: 'shape',
-	throttleRetryAfter: 'boolean',
-	tokenLifetimeSec: 'positive',
-	maxPageSize: 'count',
-	clientId: 'text',
-	clientSecret: 'text',
-	lrsClientId: 'text',
-	lrsClientSecret: 'text',
-	lrsRatePer10Sec: 'nonNegative',
-	userDomains: 'list',
-	seed: 'integer',
-	fault429: 'fraction',
-	fault5xx: 'fraction',
-	faultDrop: 'fraction',
-	faultExpireToken: 'fraction',
+/** Each option's kind (what checkValue accepts) and default. */
+const OPTIONS: { [Name in OptionName]: [OptionKind, SandboxOptions[Name]] } = {
+	port: ['port', 0],
+	host: ['host', '127.0.0.1'],
+	latencyMs: ['milliseconds', 0],
+	latencyJitterMs: ['milliseconds', 0],
+	transactionDelayMs: ['milliseconds', 1000],
+	transactionsPerSecond: ['nonNegative', 0],
+	rateLimitPerMinute: ['nonNegative', 300],
+	throttleShape: ['shape', 'sliding-60s+bucket-1s'],
+	throttleRetryAfter: ['boolean', true],
+	tokenLifetimeSec: ['positive', 3600],
+	maxPageSize: ['count', 50],
+	clientId: ['text', 'sandbox-client'],
+	clientSecret: ['text', 'sandbox-secret'],
+	lrsClientId: ['text', 'sandbox-lrs-client'],
+	lrsClientSecret: ['text', 'sandbox-lrs-secret'],
+	lrsRatePer10Sec: ['nonNegative', 10],
+	userDomains: ['list', ['example.com', 'example.org']],
+	seed: ['integer', 1],
+	fault429: ['fraction', 0],
+	fault5xx: ['fraction', 0],
+	faultDrop: ['fraction', 0],
+	faultExpireToken: ['fraction', 0],
 };
 
-export const OPTION_NAMES = Object.keys(OPTION_KINDS) as OptionName[];
+export const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
 
 /** The listening address cannot change once the server runs. */
 export const STARTUP_ONLY_OPTIONS: readonly OptionName[] = ['port', 'host'];
 
-export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = Object.freeze({
-	port: 0,
-	host: '127.0.0.1',
-	latencyMs: 0,
-	latencyJitterMs: 0,
-	transactionDelayMs: 1000,
-	transactionsPerSecond: 0,
-	rateLimitPerMinute: 300,
-	throttleShape: 'sliding-60s+bucket-1s',
-	throttleRetryAfter: true,
-	tokenLifetimeSec: 3600,
-	maxPageSize: 50,
-	clientId: 'sandbox-client',
-	clientSecret: 'sandbox-secret',
-	lrsClientId: 'sandbox-lrs-client',
-	lrsClientSecret: 'sandbox-lrs-secret',
-	lrsRatePer10Sec: 10,
-	userDomains: ['example.com', 'example.org'],
-	seed: 1,
-	fault429: 0,
-	fault5xx: 0,
-	faultDrop: 0,
-	faultExpireToken: 0,
-});
+export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = Object.freeze(
+	Object.fromEntries(
+		OPTION_NAMES.map((name) => [name, OPTIONS[name][1]]),
+	) as unknown as SandboxOptions,
+);
 
 export const CLI_DEFAULT_PORT = 8787;
 
 export class OptionError extends Error {}
 
 function isOptionName(name: string): name is OptionName {
-	return Object.prototype.hasOwnProperty.call(OPTION_KINDS, name);
+	return Object.prototype.hasOwnProperty.call(OPTIONS, name);
 }
 
 /** `latencyMs` → `latency-ms`, `fault429` → `fault-429`. */
@@ -145,7 +127,7 @@ function checkNumber(name: OptionName, value: unknown): number {
 }
 
 function checkValue(name: OptionName, value: unknown): SandboxOptions[OptionName] {
-	const kind = OPTION_KINDS[name];
+	const kind = OPTIONS[name][0];
 	switch (kind) {
 		case 'host':
 		case 'text': {
