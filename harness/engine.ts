@@ -50,20 +50,15 @@ export interface RunResult {
 	resume?(): Promise<RunResult>;
 }
 
-const nodeTypesBySource = new Map<PackageSource, HarnessNodeTypes>();
-const credentialTypesBySource = new Map<PackageSource, HarnessCredentialTypes>();
+/** One T per package source, made once per process. */
+function perSource<T>(make: (source: PackageSource) => T): (source?: PackageSource) => T {
+	const made = new Map<PackageSource, T>();
+	return (source = 'source') => made.get(source) ?? made.set(source, make(source)).get(source)!;
+}
 
 /** The node types of one package source, loaded once per process. */
-export function nodeTypesFor(source: PackageSource = 'source'): HarnessNodeTypes {
-	if (!nodeTypesBySource.has(source)) nodeTypesBySource.set(source, new HarnessNodeTypes(source));
-	return nodeTypesBySource.get(source)!;
-}
-
-export function credentialTypes(source: PackageSource = 'source'): HarnessCredentialTypes {
-	if (!credentialTypesBySource.has(source))
-		credentialTypesBySource.set(source, new HarnessCredentialTypes(source));
-	return credentialTypesBySource.get(source)!;
-}
+export const nodeTypesFor = perSource((source) => new HarnessNodeTypes(source));
+export const credentialTypes = perSource((source) => new HarnessCredentialTypes(source));
 
 export function createCredentialsHelper(
 	credentials: Record<string, ICredentialDataDecryptedObject> = {},

@@ -45,12 +45,8 @@ export async function getStatement(
 	authorization: string,
 	id: string,
 ): Promise<StoredStatement | null> {
-	const response = await fetch(
-		`${storeEndpoint}/statements?statementId=${encodeURIComponent(id)}`,
-		{
-			headers: { ...HEADERS, Authorization: authorization },
-		},
-	);
+	const url = `${storeEndpoint}/statements?statementId=${encodeURIComponent(id)}`;
+	const response = await fetch(url, { headers: { ...HEADERS, Authorization: authorization } });
 	if (response.status === 404) return null;
 	if (!response.ok)
 		throw new Error(`Reading statement ${id}: HTTP ${response.status} ${await response.text()}`);

@@ -3,11 +3,11 @@ import type { ICredentialType, INodeType, INodeTypes, IVersionedNodeType } from 
 import { NodeHelpers } from 'n8n-workflow';
 import path from 'node:path';
 
+import { builtPackageDir, repoRoot } from './paths';
+import { PACKAGE_NAME } from './workflowJson';
+
 /** The package's own types, loaded from source or from the build (`dist`). */
 export type PackageSource = 'source' | 'dist';
-
-const PACKAGE = 'n8n-nodes-learning-platform';
-const ROOT = path.resolve(__dirname, '..');
 
 const PACKAGE_NODES: Record<string, string> = {
 	learningPlatform: 'nodes/LearningPlatform/LearningPlatform.node',
@@ -52,7 +52,9 @@ function loadClass<T>(file: string): T {
 }
 
 function packageFile(relative: string, source: PackageSource): string {
-	return source === 'dist' ? path.join(ROOT, 'dist', `${relative}.js`) : path.join(ROOT, relative);
+	return source === 'dist'
+		? path.join(builtPackageDir, `${relative}.js`)
+		: path.join(repoRoot, relative);
 }
 
 export class HarnessNodeTypes implements INodeTypes {
@@ -65,7 +67,7 @@ export class HarnessNodeTypes implements INodeTypes {
 		if (cached) return cached;
 		const [pkg, name] = type.split('.');
 		let file: string | undefined;
-		if ((pkg === PACKAGE || pkg === 'CUSTOM') && PACKAGE_NODES[name])
+		if ((pkg === PACKAGE_NAME || pkg === 'CUSTOM') && PACKAGE_NODES[name])
 			file = packageFile(PACKAGE_NODES[name], this.source);
 		if (pkg === 'n8n-nodes-base' && BASE_NODES[name])
 			file = require.resolve(`n8n-nodes-base/dist/nodes/${BASE_NODES[name]}.js`);

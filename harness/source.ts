@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type { PackageSource } from './nodeTypes';
+import { builtPackageDir, repoRoot } from './paths';
 
-export const REPO_ROOT = path.resolve(__dirname, '..');
+export { repoRoot as REPO_ROOT };
 
 /**
  * The benchmarks and the soak run the built package (`dist`, what `npm run bench` and
@@ -14,8 +15,7 @@ export function packageSource(): PackageSource {
 	const chosen = process.env.BENCH_SOURCE === 'source' ? 'source' : 'dist';
 	if (chosen === 'dist') {
 		const built = path.join(
-			REPO_ROOT,
-			'dist',
+			builtPackageDir,
 			'nodes',
 			'LearningPlatform',
 			'LearningPlatform.node.js',
@@ -31,7 +31,5 @@ export function packageSource(): PackageSource {
 
 /** A module of the package (path without extension, e.g. nodes/XApi/validation), from the chosen source. */
 export function requirePackageModule<T>(relative: string, source: PackageSource): T {
-	const file =
-		source === 'dist' ? path.join(REPO_ROOT, 'dist', relative) : path.join(REPO_ROOT, relative);
-	return require(file) as T;
+	return require(path.join(source === 'dist' ? builtPackageDir : repoRoot, relative)) as T;
 }
