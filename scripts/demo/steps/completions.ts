@@ -2,7 +2,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { statementIdFor } from '../../../nodes/XApi/transport/statementIds';
-import { XAPI_VERSION_HEADER } from '../../../harness/lrs';
+import { basicAuthorization } from '../../../harness/lrs';
+import { getStatement, listAllStatements } from '../../../harness/lrsStore';
 import { stable } from '../checks';
 import { loadExample, pinnedItems } from '../examples';
 import { jsonOf, runExample, type DemoContext } from '../run';
@@ -29,29 +30,8 @@ export interface CompletionOutcome {
 	statements: number;
 }
 
-/** A statement as the record store itself holds it, read past the proxy. */
-async function storedStatement(
-	storeEndpoint: string,
-	id: string,
-): Promise<IDataObject | undefined> {
-	const response = await fetch(
-		`${storeEndpoint}/statements?statementId=${encodeURIComponent(id)}`,
-		{ headers: XAPI_VERSION_HEADER },
-	);
-	return response.ok ? ((await response.json()) as IDataObject) : undefined;
-}
-
-/** How many statements the record store holds (voided ones aside). */
-async function statementCount(storeEndpoint: string): Promise<number> {
-	const response = await fetch(`${storeEndpoint}/statements?limit=500`, {
-		headers: XAPI_VERSION_HEADER,
-	});
-	const page = (await response.json()) as { statements?: unknown[] };
-	return page.statements?.length ?? -1;
-}
-
 /** The parts of a stored statement that the completion determines. */
-function essentials(statement: IDataObject | undefined) {
+function essentials(statement: object | null) {
 	const s = (statement ?? {}) as any;
 	return {
 		actor: { name: s.actor?.name, mbox: s.actor?.mbox },
@@ -129,8 +109,10 @@ export async function completions(context: DemoContext, step: number): Promise<C
 		recorded.map((item) => String(item.statementId)).sort(),
 		sent.map((c) => statementIdFor(c.completionId)).sort(),
 	);
+	// Read from the record store itself, past the proxy.
+	const auth = basicAuthorization(lrs.basicAuth);
 	const stored = await Promise.all(
-		sent.map((c) => storedStatement(lrs.storeEndpoint, statementIdFor(c.completionId))),
+		sent.map((c) => getStatement(lrs.storeEndpoint, auth, statementIdFor(c.completionId))),
 	);
 	const wrong = sent.filter(
 		(c, index) => stable(essentials(stored[index])) !== stable(expectedEssentials(c)),
@@ -171,7 +153,8 @@ export async function redelivery(context: DemoContext, first: Completion[]): Pro
 	const marked = jsonOf(result, 'Mark course complete');
 	const notRecorded = jsonOf(result, 'Completion not recorded');
 	const recorded = jsonOf(result, 'Record completed statement');
-	const total = await statementCount(lrs.storeEndpoint);
+	const total = (await listAllStatements(lrs.storeEndpoint, basicAuthorization(lrs.basicAuth)))
+		.size;
 	console.log(
 		`   the sender delivers again: ${repeated.name}'s completion once more, and one for ${stranger.email} → ` +
 			`${marked.length} marked complete, ${notRecorded.length} not recorded` +

@@ -1,7 +1,7 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow } from '../../../harness/engine';
+import { runSingleNode } from '../../../harness/runNode';
 import type { DemoContext } from '../run';
 
 /** Courses of an older catalog that the current catalog file no longer lists. */
@@ -27,42 +27,22 @@ export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 	console.log(
 		"\n   Between the nights: last quarter's courses are pushed to the platform by another workflow",
 	);
-	const result = await runWorkflow({
-		workflow: {
-			name: "Seed last quarter's catalog",
-			nodes: [
-				{
-					id: 'seed-in',
-					name: "Last quarter's courses",
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'seed-upsert',
-					name: 'Upsert course',
-					type: 'n8n-nodes-learning-platform.learningPlatform',
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: {
-						resource: 'course',
-						operation: 'upsert',
-						externalId: '={{ $json.external_id }}',
-						name: '={{ $json.name }}',
-						url: '={{ $json.url }}',
-						additionalFields: { level: '={{ $json.level }}' },
-						options: { waitForCompletion: true },
-					},
-					credentials: { learningPlatformOAuth2Api: { id: 'lms-sandbox', name: 'LMS sandbox' } },
-				},
-			],
-			connections: {
-				"Last quarter's courses": { main: [[{ node: 'Upsert course', type: 'main', index: 0 }]] },
+	const { error } = await runSingleNode({
+		node: {
+			type: 'n8n-nodes-learning-platform.learningPlatform',
+			typeVersion: 1,
+			parameters: {
+				resource: 'course',
+				operation: 'upsert',
+				externalId: '={{ $json.external_id }}',
+				name: '={{ $json.name }}',
+				url: '={{ $json.url }}',
+				additionalFields: { level: '={{ $json.level }}' },
+				options: { waitForCompletion: true },
 			},
+			credentials: { learningPlatformOAuth2Api: { id: 'lms-sandbox', name: 'LMS sandbox' } },
 		},
-		startNode: "Last quarter's courses",
-		startItems: RETIRED_COURSES,
+		items: RETIRED_COURSES,
 		source: 'dist',
 		credentialsHelper: context.credentialsHelper,
 	});
@@ -73,7 +53,7 @@ export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 	const stored = sandbox.state().courses;
 	context.checks.check(
 		`the sandbox holds them, active`,
-		result.error === undefined && ids.every((id) => stored[id]?.status === 'active'),
-		result.error?.message ?? `stored: ${JSON.stringify(ids.map((id) => stored[id]?.status))}`,
+		error === undefined && ids.every((id) => stored[id]?.status === 'active'),
+		error ?? `stored: ${JSON.stringify(ids.map((id) => stored[id]?.status))}`,
 	);
 }
