@@ -35,13 +35,7 @@ export async function activateChatRelay(context: DemoContext, step: number): Pro
 	// The one change a user makes: where the chat's incoming webhook is.
 	setParameter(workflow, 'Post to team chat', ['url'], context.services.chat.url);
 	const poller = new TriggerPoller({
-		workflow: {
-			id: workflow.id,
-			name: workflow.name,
-			nodes: workflow.nodes,
-			connections: workflow.connections,
-			settings: { executionOrder: 'v1' },
-		},
+		workflow: { ...workflow, settings: { executionOrder: 'v1' } },
 		trigger,
 		source: 'dist',
 		credentialsHelper: context.credentialsHelper,
