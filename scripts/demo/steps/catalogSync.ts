@@ -61,6 +61,10 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 	const parsed = jsonOf(result, 'Parse CSV rows');
 	const output = jsonOf(result, 'Sync catalog');
 	const byAction = (action: string) => output.filter((item) => item.action === action);
+	const idsOf = (action: string) =>
+		byAction(action)
+			.map((item) => String(item.externalId))
+			.sort();
 	const written = [...byAction('created'), ...byAction('updated'), ...byAction('archived')];
 	const refused = refusedByThrottle(lmsRequests);
 	const posts = lmsRequests.filter(
@@ -84,9 +88,7 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 	checks.same('every row of the file reached the sync node', parsed.length, rows.length);
 	checks.same(
 		'the courses new to the platform were created, the others written only if they changed',
-		byAction('created')
-			.map((item) => String(item.externalId))
-			.sort(),
+		idsOf('created'),
 		[...expectedCreated].sort(),
 	);
 	checks.same(
@@ -123,9 +125,7 @@ export async function catalogSync(context: DemoContext, night: number): Promise<
 	);
 	checks.same(
 		`archived exactly the courses that left the file and were not archived yet (${expectedArchived.length})`,
-		byAction('archived')
-			.map((item) => String(item.externalId))
-			.sort(),
+		idsOf('archived'),
 		expectedArchived,
 	);
 	const archivedInSandbox = Object.values(after.courses)
