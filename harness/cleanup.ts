@@ -110,13 +110,8 @@ export function installExitHandlers(): void {
 export function runSync(
 	command: string,
 	args: string[],
-	env?: NodeJS.ProcessEnv,
 ): { status: number | null; output: string } {
-	const result = spawnSync(command, args, {
-		encoding: 'utf8',
-		env: env ?? process.env,
-		timeout: 120_000,
-	});
+	const result = spawnSync(command, args, { encoding: 'utf8', timeout: 120_000 });
 	return {
 		status: result.status,
 		output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`,

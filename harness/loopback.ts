@@ -183,9 +183,7 @@ export function json(
 	body: unknown,
 	headers: http.OutgoingHttpHeaders = {},
 ): void {
-	const text = JSON.stringify(body);
-	res.writeHead(status, { 'content-type': 'application/json', ...headers });
-	res.end(text);
+	text(res, status, JSON.stringify(body), 'application/json', headers);
 }
 
 /** Answers text of any type. */

@@ -83,15 +83,12 @@ export async function waitForOutput(
 	for (;;) {
 		const match = output().match(pattern);
 		if (match) return match;
-		if (process_.child.exitCode !== null || process_.child.signalCode !== null) {
-			throw new Error(
-				`process ended before printing ${pattern}\nstdout:\n${process_.stdout()}\nstderr:\n${process_.stderr()}`,
-			);
-		}
-		if (Date.now() > deadline) {
-			throw new Error(
-				`no ${pattern} within ${timeoutMs} ms\nstdout:\n${process_.stdout()}\nstderr:\n${process_.stderr()}`,
-			);
+		const ended = process_.child.exitCode !== null || process_.child.signalCode !== null;
+		if (ended || Date.now() > deadline) {
+			const problem = ended
+				? `process ended before printing ${pattern}`
+				: `no ${pattern} within ${timeoutMs} ms`;
+			throw new Error(`${problem}\nstdout:\n${process_.stdout()}\nstderr:\n${process_.stderr()}`);
 		}
 		await delay(50);
 	}

@@ -147,21 +147,14 @@ export class QueueN8n {
 	}
 }
 
-export async function waitForWorkerReady(worker: N8nProcess, timeoutMs = 180_000): Promise<void> {
-	await waitForOutput(
-		worker,
-		() => `${worker.stdout()}${worker.stderr()}`,
-		/n8n worker is now ready/,
-		timeoutMs,
-	);
+export async function waitForWorkerReady(worker: N8nProcess): Promise<void> {
+	const output = () => `${worker.stdout()}${worker.stderr()}`;
+	await waitForOutput(worker, output, /n8n worker is now ready/, 180_000);
 }
 
 /** Until GET /healthz answers 200 (the e2e suites' wait). */
-export async function waitForHealthy(
-	main: N8nProcess & { url: string },
-	timeoutMs = 180_000,
-): Promise<void> {
-	await waitForStatus(main, Date.now() + timeoutMs, {
+export async function waitForHealthy(main: N8nProcess & { url: string }): Promise<void> {
+	await waitForStatus(main, Date.now() + 180_000, {
 		url: `${main.url}/healthz`,
 		status: 200,
 		waitingFor: 'answering /healthz',
