@@ -208,30 +208,24 @@ class SandboxCore {
 		headers: IncomingHttpHeaders,
 		now: number,
 	): Outcome {
-		if (this.lrs.handles(path)) {
-			return {
-				reply: this.lrs.answer({ method, path, query, rawBody, headers, now }),
-				fault: null,
-			};
-		}
+		const plain = (reply: Reply): Outcome => ({ reply, fault: null });
+		if (this.lrs.handles(path))
+			return plain(this.lrs.answer({ method, path, query, rawBody, headers, now }));
 		if (path === TOKEN_PATH) {
 			// "All calls are throttled ... per client": a token request counts against the
 			// client it names, whether or not its secret is right.
 			if (method === 'POST' && query.get('client_id') === this.options.clientId) {
 				const refused = this.throttled(this.options.clientId, now);
-				if (refused) return { reply: refused, fault: null };
+				if (refused) return plain(refused);
 			}
-			return {
-				reply: handleTokenRequest(method, query, this.options, this.tokens, now),
-				fault: null,
-			};
+			return plain(handleTokenRequest(method, query, this.options, this.tokens, now));
 		}
 		const route = matchApiRoute(method, path);
-		if (!route.found) return { reply: route.reply, fault: null };
+		if (!route.found) return plain(route.reply);
 		const auth = this.tokens.check(headers.authorization, now);
-		if (!auth.ok) return { reply: auth.reply, fault: null };
+		if (!auth.ok) return plain(auth.reply);
 		const refused = this.throttled(auth.clientId, now);
-		if (refused) return { reply: refused, fault: null };
+		if (refused) return plain(refused);
 		const fault = this.faults.pick(this.options);
 		const run = () =>
 			checkDocumentedHeaders(headers) ??
