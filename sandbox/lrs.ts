@@ -18,6 +18,7 @@
  */
 
 import { randomUUID } from 'crypto';
+import type { IncomingHttpHeaders } from 'http';
 
 import { TokenStore } from './auth';
 import type { CourseStore } from './courses';
@@ -80,7 +81,7 @@ export interface LrsRequest {
 	path: string;
 	query: URLSearchParams;
 	rawBody: string;
-	headers: Record<string, string | string[] | undefined>;
+	headers: IncomingHttpHeaders;
 	now: number;
 }
 
@@ -185,12 +186,7 @@ export class PushEndpoint {
 	}
 
 	private record(request: LrsRequest): Reply {
-		const auth = this.tokens.check(
-			Array.isArray(request.headers.authorization)
-				? request.headers.authorization[0]
-				: request.headers.authorization,
-			request.now,
-		);
+		const auth = this.tokens.check(request.headers.authorization, request.now);
 		if (!auth.ok) return auth.reply;
 		const retryAfterSec = this.throttle.take(request.now);
 		if (retryAfterSec !== null) {

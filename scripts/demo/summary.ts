@@ -1,5 +1,5 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
-import type { DemoContext } from './run';
+import { refusedByThrottle, type DemoContext } from './run';
 import type { CatalogOutcome } from './steps/catalogSync';
 import type { CompletionOutcome } from './steps/completions';
 import type { HireOutcome } from './steps/newHire';
@@ -39,7 +39,7 @@ export function summarize(context: DemoContext, outcomes: Outcomes): void {
 	);
 	console.log(
 		`   LMS API             ${requests.length} requests, ${state.tokensIssued} access token(s) issued, ` +
-			`${requests.filter((request) => request.status === 429).length} refused by the throttle`,
+			`${refusedByThrottle(requests)} refused by the throttle`,
 	);
 
 	const failed = state.transactions.filter((transaction) => transaction.status === 'failed');
