@@ -23,6 +23,7 @@ import type { IncomingHttpHeaders } from 'http';
 import { TokenStore } from './auth';
 import type { CourseStore } from './courses';
 import type { SandboxOptions } from './options';
+import { slidingWindow } from './throttle';
 import { isJsonObject } from './validation';
 import { jsonReply, mediaType, mediaTypes, messageReply, type Reply } from './reply';
 
@@ -45,7 +46,7 @@ export const LRS_VERBS = [
 
 /** A sliding window: at most `perWindow` requests granted in any LRS_WINDOW_MS. */
 export class WindowThrottle {
-	private granted: number[] = [];
+	private window = slidingWindow(LRS_WINDOW_MS, () => this.perWindow);
 
 	constructor(private perWindow: number) {}
 
@@ -56,17 +57,14 @@ export class WindowThrottle {
 	/** null when granted, else the seconds to wait (for Retry-After). */
 	take(now: number): number | null {
 		if (this.perWindow <= 0) return null;
-		this.granted = this.granted.filter((at) => at > now - LRS_WINDOW_MS);
-		if (this.granted.length >= this.perWindow) {
-			const leaving = this.granted[this.granted.length - this.perWindow];
-			return Math.max(1, Math.ceil((leaving + LRS_WINDOW_MS - now) / 1000));
-		}
-		this.granted.push(now);
+		const waitMs = this.window.waitMs(now);
+		if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1000));
+		this.window.grant(now);
 		return null;
 	}
 
 	clear(): void {
-		this.granted = [];
+		this.window = slidingWindow(LRS_WINDOW_MS, () => this.perWindow);
 	}
 }
 

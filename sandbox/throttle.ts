@@ -34,17 +34,19 @@ const EPSILON = 1e-9;
 export const THROTTLE_WINDOW_MS = 60_000;
 
 /** One rule of a shape, for one client: how long until it grants, and its record of a grant. */
-interface Rule {
+export interface Rule {
 	waitMs(now: number): number;
 	grant(now: number): void;
 }
 
-function slidingWindow(windowMs: number, limit: number): Rule {
+/** Never more than `limit()` granted in any `windowMs`. */
+export function slidingWindow(windowMs: number, limit: () => number): Rule {
 	const granted: number[] = [];
 	return {
 		waitMs(now) {
 			while (granted.length > 0 && granted[0] <= now - windowMs) granted.shift();
-			return granted.length < limit ? 0 : granted[granted.length - limit] + windowMs - now;
+			const count = limit();
+			return granted.length < count ? 0 : granted[granted.length - count] + windowMs - now;
 		},
 		grant: (now) => void granted.push(now),
 	};
@@ -126,7 +128,7 @@ export class Throttle {
 	private rules(): Rule[] {
 		const perMs = this.ratePerMinute / THROTTLE_WINDOW_MS;
 		const bucket = () => tokenBucket(this.capacity, perMs);
-		const sliding = () => slidingWindow(THROTTLE_WINDOW_MS, this.perWindow);
+		const sliding = () => slidingWindow(THROTTLE_WINDOW_MS, () => this.perWindow);
 		const fixed = (ms: number) =>
 			fixedWindow(ms, Math.max(1, Math.floor((this.ratePerMinute * ms) / THROTTLE_WINDOW_MS)));
 		switch (this.shape) {
