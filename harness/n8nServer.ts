@@ -77,14 +77,12 @@ export async function startN8nServer(
 		...options.env,
 	};
 	const server = spawnCaptured(node24Binary, [n8nBin, 'start'], { cwd: n8n.rootDir, env });
-	const output = () => `${server.stdout()}\n${server.stderr()}`;
-	const running = () => server.child.exitCode === null && server.child.signalCode === null;
 	const handle: N8nServer = {
 		port,
 		origin,
 		webhookUrl: (webhookPath) => `${origin}/webhook/${webhookPath.replace(/^\/+/, '')}`,
-		output,
-		running,
+		output: () => `${server.stdout()}\n${server.stderr()}`,
+		running: () => server.child.exitCode === null && server.child.signalCode === null,
 		stop: () => stopProcessGroup(server, (GRACEFUL_SHUTDOWN_SECONDS + 5) * 1000),
 	};
 	const deadline = Date.now() + (options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS);

@@ -55,7 +55,6 @@ export function newN8nId(): string {
 	return Array.from(randomBytes(16), (byte) => alphabet[byte % alphabet.length]).join('');
 }
 
-/** `n8n import:workflow` rejects a workflow without an id. */
 /** n8n 1.x saves a workflow's static data only when its id has at most 16 characters. */
 export const MAX_WORKFLOW_ID_LENGTH = 16;
 

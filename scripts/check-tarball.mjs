@@ -29,6 +29,7 @@ import {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const problems = [];
+const TOP_LEVEL = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'check-tarball-'));
 try {
@@ -42,12 +43,12 @@ try {
 	const files = packed.files.map((file) => file.path).sort();
 
 	const allowed = (file) =>
-		['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file) ||
+		TOP_LEVEL.includes(file) ||
 		/^dist\/(nodes|credentials)\/.+\.(js|d\.ts|json|svg|png)$/.test(file);
 	for (const file of files) {
 		if (!allowed(file)) problems.push(`unexpected file in the tarball: ${file}`);
 	}
-	for (const file of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+	for (const file of TOP_LEVEL) {
 		if (!files.includes(file)) problems.push(`missing from the tarball: ${file}`);
 	}
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {

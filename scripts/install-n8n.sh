@@ -182,22 +182,19 @@ check_n8n_starts() {
 # isolated-vm runs n8n 2.x's default expression engine (N8N_EXPRESSION_ENGINE=vm;
 # n8n 1.123 ships it too) and ships a prebuild for Node 24 on linux-x64; build
 # it only when no loadable binary is there, as Node 24 itself tells by loading
-# it. The other native
-# modules in the tree either come as prebuilt platform packages or are optional
-# (ssh2's crypto, cpu-features, the Kafka client for the Kafka node only).
+# it. The other native modules in the tree either come as prebuilt platform
+# packages or are optional (ssh2's crypto, cpu-features, the Kafka client for
+# the Kafka node only).
 build_missing_native_modules() {
-  local module
-  for module in isolated-vm; do
-    local module_dir
-    while IFS= read -r module_dir; do
-      if loads_on_node24 "$module_dir"; then
-        log "$module in ${module_dir#"$N8N_DIR"/} loads on Node 24"
-      else
-        build_native_module "$module_dir"
-        PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" -e "require('$module_dir')"
-      fi
-    done < <(find "$N8N_DIR/node_modules" -type d -name "$module" -path "*/node_modules/$module" -prune)
-  done
+  local module=isolated-vm module_dir
+  while IFS= read -r module_dir; do
+    if loads_on_node24 "$module_dir"; then
+      log "$module in ${module_dir#"$N8N_DIR"/} loads on Node 24"
+    else
+      build_native_module "$module_dir"
+      PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" -e "require('$module_dir')"
+    fi
+  done < <(find "$N8N_DIR/node_modules" -type d -name "$module" -path "*/node_modules/$module" -prune)
 }
 
 majors=("$@")

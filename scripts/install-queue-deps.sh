@@ -24,9 +24,7 @@ have_redis || missing+=(redis-server)
 have_postgres || missing+=(postgresql)
 
 SUDO=()
-if [[ $(id -u) -ne 0 ]]; then
-  SUDO=(sudo)
-fi
+[[ $(id -u) -eq 0 ]] || SUDO=(sudo)
 
 log "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
