@@ -28,8 +28,6 @@ export interface N8nSandboxOptions {
 	customExtensions?: string[];
 	/** Extra environment for every CLI call (wins over the defaults). */
 	env?: Record<string, string>;
-	/** A CLI call still running after this long is killed. */
-	commandTimeoutMs?: number;
 }
 
 /** A node type as `n8n export:nodes` lists it. */
@@ -40,7 +38,8 @@ export interface ExportedNodeType {
 	[key: string]: unknown;
 }
 
-const DEFAULT_COMMAND_TIMEOUT_MS = 180_000;
+/** A CLI call still running after this long is killed. */
+const COMMAND_TIMEOUT_MS = 180_000;
 
 /**
  * A throw-away n8n instance driven through its CLI: its own user folder
@@ -57,7 +56,6 @@ export class N8nSandbox {
 	private constructor(
 		readonly rootDir: string,
 		private readonly env: NodeJS.ProcessEnv,
-		private readonly commandTimeoutMs: number,
 	) {}
 
 	static async create(options: N8nSandboxOptions = {}): Promise<N8nSandbox> {
@@ -76,7 +74,7 @@ export class N8nSandbox {
 			N8N_RUNNERS_BROKER_PORT: String(await freeLoopbackPort()),
 			...options.env,
 		};
-		return new N8nSandbox(rootDir, env, options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
+		return new N8nSandbox(rootDir, env);
 	}
 
 	/** Runs `n8n <args>` to completion. */
@@ -85,7 +83,7 @@ export class N8nSandbox {
 			cwd: this.rootDir,
 			env: this.env,
 		});
-		const timer = setTimeout(() => void stopProcessGroup(cli), this.commandTimeoutMs);
+		const timer = setTimeout(() => void stopProcessGroup(cli), COMMAND_TIMEOUT_MS);
 		try {
 			const exitCode = await cli.exited;
 			const result: N8nCliResult = { args, exitCode, stdout: cli.stdout(), stderr: cli.stderr() };
