@@ -283,10 +283,6 @@ class SandboxCore {
 	}
 }
 
-function formatUrl(host: string, port: number): string {
-	return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
 export async function startSandbox(
 	options: Partial<SandboxOptions> = {},
 	setup: SandboxSetup = {},
@@ -314,7 +310,8 @@ export async function startSandbox(
 	const port = (server.address() as AddressInfo).port;
 	// With port 0 the system picked one; report that one from now on.
 	core.options = { ...core.options, port };
-	const url = formatUrl(core.options.host, port);
+	const { host } = core.options;
+	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	let closing: Promise<void> | undefined;
 
 	return {
