@@ -1,4 +1,4 @@
-import { listenOnLoopback, readBody } from '../../harness/loopback';
+import { startLoopback } from '../../harness/loopback';
 
 /** A stand-in for a team chat's incoming webhook: it keeps every JSON message posted to it. */
 export interface ChatReceiver {
@@ -11,24 +11,15 @@ export const CHAT_PATH = '/hooks/learning-wins';
 
 export async function startChatReceiver(): Promise<ChatReceiver> {
 	const messages: Array<Record<string, unknown>> = [];
-	const server = await listenOnLoopback((request, response) => {
-		readBody(request).then(
-			(body) => {
-				if (request.method !== 'POST' || request.url !== CHAT_PATH) {
-					response.writeHead(404).end();
-					return;
-				}
-				try {
-					messages.push(JSON.parse(body.toString('utf8')) as Record<string, unknown>);
-					response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
-				} catch {
-					response.writeHead(400).end();
-				}
-			},
-			() => {
-				// The client went away mid-body: nothing to keep.
-			},
-		);
+	const server = await startLoopback((request, response) => {
+		if (request.method !== 'POST' || request.url !== CHAT_PATH)
+			return void response.writeHead(404).end();
+		try {
+			messages.push(JSON.parse(request.body) as Record<string, unknown>);
+			response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+		} catch {
+			response.writeHead(400).end();
+		}
 	});
 	return { url: `${server.url}${CHAT_PATH}`, messages, close: server.close };
 }
