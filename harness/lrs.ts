@@ -26,11 +26,6 @@ import { startRecordingProxy, type RecordedRequest } from './recordingProxy';
  * (`requiredAuthorization`) and answer 401 otherwise.
  */
 
-export interface StartLrsOptions {
-	/** Requests with any other `Authorization` get 401 from the proxy. */
-	requiredAuthorization?: string;
-}
-
 export interface RunningLrs {
 	/** The xAPI base, `http://127.0.0.1:PORT/xAPI`: statements are at `${endpoint}/statements`. */
 	endpoint: string;
@@ -55,7 +50,10 @@ export function basicAuthorization(credentials: { username: string; password: st
 
 const STARTUP_TIMEOUT_MS = 30_000;
 
-export async function startLrs(options: StartLrsOptions = {}): Promise<RunningLrs> {
+/** With `requiredAuthorization`, requests with any other `Authorization` get 401 from the proxy. */
+export async function startLrs(
+	options: { requiredAuthorization?: string } = {},
+): Promise<RunningLrs> {
 	if (!fs.existsSync(lrsEntryPoint)) {
 		throw new Error(`no record store at ${lrsEntryPoint}: run scripts/install-lrs.sh first`);
 	}
