@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import type { PackageSource } from '../../harness/nodeTypes';
 import type { Sandbox } from '../../sandbox/server';

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { COURSES_PATH, lastSeq, requestsSince } from '../../harness/lmsSandbox';
 import { lmsNode } from '../../harness/nodes';
 import { runSingleNode } from '../../harness/runNode';

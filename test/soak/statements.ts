@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
 import { startFaultProxy } from './faultProxy';

@@ -1,4 +1,3 @@
-/* eslint-disable -- test code, not part of the n8n package: the community-node rules do not apply */
 import type { INodeExecutionData } from 'n8n-workflow';
 
 /** What happened to the items of one kind, judged against the store's final state. */
