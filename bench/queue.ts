@@ -46,11 +46,11 @@ import {
 	PACKAGE_DIST,
 	REPO_DIST,
 	QueueN8n,
-	tail,
 	waitForHealthy,
 	waitForWorkerReady,
 	type N8nProcess,
 } from '../harness/queueCluster';
+import { tail } from '../harness/n8n';
 import { startPostgres, startRedis, type Postgres } from '../harness/services';
 import { stopProcessGroup } from '../harness/processes';
 import { waitUntil } from '../harness/n8nServer';

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { prepareN8nFolder, withoutMigrationOutput } from './n8n';
-export { tail } from './n8n';
 import { waitForStatus } from './n8nServer';
 import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from './paths';
 import { freeLoopbackPort } from './loopback';
