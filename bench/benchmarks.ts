@@ -21,30 +21,6 @@ const RESULTS = 'bench/RESULTS.md';
 
 export const BENCHMARKS: Benchmark[] = [
 	{
-		name: 'upsert',
-		question:
-			'bulk upserts at the ceiling (300/min and 3000/min, 50/200/400 ms) against HTTP Request: rate, 429s, items lost',
-		command: inRunner('upsert'),
-		cited: `${RESULTS}, docs/security-and-limits.md`,
-		run: () => import('./benchmarks/upsert').then((m) => m.runUpsertBenchmark),
-	},
-	{
-		name: 'confirm',
-		question:
-			'what confirming N writes costs at 300/min (requests against 2N, useful share of the ceiling), and how soon Wait for Completion returns after 1, 5 and 30 s transactions',
-		command: inRunner('confirm'),
-		cited: RESULTS,
-		run: () => import('./benchmarks/confirm').then((m) => m.runConfirmBenchmark),
-	},
-	{
-		name: 'catalog',
-		question:
-			'requests to archive or Keep Current Values of 100 courses in a catalog of 5,000, against ⌈M / page⌉ + N',
-		command: inRunner('catalog'),
-		cited: RESULTS,
-		run: () => import('./benchmarks/catalog').then((m) => m.runCatalogBenchmark),
-	},
-	{
 		name: 'sync',
 		question:
 			"Sync Catalog's requests on the first and second night at M = 5,000, against the upsert path, and its remembered state",
@@ -59,14 +35,6 @@ export const BENCHMARKS: Benchmark[] = [
 		command: inRunner('roster'),
 		cited: `${RESULTS}, docs/sync-assignments.md`,
 		run: () => import('./benchmarks/roster').then((m) => m.runRosterBenchmark),
-	},
-	{
-		name: 'xapi',
-		question:
-			'10,000 statements with batchSize 500 against 1, and whether validateStatement keeps up with the fastest send',
-		command: inRunner('xapi'),
-		cited: RESULTS,
-		run: () => import('./benchmarks/xapi').then((m) => m.runXapiBenchmark),
 	},
 	{
 		name: 'overheadN8n',

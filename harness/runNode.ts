@@ -77,11 +77,3 @@ export async function runSingleNode(options: {
 		result,
 	};
 }
-
-/** The first error message of a run's error items, shortened for a table. */
-export function firstErrorMessage(run: NodeRun): string {
-	const error = run.errorItems[0]?.json.error as unknown;
-	const message =
-		typeof error === 'string' ? error : (error as { message?: string } | undefined)?.message;
-	return message ? message.split('\n')[0].slice(0, 120) : '';
-}

@@ -28,8 +28,3 @@ export function packageSource(): PackageSource {
 	}
 	return chosen;
 }
-
-/** A module of the package (path without extension, e.g. nodes/XApi/validation), from the chosen source. */
-export function requirePackageModule<T>(relative: string, source: PackageSource): T {
-	return require(path.join(source === 'dist' ? builtPackageDir : repoRoot, relative)) as T;
-}

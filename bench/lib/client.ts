@@ -3,14 +3,7 @@ import type { IDataObject, WorkflowExecuteMode } from 'n8n-workflow';
 import { createCredentialsHelper } from '../../harness/engine';
 import type { PackageSource } from '../../harness/nodeTypes';
 import type { SandboxOptions } from '../../sandbox/server';
-import {
-	courseItems,
-	courseUpsertNode,
-	httpCourseUpsertNode,
-	LMS_CREDENTIAL,
-	lmsCredentialData,
-	lmsNode,
-} from '../../harness/nodes';
+import { LMS_CREDENTIAL, lmsCredentialData, lmsNode } from '../../harness/nodes';
 import { runSingleNode, type NodeRun, type NodeUnderTest } from '../../harness/runNode';
 import { startBenchSandbox, type SandboxHandle } from './sandboxHandle';
 
@@ -65,20 +58,3 @@ export async function withClient<T>(
 	}
 }
 
-/**
- * Loads and JIT-compiles both nodes, the engine and the sandbox once, so that no measured run
- * pays for module loading or cold code.
- */
-export async function warmUp(source: PackageSource): Promise<void> {
-	await withClient(
-		source,
-		{ rateLimitPerMinute: 0, transactionDelayMs: 0, clientId: 'bench-warm-up' },
-		async (client) => {
-			const items = courseItems(300, 'warm');
-			for (let round = 0; round < 2; round++) {
-				await client.run(courseUpsertNode(), items);
-				await client.run(httpCourseUpsertNode(client.sandbox.url), items);
-			}
-		},
-	);
-}

@@ -41,7 +41,7 @@ test('bench/results.json keeps one entry per benchmark of the list, named as the
 	const names = [...read('bench/benchmarks.ts').matchAll(/^\t\tname: '([^']+)',$/gm)].map(
 		(m) => m[1],
 	);
-	expect(names).toContain('upsert');
+	expect(names).toContain('pace');
 	const entries = Object.keys(
 		(JSON.parse(read('bench/results.json')) as { entries: object }).entries,
 	);
