@@ -85,8 +85,6 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		updatedAt: new Date(),
 		settings: { executionOrder: 'v1' },
 		...options.workflow,
-		nodes: options.workflow.nodes,
-		connections: options.workflow.connections,
 	} as IWorkflowBase;
 	const workflow = new Workflow({
 		id: workflowData.id,

@@ -4,13 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { lrsEntryPoint } from './paths';
-import {
-	spawnCaptured,
-	stopProcessGroup,
-	waitForOutput,
-	delay,
-	type CapturedProcess,
-} from './processes';
+import { waitForStatus } from './n8nServer';
+import { spawnCaptured, stopProcessGroup, waitForOutput } from './processes';
 import { startRecordingProxy, type RecordedRequest } from './recordingProxy';
 
 /*
@@ -91,7 +86,14 @@ export async function startLrs(
 			STARTUP_TIMEOUT_MS,
 		);
 		const storePort = (JSON.parse(listening) as { port: number }).port;
-		await waitForAbout(store, storePort);
+		await waitForStatus(store, Date.now() + STARTUP_TIMEOUT_MS, {
+			url: `http://127.0.0.1:${storePort}/xAPI/about`,
+			init: { headers: XAPI_VERSION_HEADER },
+			status: 200,
+			waitingFor: 'answering /xAPI/about',
+			failure: 'GET /xAPI/about did not answer 200',
+			program: 'the record store',
+		});
 		const proxy = await startRecordingProxy({
 			targetPort: storePort,
 			requiredAuthorization: options.requiredAuthorization,
@@ -102,7 +104,7 @@ export async function startLrs(
 			basicAuth: { username: 'e2e-lrs-user', password: 'e2e-lrs-password' },
 			token: 'Basic ZTJlLWxycy10b2tlbg==',
 			requests: proxy.requests,
-			output: () => store.stdout() + store.stderr(),
+			output: () => store.output(),
 			stop: async () => {
 				await proxy.close();
 				await cleanUp();
@@ -112,24 +114,4 @@ export async function startLrs(
 		await cleanUp();
 		throw error;
 	}
-}
-
-async function waitForAbout(store: CapturedProcess, port: number): Promise<void> {
-	const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-	let lastProblem = '';
-	while (Date.now() < deadline) {
-		try {
-			const response = await fetch(`http://127.0.0.1:${port}/xAPI/about`, {
-				headers: XAPI_VERSION_HEADER,
-			});
-			if (response.ok) return;
-			lastProblem = `status ${response.status}`;
-		} catch (error) {
-			lastProblem = String(error);
-		}
-		await delay(100);
-	}
-	throw new Error(
-		`record store not answering /xAPI/about: ${lastProblem}\n${store.stdout()}${store.stderr()}`,
-	);
 }

@@ -81,19 +81,13 @@ export async function startN8nServer(
 		port,
 		origin,
 		webhookUrl: (webhookPath) => `${origin}/webhook/${webhookPath.replace(/^\/+/, '')}`,
-		output: () => `${server.stdout()}\n${server.stderr()}`,
-		running: () => server.child.exitCode === null && server.child.signalCode === null,
+		output: () => server.output(),
+		running: () => !server.ended(),
 		stop: () => stopProcessGroup(server, (GRACEFUL_SHUTDOWN_SECONDS + 5) * 1000),
 	};
 	const deadline = Date.now() + (options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS);
 	try {
-		const healthPath = options.healthPath ?? '/healthz';
-		await waitForStatus(server, deadline, {
-			url: `${origin}${healthPath}`,
-			status: 200,
-			waitingFor: `answering ${healthPath}`,
-			failure: `GET ${healthPath} did not answer 200`,
-		});
+		await waitForHealth(server, origin, options.healthPath ?? '/healthz', deadline);
 		for (const webhookPath of options.webhookPaths ?? []) {
 			const url = handle.webhookUrl(webhookPath);
 			await waitForStatus(server, deadline, {
@@ -114,9 +108,24 @@ export async function startN8nServer(
 	}
 }
 
+/** Until `origin + healthPath` answers 200 (the queue-mode benchmark waits for its main process here too). */
+export async function waitForHealth(
+	server: CapturedProcess,
+	origin: string,
+	healthPath: string,
+	deadline: number,
+): Promise<void> {
+	await waitForStatus(server, deadline, {
+		url: `${origin}${healthPath}`,
+		status: 200,
+		waitingFor: `answering ${healthPath}`,
+		failure: `GET ${healthPath} did not answer 200`,
+	});
+}
+
 /**
  * Asks `url` every 250 ms until it answers `status`; fails when the server ends or at the
- * deadline. (The queue-mode benchmark waits for its main process here too.)
+ * deadline. `program` names the server in the failure (`n8n start` unless given).
  */
 export async function waitForStatus(
 	server: CapturedProcess,
@@ -127,14 +136,16 @@ export async function waitForStatus(
 		status: number;
 		waitingFor: string;
 		failure: string;
+		program?: string;
 	},
 ): Promise<void> {
+	const program = expected.program ?? 'n8n start';
 	let lastAnswer = 'no answer yet';
-	const tailed = () => tail(`${server.stdout()}\n${server.stderr()}`, 80);
+	const tailed = () => tail(server.output(), 80);
 	for (;;) {
-		if (server.child.exitCode !== null || server.child.signalCode !== null) {
+		if (server.ended()) {
 			throw new Error(
-				`n8n start ended before ${expected.waitingFor} (${server.child.exitCode ?? server.child.signalCode})\n${tailed()}`,
+				`${program} ended before ${expected.waitingFor} (${server.child.exitCode ?? server.child.signalCode})\n${tailed()}`,
 			);
 		}
 		try {
@@ -149,7 +160,7 @@ export async function waitForStatus(
 			lastAnswer = String((error as Error).cause ?? error);
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`n8n start: ${expected.failure} in time (${lastAnswer})\n${tailed()}`);
+			throw new Error(`${program}: ${expected.failure} in time (${lastAnswer})\n${tailed()}`);
 		}
 		await delay(250);
 	}

@@ -42,15 +42,9 @@ export const MAPPED_COURSE_FIELDS = {
 	name: '={{ $json.name }}',
 	url: '={{ $json.url }}',
 };
-/** The same body built from the item by one expression, as the HTTP Request node is usually set up. */
-export const MAPPED_COURSE_JSON_BODY =
-	'={{ JSON.stringify({ external_id: $json.externalId, name: $json.name, url: $json.url, prices_data: [] }) }}';
 
-export function courseUpsertNode(
-	options: INodeParameters = {},
-	fields: INodeParameters = MAPPED_COURSE_FIELDS,
-): NodeUnderTest {
-	return lmsNode({ resource: 'course', operation: 'upsert', ...fields, options });
+export function courseUpsertNode(options: INodeParameters = {}): NodeUnderTest {
+	return lmsNode({ resource: 'course', operation: 'upsert', ...MAPPED_COURSE_FIELDS, options });
 }
 
 export interface CourseItem {
@@ -70,13 +64,13 @@ export function courseItems(count: number, prefix: string): CourseItem[] {
 
 /**
  * n8n's HTTP Request node (4.2) posting the same body the package sends, with the package's
- * credential type, so that both authenticate and fetch tokens the same way.
+ * credential type, so that both authenticate and fetch tokens the same way. The body is built
+ * from the item by one expression, as the HTTP Request node is usually set up.
  * `batching` is the node's own Options → Batching setting.
  */
 export function httpCourseUpsertNode(
 	baseUrl: string,
 	batching?: { batchSize: number; batchInterval: number },
-	jsonBody: string = MAPPED_COURSE_JSON_BODY,
 ): NodeUnderTest {
 	return {
 		type: HTTP_NODE_TYPE,
@@ -91,7 +85,8 @@ export function httpCourseUpsertNode(
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'json',
-			jsonBody,
+			jsonBody:
+				'={{ JSON.stringify({ external_id: $json.externalId, name: $json.name, url: $json.url, prices_data: [] }) }}',
 			options: batching ? { batching: { batch: batching } } : {},
 		},
 		credentials: { [LMS_CREDENTIAL]: { id: 'bench-lms', name: 'Benchmark LMS' } },

@@ -6,6 +6,10 @@ export interface CapturedProcess {
 	child: ChildProcess;
 	stdout(): string;
 	stderr(): string;
+	/** stdout and stderr, one after the other. */
+	output(): string;
+	/** Whether the process has exited (or was ended by a signal). */
+	ended(): boolean;
 	/** Resolves with the exit code (or the signal's name) once the process ended. */
 	exited: Promise<number | string>;
 }
@@ -38,15 +42,20 @@ export function spawnCaptured(
 		child.once('error', reject);
 		child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
 	});
-	return { child, stdout: () => stdout, stderr: () => stderr, exited };
+	return {
+		child,
+		stdout: () => stdout,
+		stderr: () => stderr,
+		output: () => `${stdout}\n${stderr}`,
+		ended: () => child.exitCode !== null || child.signalCode !== null,
+		exited,
+	};
 }
 
 /** SIGTERM to the whole process group, SIGKILL if it is still there after `graceMs`. */
 export async function stopProcessGroup(process_: CapturedProcess, graceMs = 5000): Promise<void> {
 	const pid = process_.child.pid;
-	if (pid === undefined || process_.child.exitCode !== null || process_.child.signalCode !== null) {
-		return;
-	}
+	if (pid === undefined || process_.ended()) return;
 	signalGroup(pid, 'SIGTERM');
 	const timedOut = Symbol('timedOut');
 	let timer: NodeJS.Timeout | undefined;
@@ -83,7 +92,7 @@ export async function waitForOutput(
 	for (;;) {
 		const match = output().match(pattern);
 		if (match) return match;
-		const ended = process_.child.exitCode !== null || process_.child.signalCode !== null;
+		const ended = process_.ended();
 		if (ended || Date.now() > deadline) {
 			const problem = ended
 				? `process ended before printing ${pattern}`

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { prepareN8nFolder, withoutMigrationOutput } from './n8n';
-import { waitForStatus } from './n8nServer';
+import { waitForHealth } from './n8nServer';
 import { builtPackageDir, n8nBinOf, n8nInstallDirOf, node24Binary } from './paths';
 import { freeLoopbackPort } from './loopback';
 import { waitForOutput, type CapturedProcess } from './processes';
@@ -86,7 +86,7 @@ export class QueueN8n {
 		const timer = setTimeout(() => void cli.stop(), 300_000);
 		try {
 			const code = await cli.exited;
-			const output = `${cli.stdout()}\n${cli.stderr()}`;
+			const output = cli.output();
 			if (code !== 0)
 				throw new Error(
 					`n8n ${args.join(' ')} exited with ${code}\n${withoutMigrationOutput(output)}`,
@@ -147,23 +147,17 @@ export class QueueN8n {
 }
 
 export async function waitForWorkerReady(worker: N8nProcess): Promise<void> {
-	const output = () => `${worker.stdout()}${worker.stderr()}`;
-	await waitForOutput(worker, output, /n8n worker is now ready/, 180_000);
+	await waitForOutput(worker, worker.output, /n8n worker is now ready/, 180_000);
 }
 
 /** Until GET /healthz answers 200 (the e2e suites' wait). */
 export async function waitForHealthy(main: N8nProcess & { url: string }): Promise<void> {
-	await waitForStatus(main, Date.now() + 180_000, {
-		url: `${main.url}/healthz`,
-		status: 200,
-		waitingFor: 'answering /healthz',
-		failure: 'GET /healthz did not answer 200',
-	});
+	await waitForHealth(main, main.url, '/healthz', Date.now() + 180_000);
 }
 
 /** Execution ids a worker logged as started ("Worker started execution <id> (job <n>)"). */
 export function executionsStartedBy(worker: N8nProcess): string[] {
-	return [
-		...`${worker.stdout()}\n${worker.stderr()}`.matchAll(/Worker started execution (\S+) \(job/g),
-	].map((match) => match[1]);
+	return [...worker.output().matchAll(/Worker started execution (\S+) \(job/g)].map(
+		(match) => match[1],
+	);
 }

@@ -10,8 +10,7 @@ CACHE="${LP_E2E_CACHE:-$HOME/.cache/n8n-nodes-learning-platform}"
 LRS_SPEC="xapi-statements@5.0.1"
 LRS_DIR="$CACHE/lrs"
 LRS_MARKER="$LRS_DIR/.installed"
-# Makes the store bind 127.0.0.1 only and print the port it got.
-LOOPBACK_PRELOAD="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/harness/loopbackListen.js"
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 started_at=$SECONDS
 log() { echo "[install-lrs] $*"; }
@@ -36,40 +35,13 @@ JSON
 # package ships its compiled dist/).
 (cd "$LRS_DIR" && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 
-# Starts the store once, as the tests do (in memory, loopback, a free port),
-# and asks it for /xAPI/about, on the Node that runs the tests.
-check_lrs_starts() {
-  local work_dir store_pid port="" answered=false
-  work_dir="$(mktemp -d)"
-  (
-    cd "$work_dir"
-    AUTH_REPO=test EVENTS_REPO=test MODELS_REPO=memory STORAGE_REPO=local EXPRESS_PORT=0 \
-      exec node --require "$LOOPBACK_PRELOAD" "$LRS_DIR/node_modules/xapi-statements/dist/index.js"
-  ) >"$work_dir/store.log" 2>&1 &
-  store_pid=$!
-  for _ in $(seq 300); do
-    port="$(sed -n 's/^LOOPBACK_LISTENING {"port":\([0-9]*\)}$/\1/p' "$work_dir/store.log")"
-    [[ -n "$port" ]] && break
-    kill -0 "$store_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [[ -n "$port" ]] && node -e "
-    fetch('http://127.0.0.1:$port/xAPI/about', { headers: { 'X-Experience-API-Version': '1.0.3' } })
-      .then((response) => process.exit(response.ok ? 0 : 1), () => process.exit(1));"; then
-    answered=true
-  fi
-  kill "$store_pid" 2>/dev/null || true
-  wait "$store_pid" 2>/dev/null || true
-  if [[ "$answered" != true ]]; then
-    tail -n 40 "$work_dir/store.log"
-    rm -rf "$work_dir"
-    log "the record store did not start"
-    exit 1
-  fi
-  rm -rf "$work_dir"
-  log "the record store answers /xAPI/about on $(node --version)"
-}
-
-check_lrs_starts
+# Starts the store once as the tests do (harness/lrs.ts: in memory, on loopback, a free port,
+# until it answers /xAPI/about), on the Node that runs the tests.
+if ! (cd "$repo_root" && LP_E2E_CACHE="$CACHE" node_modules/.bin/tsx -e \
+  "require('./harness/lrs').startLrs().then((lrs) => lrs.stop())"); then
+  log "the record store did not start"
+  exit 1
+fi
+log "the record store answers /xAPI/about on $(node --version)"
 touch "$LRS_MARKER"
 log "ready in $((SECONDS - started_at)) s: $LRS_DIR/node_modules/xapi-statements"

@@ -62,6 +62,9 @@ install_node24() {
   step_done "Node 24 ($("$NODE24_DIR/bin/node" --version))"
 }
 
+# Runs Node 24 with its folder first on PATH (npm, node-gyp and n8n's task runner find it).
+node24() { PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" "$@"; }
+
 # node-gyp as bundled with the npm in use: no download needed.
 node_gyp_script() {
   local npm_dir
@@ -77,16 +80,13 @@ build_native_module() {
   log "building $(basename "$module_dir") from source against Node 24"
   (
     cd "$module_dir"
-    PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" "$(node_gyp_script)" rebuild \
-      --nodedir="$NODE24_DIR" --jobs="$(nproc)" >"$(build_log "$module_dir")" 2>&1 \
-      || { tail -n 40 "$(build_log "$module_dir")"; exit 1; }
+    node24 "$(node_gyp_script)" rebuild --nodedir="$NODE24_DIR" --jobs="$(nproc)" \
+      >"$(build_log "$module_dir")" 2>&1 || { tail -n 40 "$(build_log "$module_dir")"; exit 1; }
   )
   step_done "native build of $(basename "$module_dir")"
 }
 
-loads_on_node24() {
-  PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" -e "require('$1')" 2>/dev/null
-}
+loads_on_node24() { node24 -e "require('$1')" 2>/dev/null; }
 
 # n8n 2.40.7 and 1.123.81 pin the same sqlite3 release: a binary another
 # complete install in the cache built against Node 24 is copied when it loads
@@ -162,20 +162,19 @@ JSON
 # native module that does not load fails here, not in the tests.
 check_n8n_starts() {
   log "checking that n8n $N8N_VERSION starts"
-  local user_folder
+  local user_folder started=true
   user_folder="$(mktemp -d)"
-  if ! env PATH="$NODE24_DIR/bin:$PATH" N8N_USER_FOLDER="$user_folder" \
-    N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false \
-    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false \
-    "$NODE24_DIR/bin/node" "$N8N_DIR/node_modules/n8n/bin/n8n" export:nodes \
-    --output="$user_folder/nodes.json" >"$CACHE/check-n8n-$N8N_VERSION-starts.log" 2>&1 ||
-    ! grep -q '"n8n-nodes-base.manualTrigger"' "$user_folder/nodes.json"; then
+  N8N_USER_FOLDER="$user_folder" N8N_DIAGNOSTICS_ENABLED=false \
+    N8N_VERSION_NOTIFICATIONS_ENABLED=false N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false \
+    node24 "$N8N_DIR/node_modules/n8n/bin/n8n" export:nodes --output="$user_folder/nodes.json" \
+    >"$CACHE/check-n8n-$N8N_VERSION-starts.log" 2>&1 &&
+    grep -q '"n8n-nodes-base.manualTrigger"' "$user_folder/nodes.json" || started=false
+  rm -rf "$user_folder"
+  if [[ "$started" != true ]]; then
     tail -n 40 "$CACHE/check-n8n-$N8N_VERSION-starts.log"
-    rm -rf "$user_folder"
     log "n8n did not start"
     exit 1
   fi
-  rm -rf "$user_folder"
   step_done "n8n start check"
 }
 
@@ -192,7 +191,7 @@ build_missing_native_modules() {
       log "$module in ${module_dir#"$N8N_DIR"/} loads on Node 24"
     else
       build_native_module "$module_dir"
-      PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" -e "require('$module_dir')"
+      node24 -e "require('$module_dir')"
     fi
   done < <(find "$N8N_DIR/node_modules" -type d -name "$module" -path "*/node_modules/$module" -prune)
 }

@@ -31,24 +31,18 @@ export function nodeOf(workflow: ExampleWorkflow, name: string): INode {
 }
 
 /**
- * Changes one parameter of one node, as a user would before going live (a file path, a URL).
+ * Changes one top-level parameter of one node, as a user would before going live (a URL).
  * Only a parameter that exists may be changed, so a renamed node or field fails loudly.
  */
 export function setParameter(
 	workflow: ExampleWorkflow,
 	nodeName: string,
-	parameterPath: string[],
-	value: unknown,
+	name: string,
+	value: string,
 ): void {
-	let target = nodeOf(workflow, nodeName).parameters as Record<string, unknown>;
-	for (const key of parameterPath.slice(0, -1)) {
-		target = target[key] as Record<string, unknown>;
-		if (!target || typeof target !== 'object')
-			throw new Error(`${nodeName} has no parameter ${parameterPath.join('.')}`);
-	}
-	const last = parameterPath[parameterPath.length - 1];
-	if (!(last in target)) throw new Error(`${nodeName} has no parameter ${parameterPath.join('.')}`);
-	target[last] = value;
+	const parameters = nodeOf(workflow, nodeName).parameters;
+	if (!(name in parameters)) throw new Error(`${nodeName} has no parameter ${name}`);
+	parameters[name] = value;
 }
 
 /** Sets a field of a Set node ("Edit Fields") by its name. */
@@ -69,10 +63,8 @@ export function setField(
 }
 
 /** The sample items pinned to a trigger: what the trigger would emit when the event happens. */
-export function pinnedItems(
-	workflow: ExampleWorkflow,
-	nodeName = triggerOf(workflow).name,
-): IDataObject[] {
+export function pinnedItems(workflow: ExampleWorkflow): IDataObject[] {
+	const nodeName = triggerOf(workflow).name;
 	const items = workflow.pinData?.[nodeName];
 	if (!items || items.length === 0)
 		throw new Error(`"${workflow.name}" has no pinned data for "${nodeName}"`);

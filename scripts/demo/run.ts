@@ -2,6 +2,7 @@ import type { IDataObject, WorkflowExecuteMode } from 'n8n-workflow';
 
 import type { HarnessCredentialsHelper } from '../../harness/credentialsHelper';
 import { runWorkflow, type RunResult } from '../../harness/engine';
+import { lastSeq, requestsSince } from '../../harness/lmsSandbox';
 import type { LoggedRequest } from '../../sandbox/server';
 import type { Checklist } from './checks';
 import { pinnedItems, triggerOf, type ExampleWorkflow } from './examples';
@@ -36,7 +37,7 @@ export async function runExample(
 	mode: WorkflowExecuteMode = 'trigger',
 ): Promise<ExampleRun> {
 	const { sandbox } = context.services;
-	const lastSeq = sandbox.requests().at(-1)?.seq ?? 0;
+	const before = lastSeq(sandbox);
 	const started = Date.now();
 	const result = await runWorkflow({
 		workflow: { ...workflow, nodes: structuredClone(workflow.nodes) },
@@ -48,7 +49,7 @@ export async function runExample(
 		staticData: (context.staticData[workflow.name] ??= {}),
 	});
 	const seconds = (Date.now() - started) / 1000;
-	const lmsRequests = sandbox.requests().filter((request) => request.seq > lastSeq);
+	const lmsRequests = requestsSince(sandbox, before);
 	context.checks.check(
 		`"${workflow.name}" ran to the end`,
 		result.error === undefined,

@@ -6,6 +6,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { startLrs, type RunningLrs } from '../../harness/lrs';
+import { LMS_CREDENTIAL, lmsCredentialData, XAPI_CREDENTIAL } from '../../harness/nodes';
 import { lrsEntryPoint } from '../../harness/paths';
 import { startChatReceiver, type ChatReceiver } from './chatReceiver';
 
@@ -58,13 +59,8 @@ export async function startServices(): Promise<Services> {
 		const chat = await startChatReceiver();
 		started.push(() => chat.close());
 		const credentials: Record<string, ICredentialDataDecryptedObject> = {
-			learningPlatformOAuth2Api: {
-				baseUrl: sandbox.url,
-				clientId: sandbox.clientId,
-				clientSecret: sandbox.clientSecret,
-				requestsPerMinute: SANDBOX_SETTINGS.rateLimitPerMinute,
-			},
-			xApiLrsApi: { endpoint: lrs.endpoint, authentication: 'token', token: LRS_TOKEN },
+			[LMS_CREDENTIAL]: lmsCredentialData(sandbox, SANDBOX_SETTINGS.rateLimitPerMinute),
+			[XAPI_CREDENTIAL]: { endpoint: lrs.endpoint, authentication: 'token', token: LRS_TOKEN },
 		};
 		return { sandbox, lrs, chat, credentials, stop };
 	} catch (error) {

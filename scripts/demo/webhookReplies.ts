@@ -7,11 +7,9 @@ import type { IExecuteResponsePromiseData } from 'n8n-workflow';
  * listens in on every execution's hooks to see the reply the caller would get.
  */
 const replies: IExecuteResponsePromiseData[] = [];
-let installed = false;
 
+/** Installs the listener; the demo calls it once, at its start. */
 export function captureWebhookReplies(): void {
-	if (installed) return;
-	installed = true;
 	const runHook = ExecutionLifecycleHooks.prototype.runHook;
 	ExecutionLifecycleHooks.prototype.runHook = async function (
 		this: ExecutionLifecycleHooks,

@@ -33,7 +33,7 @@ export async function activateChatRelay(context: DemoContext, step: number): Pro
 	const trigger = triggerOf(workflow).name;
 	console.log(`\n${step}. Activating "${workflow.name}" (examples/completion-chain-trigger.json)`);
 	// The one change a user makes: where the chat's incoming webhook is.
-	setParameter(workflow, 'Post to team chat', ['url'], context.services.chat.url);
+	setParameter(workflow, 'Post to team chat', 'url', context.services.chat.url);
 	const poller = new TriggerPoller({
 		workflow: { ...workflow, settings: { executionOrder: 'v1' } },
 		trigger,
