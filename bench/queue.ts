@@ -236,9 +236,9 @@ async function runConfig(
 				);
 			for (const process_ of [main, ...workers]) {
 				if (leaving && process_ === workers[0]) continue;
-				if (process_.child.exitCode !== null || process_.child.signalCode !== null)
+				if (process_.ended())
 					throw new Error(
-						`n8n ${process_ === main ? 'main' : (process_ as N8nProcess).name} exited:\n${tail(process_.stdout() + process_.stderr())}`,
+						`n8n ${process_ === main ? 'main' : (process_ as N8nProcess).name} exited:\n${tail(process_.output())}`,
 					);
 			}
 			await sleep(2000);
