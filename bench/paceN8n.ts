@@ -21,7 +21,7 @@ import { manualWorkflow } from '../harness/workflowBuilder';
 import { coursesNode, httpUpsertNode, inN8n, upsertNode } from './lib/n8nWorkflows';
 import type { CredentialJson } from '../harness/workflowJson';
 import { tokenFingerprint } from '../nodes/LearningPlatform/transport/credential';
-import { COURSES_PATH } from '../harness/nodes';
+import { COURSES_PATH, LMS_CREDENTIAL } from '../harness/nodes';
 import { check, round } from './lib/stats';
 
 const RATE = 300;
@@ -118,7 +118,7 @@ inN8n(
 		const credentials: CredentialJson[] = plans.map((plan, i) => ({
 			id: `benchPace${String(i).padStart(7, '0')}`,
 			name: `Pace ${i}`,
-			type: 'learningPlatformOAuth2Api',
+			type: LMS_CREDENTIAL,
 			data: { ...data, ...savedToken(plan.start) },
 		}));
 		await n8n.importCredentials(credentials);

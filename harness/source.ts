@@ -3,9 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type { PackageSource } from './nodeTypes';
-import { builtPackageDir, repoRoot } from './paths';
-
-export { repoRoot as REPO_ROOT };
+import { builtPackageDir } from './paths';
 
 /**
  * The benchmarks and the soak run the built package (`dist`, what `npm run bench` and

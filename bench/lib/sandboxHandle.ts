@@ -10,7 +10,7 @@ import {
 } from '../../sandbox/server';
 import { flagName } from '../../sandbox/options';
 import { spawnCaptured, stopProcessGroup, waitForOutput } from '../../harness/processes';
-import { REPO_ROOT } from '../../harness/source';
+import { repoRoot } from '../../harness/paths';
 
 /** The sandbox as the benchmarks use it, whether it runs in this process or in its own. */
 export interface SandboxHandle {
@@ -51,7 +51,7 @@ async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHa
 	const args = [
 		'--import',
 		'tsx',
-		path.join(REPO_ROOT, 'sandbox', 'cli.ts'),
+		path.join(repoRoot, 'sandbox', 'cli.ts'),
 		'--port',
 		'0',
 		'--host',
@@ -65,7 +65,7 @@ async function childProcess(options: Partial<SandboxOptions>): Promise<SandboxHa
 		);
 	}
 	const child = spawnCaptured(process.execPath, args, {
-		cwd: REPO_ROOT,
+		cwd: repoRoot,
 		env: { ...process.env, NODE_NO_WARNINGS: '1' },
 	});
 	const [, url, clientId, clientSecret] = await waitForOutput(

@@ -1,6 +1,7 @@
 /* eslint-disable -- demo code, not part of the n8n package: the community-node rules do not apply */
 import type { IDataObject } from 'n8n-workflow';
 
+import { LMS_CREDENTIAL, LMS_NODE_TYPE } from '../../../harness/nodes';
 import { runSingleNode } from '../../../harness/runNode';
 import type { DemoContext } from '../run';
 
@@ -29,7 +30,7 @@ export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 	);
 	const { error } = await runSingleNode({
 		node: {
-			type: 'n8n-nodes-learning-platform.learningPlatform',
+			type: LMS_NODE_TYPE,
 			typeVersion: 1,
 			parameters: {
 				resource: 'course',
@@ -40,7 +41,7 @@ export async function seedRetiredCourses(context: DemoContext): Promise<void> {
 				additionalFields: { level: '={{ $json.level }}' },
 				options: { waitForCompletion: true },
 			},
-			credentials: { learningPlatformOAuth2Api: { id: 'lms-sandbox', name: 'LMS sandbox' } },
+			credentials: { [LMS_CREDENTIAL]: { id: 'lms-sandbox', name: 'LMS sandbox' } },
 		},
 		items: RETIRED_COURSES,
 		source: 'dist',
